@@ -1,0 +1,19 @@
+// The shape of a design-rule finding (SPEC §3).
+
+/** error findings fail the build for built-ins; guidance findings are advice. */
+export type LintLevel = 'error' | 'guidance';
+
+/** One finding of the design-rule linter; `code` starts with its rule (R1_…, R2_…). */
+export interface LintFinding {
+  code: string;
+  level: LintLevel;
+  message: string;
+}
+
+/** What the linter reads of a tool. */
+export interface LintInput {
+  /** The name the author chose (without `script_` / `mcp__server__`). */
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}

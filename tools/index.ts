@@ -1,0 +1,7 @@
+// Every built-in tool definition, in one list the composition root registers.
+import type { ToolSpec } from './types';
+
+/** The built-in tools offered by every host (host-specific ones are added by the host). */
+export function builtinTools(): ToolSpec[] {
+  return [];
+}

@@ -1,0 +1,183 @@
+// The tool contract shared by main/ and tools/: what a tool is, what it receives, what it returns.
+// tools/ gets every capability through ToolContext, so nothing here imports main/.
+
+/** Default limit of a tool call: 15 minutes. */
+export const DEFAULT_TOOL_TIMEOUT = 15 * 60 * 1000;
+
+/** A tool with this timeout has no limit (ask_user). Shown as `timeoutMs: null` in JSON. */
+export const NO_TOOL_TIMEOUT = Number.POSITIVE_INFINITY;
+
+/** A JSON Schema object as tools declare their parameters. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** Where a tool comes from; `origin` says which folder or server. */
+export type ToolSource =
+  | { kind: 'builtin' }
+  | { kind: 'script'; dir: string; scope: 'global' | 'workspace' }
+  | { kind: 'mcp'; server: string; remoteName: string };
+
+/** The five behaviour flags of SPEC §2 (timeout is kept apart as `timeoutMs`). */
+export interface ToolFlags {
+  alwaysAllow: boolean;
+  concurrent: boolean;
+  background: boolean;
+  systemUse: boolean;
+}
+
+/** One part of a tool's output: text, an image or an embedded resource. */
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mimeType: string; data: string }
+  | { type: 'resource'; uri: string; mimeType?: string; text?: string; blob?: string };
+
+/** What a handler returns: plain text, or content parts plus optional structured data. */
+export type ToolResult = string | { content: ContentPart[]; data?: unknown };
+
+/** A progress update a handler reports while it runs. */
+export interface ProgressUpdate {
+  message?: string;
+  progress?: number;
+  total?: number;
+}
+
+/** Minimal structured logger handed to tools. */
+export interface ToolLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** A tool as seen from search and list results (no handler). */
+export interface ToolSummary {
+  name: string;
+  description: string;
+  source: ToolSource['kind'];
+  flags: ToolFlags;
+  timeoutMs: number | null;
+}
+
+/** A tool summary with its parameter schema, as find_tools returns it. */
+export interface ToolSchemaView extends ToolSummary {
+  parameters: JsonSchema;
+}
+
+/** Port into the tool registry and its search index, for find_tools and run_tool. */
+export interface ToolCatalogPort {
+  /** Ranked matches for a free-text query. */
+  search(query: string, limit: number): Array<ToolSchemaView & { score: number }>;
+  /** Every tool, systemUse ones only when asked. */
+  list(options: { system: boolean }): ToolSummary[];
+  /** Exact look-up by name. */
+  get(name: string): ToolSchemaView | undefined;
+  /** Mark schemas as loaded into this chat; returns the names that exist. */
+  loadSchemas(chatId: string, names: string[]): string[];
+}
+
+/** A background task as tools and the UI see it. */
+export interface TaskView {
+  id: string;
+  tool: string;
+  summary: string;
+  status: 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled' | 'interrupted';
+  startedAt: number;
+  endedAt: number | null;
+  limitMs: number | null;
+  outputTail: string;
+  result: string | null;
+  error: string | null;
+}
+
+/** Port into the task registry, for the task tools. */
+export interface TaskPort {
+  get(id: string): TaskView | undefined;
+  list(options?: { chatId?: string }): TaskView[];
+  cancel(id: string): boolean;
+}
+
+/** Typed ports to the core services a system tool needs; a host leaves out what it does not offer. */
+export interface ToolServices {
+  catalog?: ToolCatalogPort;
+  tasks?: TaskPort;
+}
+
+/** Everything a handler receives besides its arguments. */
+export interface ToolContext {
+  /** Fires on turn cancel, task cancel or the tool's timeout; `signal.reason` says which. */
+  signal: AbortSignal;
+  progress(update: ProgressUpdate): void;
+  log: ToolLogger;
+  /** Looks a secret up by key name (keychain, file, env); undefined when absent. */
+  getSecret(key: string): Promise<string | undefined>;
+  workspace: string;
+  chatId: string;
+  callId: string;
+  /** Epoch ms at which the call times out; null when it has no limit. */
+  deadline: number | null;
+  services: ToolServices;
+}
+
+/** A tool's implementation. Throw ToolError (or CredentialError) for failures the model should read. */
+export type ToolHandler = (args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolResult> | ToolResult;
+
+/** The full tool definition of SPEC §2. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  source: ToolSource;
+  flags: ToolFlags;
+  /** Limit in ms; NO_TOOL_TIMEOUT for none. */
+  timeoutMs: number;
+  handler: ToolHandler;
+  /** For background tools: the task's own limit from the call's arguments (e.g. timeout_min). */
+  taskLimitMs?: (args: Record<string, unknown>) => number;
+}
+
+/** Defaults for the flags a tool does not set. */
+export const NO_FLAGS: ToolFlags = { alwaysAllow: false, concurrent: false, background: false, systemUse: false };
+
+/** A failure the model reads as a result, with a stable code. */
+export class ToolError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** Why a credential failed. */
+export type CredentialReason = 'missing' | 'rejected' | 'expired';
+
+/** A structured credential failure naming the key, so the executor can prompt for it and retry. */
+export class CredentialError extends ToolError {
+  constructor(
+    readonly key: string,
+    readonly reason: CredentialReason,
+    message?: string,
+  ) {
+    super(
+      `credential_${reason}`,
+      message ??
+        (reason === 'missing'
+          ? `missing secret ${key}: store it with store_secret`
+          : `secret ${key} was ${reason}: store a new value with store_secret`),
+      { key, reason },
+    );
+    this.name = 'CredentialError';
+  }
+}
+
+/** Builds a builtin ToolSpec with default flags and timeout. */
+export function defineTool(
+  spec: Omit<ToolSpec, 'source' | 'flags' | 'timeoutMs'> & { flags?: Partial<ToolFlags>; timeoutMs?: number },
+): ToolSpec {
+  return {
+    ...spec,
+    source: { kind: 'builtin' },
+    flags: { ...NO_FLAGS, ...spec.flags },
+    timeoutMs: spec.timeoutMs ?? DEFAULT_TOOL_TIMEOUT,
+  };
+}
