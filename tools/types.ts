@@ -36,6 +36,8 @@ export type ToolResult = string | { content: ContentPart[]; data?: unknown };
 /** A progress update a handler reports while it runs. */
 export interface ProgressUpdate {
   message?: string;
+  /** Streamed output (a command's stdout/stderr); background tasks keep its tail. */
+  output?: string;
   progress?: number;
   total?: number;
 }

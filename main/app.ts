@@ -1,0 +1,111 @@
+// Composition root: builds the core services once and hands them to the hosts (Electron, browser mode, CLI).
+import { builtinTools } from '../tools';
+import type { ToolSpec } from '../tools/types';
+import { BatchExecutor } from './core/batch-executor';
+import { RegistryCatalog } from './core/catalog';
+import { Dispatcher } from './core/dispatcher';
+import type { ApprovalGate } from './core/gate-port';
+import type { CredentialHealer } from './core/heal-budget';
+import { lintTool } from './core/lint/lint-tool';
+import { LoadedSchemas } from './core/loaded-schemas';
+import { AppLogger } from './core/logger';
+import type { AgenvoyPaths } from './core/paths';
+import { agenvoyHome, agenvoyPaths, workspaceScripts } from './core/paths';
+import { ProcessGroups } from './core/process-group';
+import { Redactor } from './core/redactor';
+import { ToolRegistry } from './core/registry';
+import { TaskRegistry } from './core/task-registry';
+import { ArgumentValidator } from './core/validate';
+import { ScriptToolSource } from './adapters/script/script-tool-source';
+
+/** What a host passes in. */
+export interface CoreOptions {
+  /** $AGENVOY_HOME; defaults to the environment's. */
+  home?: string;
+  workspace: string;
+  gate: ApprovalGate;
+  /** Extra tools only this host offers (e.g. background tools in the desktop app). */
+  hostTools?: ToolSpec[];
+  /** Watch script folders for changes (off for one-shot CLI commands). */
+  watchScripts?: boolean;
+  healer?: CredentialHealer | null;
+  /** Looks a secret up by key name; the secrets store plugs in here. */
+  getSecret?: (key: string) => Promise<string | undefined>;
+  /** Echo log lines (e.g. to stderr for a verbose CLI). */
+  echoLog?: (line: string) => void;
+}
+
+/** The services every host binds. */
+export interface Core {
+  paths: AgenvoyPaths;
+  workspace: string;
+  registry: ToolRegistry;
+  catalog: RegistryCatalog;
+  schemas: LoadedSchemas;
+  dispatcher: Dispatcher;
+  executor: BatchExecutor;
+  tasks: TaskRegistry;
+  groups: ProcessGroups;
+  scripts: ScriptToolSource;
+  redactor: Redactor;
+  log: AppLogger;
+  /** Stops watchers, cancels tasks and kills every process group this core started. */
+  close(): Promise<void>;
+}
+
+/** Builds the core: registry with built-ins, script tools, catalogue, dispatcher, executor and tasks. */
+export async function createCore(options: CoreOptions): Promise<Core> {
+  const paths = agenvoyPaths(options.home ?? agenvoyHome());
+  const redactor = new Redactor();
+  const log = AppLogger.inDir(paths.logs, redactor, options.echoLog ?? null);
+  const registry = new ToolRegistry(lintTool);
+  for (const tool of [...builtinTools(), ...(options.hostTools ?? [])]) registry.register(tool);
+  const schemas = new LoadedSchemas();
+  const catalog = new RegistryCatalog(registry, schemas);
+  const groups = new ProcessGroups();
+  const tasks = new TaskRegistry((task) => log.warn('abandoned task that ignored its signal', { task: task.id, name: task.tool }));
+  const getSecret = options.getSecret ?? (async (key: string) => process.env[key]);
+  const dispatcher = new Dispatcher({
+    registry,
+    validator: new ArgumentValidator(),
+    suggest: (name) => catalog.suggest(name),
+    gate: options.gate,
+    tasks,
+    redactor,
+    log,
+    getSecret,
+    services: { catalog, tasks },
+  });
+  const executor = new BatchExecutor(dispatcher, options.healer ?? null);
+  const scripts = new ScriptToolSource({
+    registry,
+    dirs: [
+      { dir: paths.globalScripts, scope: 'global' },
+      { dir: workspaceScripts(options.workspace), scope: 'workspace' },
+    ],
+    log,
+    groups,
+    watch: options.watchScripts ?? false,
+  });
+  await scripts.start();
+  return {
+    paths,
+    workspace: options.workspace,
+    registry,
+    catalog,
+    schemas,
+    dispatcher,
+    executor,
+    tasks,
+    groups,
+    scripts,
+    redactor,
+    log,
+    async close() {
+      scripts.stop();
+      catalog.close();
+      await tasks.cancelAll();
+      await groups.killAll();
+    },
+  };
+}

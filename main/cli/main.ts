@@ -1,0 +1,42 @@
+// Entry of the `agenvoy` command: routes to its sub-commands.
+import type { CliIo } from './io';
+import { processIo, UsageError } from './io';
+import { toolsCommand } from './tools-command';
+
+const USAGE = `usage: agenvoy <command> [options]
+
+commands:
+  tools list [--json] [--system]                  every registered tool
+  tools search "<query>" [--limit N] [--json]     ranked find_tools matches
+  tools lint [--dir DIR] [--json]                 design-rule findings
+  tools call <name> '<json-args>' [--yes] [--json] [--workspace DIR]
+                                                  run one tool through the dispatcher
+
+Every command honours AGENVOY_HOME (default ~/.config/agenvoy).
+`;
+
+/** Runs the CLI with `argv` (without node and script); resolves to the exit status. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'tools':
+        return await toolsCommand(rest, io);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.stdout(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`agenvoy: ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.stderr(`agenvoy: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,24 @@
+// Plain-text table of tools for `agenvoy tools list`.
+import type { ToolJson } from '../core/registry';
+
+/** One line per tool: name, source, flags, limit, error count. */
+export function formatToolTable(tools: ToolJson[]): string {
+  const rows = tools.map((t) => [
+    t.name,
+    t.origin ? `${t.source}:${t.origin}` : t.source,
+    Object.entries(t.flags)
+      .filter(([, on]) => on)
+      .map(([flag]) => flag)
+      .join(',') || '-',
+    t.timeoutMs === null ? 'none' : `${t.timeoutMs / 1000}s`,
+    t.lint.some((f) => f.level === 'error') ? `${t.lint.filter((f) => f.level === 'error').length} lint error(s)` : '',
+  ]);
+  const header = ['NAME', 'SOURCE', 'FLAGS', 'TIMEOUT', ''];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
+}

@@ -1,0 +1,113 @@
+// `agenvoy tools list|search|lint|call`.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Core } from '../app';
+import { createCore } from '../app';
+import type { ApprovalGate } from '../core/gate-port';
+import { policyGate } from '../core/gate-port';
+import { outcomeText } from '../core/outcome';
+import { toolToJson } from '../core/registry';
+import type { CliIo } from './io';
+import { UsageError } from './io';
+import { lintFindings, printFindings } from './lint-report';
+import { cliGate } from './terminal-approval';
+import { formatToolTable } from './tool-table';
+
+/** Runs a `tools` sub-command; resolves to the exit status. */
+export async function toolsCommand(argv: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  switch (sub) {
+    case 'list':
+      return list(rest, io);
+    case 'search':
+      return search(rest, io);
+    case 'lint':
+      return lint(rest, io);
+    case 'call':
+      return call(rest, io);
+    default:
+      throw new UsageError(`unknown tools command "${sub ?? ''}": use list, search, lint or call`);
+  }
+}
+
+async function withCore<T>(io: CliIo, gate: ApprovalGate, workspace: string, run: (core: Core) => Promise<T>): Promise<T> {
+  const core = await createCore({ workspace, gate, home: io.env.AGENVOY_HOME ? path.resolve(io.env.AGENVOY_HOME) : undefined });
+  try {
+    return await run(core);
+  } finally {
+    await core.close();
+  }
+}
+
+async function list(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, system: { type: 'boolean' } } });
+  return withCore(io, policyGate('deny'), io.cwd, async (core) => {
+    const tools = core.registry
+      .all()
+      .filter((t) => values.system || !t.spec.flags.systemUse)
+      .map(toolToJson);
+    io.stdout(values.json ? JSON.stringify(tools, null, 2) + '\n' : formatToolTable(tools));
+    return 0;
+  });
+}
+
+async function search(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean' }, limit: { type: 'string', default: '10' } },
+  });
+  const query = positionals.join(' ').trim();
+  if (!query) throw new UsageError('tools search needs a query');
+  const limit = Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive whole number');
+  return withCore(io, policyGate('deny'), io.cwd, async (core) => {
+    const hits = core.catalog.search(query, limit).map(({ name, score, description, flags, timeoutMs }) => ({
+      name,
+      score: Number(score.toFixed(4)),
+      description,
+      flags,
+      timeoutMs,
+    }));
+    if (values.json) io.stdout(JSON.stringify(hits, null, 2) + '\n');
+    else io.stdout(hits.map((h, i) => `${i + 1}. ${h.name}  (${h.score})\n   ${h.description.split('\n')[0]}\n`).join(''));
+    return 0;
+  });
+}
+
+async function lint(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, dir: { type: 'string' } } });
+  return withCore(io, policyGate('deny'), io.cwd, async (core) => {
+    const findings = await lintFindings(core, values.dir ? path.resolve(io.cwd, values.dir) : null);
+    printFindings(findings, Boolean(values.json), io);
+    return findings.some((f) => f.source === 'builtin' && f.level === 'error') ? 1 : 0;
+  });
+}
+
+async function call(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean' }, yes: { type: 'boolean' }, workspace: { type: 'string' } },
+  });
+  const [name, rawArgs = '{}'] = positionals;
+  if (!name) throw new UsageError("tools call needs a tool name: agenvoy tools call <name> '<json-args>'");
+  const workspace = path.resolve(io.cwd, values.workspace ?? '.');
+  return withCore(io, cliGate(io, Boolean(values.yes)), workspace, async (core) => {
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      const outcome = await core.dispatcher.dispatch(
+        { id: 'cli_1', name, args: rawArgs },
+        { chatId: 'cli', workspace, signal: controller.signal },
+      );
+      if (values.json) io.stdout(JSON.stringify(outcome) + '\n');
+      else if (outcome.outcome === 'ok') io.stdout(outcome.text.endsWith('\n') ? outcome.text : outcome.text + '\n');
+      else io.stderr(`${outcome.outcome}${outcome.outcome === 'error' ? ` [${outcome.code}]` : ''}: ${outcomeText(outcome)}\n`);
+      return outcome.outcome === 'ok' ? 0 : 1;
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  });
+}

@@ -1,0 +1,66 @@
+// The registry and its search index behind one port, for find_tools and run_tool (SPEC §5).
+import type { ToolCatalogPort, ToolSchemaView, ToolSummary } from '../../tools/types';
+import type { LoadedSchemas } from './loaded-schemas';
+import type { RegisteredTool, ToolRegistry } from './registry';
+import { toolSchemaView, toolSummary } from './registry';
+import { ToolIndex } from './search/tool-index';
+
+/** Keeps a ToolIndex in step with the registry and answers catalogue queries. */
+export class RegistryCatalog implements ToolCatalogPort {
+  private readonly index = new ToolIndex();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly schemas: LoadedSchemas,
+  ) {
+    for (const tool of registry.all()) this.index.upsert(indexed(tool));
+    this.unsubscribe = registry.onChange((change) => {
+      if (change.type === 'removed') this.index.remove(change.tool.spec.name);
+      else this.index.upsert(indexed(change.tool));
+    });
+  }
+
+  /** Ranked matches with their schemas. */
+  search(query: string, limit: number): Array<ToolSchemaView & { score: number }> {
+    return this.index.search(query, limit).flatMap((hit) => {
+      const tool = this.registry.get(hit.name);
+      return tool ? [{ ...toolSchemaView(tool), score: hit.score }] : [];
+    });
+  }
+
+  /** Every tool, systemUse ones only when asked. */
+  list(options: { system: boolean }): ToolSummary[] {
+    return this.registry
+      .all()
+      .filter((t) => options.system || !t.spec.flags.systemUse)
+      .map(toolSummary);
+  }
+
+  /** Exact look-up by name. */
+  get(name: string): ToolSchemaView | undefined {
+    const tool = this.registry.get(name);
+    return tool ? toolSchemaView(tool) : undefined;
+  }
+
+  /** Loads the names that exist into the chat; returns those names. */
+  loadSchemas(chatId: string, names: string[]): string[] {
+    const known = names.filter((n) => this.registry.get(n));
+    this.schemas.load(chatId, known);
+    return known;
+  }
+
+  /** Names close to an unknown one (for error messages). */
+  suggest(name: string, limit = 3): string[] {
+    return this.index.search(name.replace(/[_\-.]+/g, ' '), limit).map((h) => h.name);
+  }
+
+  /** Stops following the registry. */
+  close(): void {
+    this.unsubscribe();
+  }
+}
+
+function indexed(tool: RegisteredTool) {
+  return { name: tool.spec.name, description: tool.spec.description, parameters: tool.spec.parameters };
+}

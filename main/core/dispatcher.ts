@@ -1,0 +1,205 @@
+// The dispatcher: every call, built-in, script or MCP alike, is prepared, approved, run under its limit and normalised.
+import type { ProgressUpdate, ToolContext, ToolServices } from '../../tools/types';
+import type { AppLogger } from './logger';
+import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from './gate-port';
+import type { CallOutcome } from './outcome';
+import { okOutcome, thrownOutcome } from './outcome';
+import { Emitter } from './emitter';
+import type { CallRequest, LazyScope, PrepareDeps, PreparedCall } from './prepare-call';
+import { prepareCall } from './prepare-call';
+import type { Redactor } from './redactor';
+import { timeoutJson } from './registry';
+import { runWithLimit } from './run-with-limit';
+import type { TaskRegistry } from './task-registry';
+import { summariseArgs } from './summarise-args';
+
+type ReadyCall = Extract<PreparedCall, { kind: 'ready' }>;
+
+/** Where a call runs: its chat, workspace and the turn's cancel signal. */
+export interface CallScope {
+  chatId: string;
+  workspace: string;
+  signal?: AbortSignal;
+  /** Set for model turns: tools the chat has not loaded are not run (SPEC §5). */
+  lazy?: LazyScope | null;
+}
+
+/** Per-call events for the UI and the CLI. Arguments and results are already redacted. */
+export type CallEvent =
+  | { type: 'call.queued'; callId: string; chatId: string; tool: string; args: Record<string, unknown> }
+  | { type: 'call.approval'; callId: string; chatId: string; tool: string; decision: ApprovalDecision }
+  | { type: 'call.started'; callId: string; chatId: string; tool: string; startedAt: number; limitMs: number | null }
+  | { type: 'call.progress'; callId: string; chatId: string; tool: string; elapsedMs: number; update: ProgressUpdate }
+  | { type: 'call.finished'; callId: string; chatId: string; tool: string; outcome: CallOutcome };
+
+/** The result of the approval step for a batch. */
+export interface ApprovalResult {
+  /** Per call: null to run, or the outcome that replaces running it. */
+  outcomes: Array<CallOutcome | null>;
+  /** The user chose to stop the turn. */
+  stop: boolean;
+}
+
+/** Collaborators of the dispatcher. */
+export interface DispatcherDeps extends PrepareDeps {
+  gate: ApprovalGate;
+  tasks: TaskRegistry;
+  redactor: Redactor;
+  log: AppLogger;
+  getSecret: (key: string) => Promise<string | undefined>;
+  services: ToolServices;
+}
+
+/** Looks up, validates, approves and runs tool calls; emits CallEvents. */
+export class Dispatcher {
+  private readonly events = new Emitter<CallEvent>();
+
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  /** Subscribes to call events; returns the unsubscribe. */
+  on(listener: (event: CallEvent) => void): () => void {
+    return this.events.on(listener);
+  }
+
+  /** Pass-1 preparation of one call (see prepareCall). */
+  prepare(call: CallRequest, scope: CallScope): PreparedCall {
+    const prepared = prepareCall(call, this.deps, scope.lazy ?? null);
+    const args = prepared.kind === 'ready' ? prepared.args : {};
+    this.emit({ type: 'call.queued', callId: prepared.id, chatId: scope.chatId, tool: prepared.name, args });
+    return prepared;
+  }
+
+  /** Asks the gate, in one request, about every ready call that is not alwaysAllow. */
+  async approve(calls: PreparedCall[], scope: CallScope): Promise<ApprovalResult> {
+    const outcomes: Array<CallOutcome | null> = calls.map(() => null);
+    const asking = calls
+      .map((call, index) => ({ call, index }))
+      .filter((x): x is { call: ReadyCall; index: number } => x.call.kind === 'ready' && !x.call.tool.spec.flags.alwaysAllow);
+    if (asking.length === 0) return { outcomes, stop: false };
+    const requests: ApprovalRequest[] = asking.map(({ call }) => ({
+      callId: call.id,
+      chatId: scope.chatId,
+      tool: call.name,
+      source: call.tool.spec.source,
+      flags: { ...call.tool.spec.flags },
+      timeoutMs: timeoutJson(call.tool.spec.timeoutMs),
+      definitionHash: call.tool.definitionHash,
+      args: call.args,
+    }));
+    const decisions = await this.deps.gate.decide(requests, { signal: scope.signal ?? new AbortController().signal });
+    let stop = false;
+    asking.forEach(({ call, index }, i) => {
+      const decision: ApprovalDecision = decisions[i] ?? { kind: 'deny', message: 'denied: no decision was given' };
+      this.emit({ type: 'call.approval', callId: call.id, chatId: scope.chatId, tool: call.name, decision });
+      if (decision.kind === 'allow') return;
+      if (decision.kind === 'stop') stop = true;
+      outcomes[index] = deniedOutcome(decision);
+    });
+    return { outcomes, stop };
+  }
+
+  /** Runs an approved call under its limit (or starts it as a background task) and emits its events. */
+  async execute(call: ReadyCall, scope: CallScope): Promise<CallOutcome> {
+    const { spec } = call.tool;
+    const startedAt = Date.now();
+    if (spec.flags.background) return this.finish(call, scope, this.startTask(call, scope, startedAt));
+    const limitMs = spec.timeoutMs;
+    this.emit({ type: 'call.started', callId: call.id, chatId: scope.chatId, tool: call.name, startedAt, limitMs: timeoutJson(limitMs) });
+    const result = await runWithLimit((signal) => spec.handler(call.args, this.context(call, scope, signal, startedAt, limitMs)), {
+      limitMs,
+      signal: scope.signal,
+      onAbandon: (reason) =>
+        this.deps.log.warn('abandoned handler that ignored its signal', { name: call.name, call: call.id, reason: reason.message }),
+    });
+    const durationMs = Date.now() - startedAt;
+    switch (result.kind) {
+      case 'ok':
+        return this.finish(call, scope, okOutcome(result.value, durationMs));
+      case 'error':
+        if (!(result.error instanceof Error && 'code' in result.error)) {
+          this.deps.log.error('tool threw', { name: call.name, error: result.error instanceof Error ? result.error.stack ?? result.error.message : String(result.error) });
+        }
+        return this.finish(call, scope, thrownOutcome(result.error, durationMs));
+      case 'timed_out':
+        return this.finish(call, scope, { outcome: 'timed_out', message: result.reason.message, limitMs, durationMs });
+      case 'cancelled':
+        return this.finish(call, scope, { outcome: 'cancelled', message: result.reason.message, durationMs });
+    }
+  }
+
+  /** prepare → approve → execute for one call (CLI and single calls). */
+  async dispatch(call: CallRequest, scope: CallScope): Promise<CallOutcome> {
+    const prepared = this.prepare(call, scope);
+    if (prepared.kind === 'done') return this.finish(prepared, scope, prepared.outcome);
+    const approval = await this.approve([prepared], scope);
+    const denied = approval.outcomes[0];
+    if (denied) return this.finish(prepared, scope, denied);
+    return this.execute(prepared, scope);
+  }
+
+  /** Emits call.finished for an outcome decided outside execute (denied, unknown, invalid). */
+  finish(call: { id: string; name: string }, scope: CallScope, outcome: CallOutcome): CallOutcome {
+    const clean = this.deps.redactor.redactDeep(outcome);
+    this.emit({ type: 'call.finished', callId: call.id, chatId: scope.chatId, tool: call.name, outcome: clean });
+    return clean;
+  }
+
+  private startTask(call: ReadyCall, scope: CallScope, startedAt: number): CallOutcome {
+    const { spec } = call.tool;
+    const limitMs = spec.taskLimitMs?.(call.args) ?? spec.timeoutMs;
+    const task = this.deps.tasks.start({
+      tool: call.name,
+      chatId: scope.chatId,
+      summary: this.deps.redactor.redact(summariseArgs(call.args)),
+      limitMs,
+      run: (signal, report) => {
+        const ctx = this.context(call, { ...scope, signal }, signal, Date.now(), limitMs);
+        return spec.handler(call.args, {
+          ...ctx,
+          progress: (update) => {
+            if (update.output) report.append(this.deps.redactor.redact(update.output));
+            else if (update.message) report.append(this.deps.redactor.redact(update.message + '\n'));
+          },
+        });
+      },
+    });
+    const limit = task.limitMs === null ? 'no limit' : `limit ${Math.round(task.limitMs / 60000)} min`;
+    return okOutcome(
+      { content: [{ type: 'text', text: `started background task ${task.id} (${limit}); it runs on while you continue` }], data: { taskId: task.id } },
+      Date.now() - startedAt,
+    );
+  }
+
+  private context(call: ReadyCall, scope: CallScope, signal: AbortSignal, startedAt: number, limitMs: number): ToolContext {
+    const log = this.deps.log.child({ tool: call.name, call: call.id });
+    return {
+      signal,
+      progress: (update) =>
+        this.emit({
+          type: 'call.progress',
+          callId: call.id,
+          chatId: scope.chatId,
+          tool: call.name,
+          elapsedMs: Date.now() - startedAt,
+          update: this.deps.redactor.redactDeep(update),
+        }),
+      log,
+      getSecret: this.deps.getSecret,
+      workspace: scope.workspace,
+      chatId: scope.chatId,
+      callId: call.id,
+      deadline: Number.isFinite(limitMs) ? startedAt + limitMs : null,
+      services: this.deps.services,
+    };
+  }
+
+  private emit(event: CallEvent): void {
+    this.events.emit(event.type === 'call.queued' ? { ...event, args: this.deps.redactor.redactDeep(event.args) } : event);
+  }
+}
+
+function deniedOutcome(decision: Exclude<ApprovalDecision, { kind: 'allow' }>): CallOutcome {
+  if (decision.kind === 'stop') return { outcome: 'denied', message: 'denied: the user stopped the turn' };
+  const message = decision.message ?? (decision.reason ? `denied by the user: ${decision.reason}` : 'denied by the user');
+  return decision.reason ? { outcome: 'denied', message, reason: decision.reason } : { outcome: 'denied', message };
+}

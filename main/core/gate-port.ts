@@ -1,0 +1,42 @@
+// The confirm gate as the dispatcher sees it: one request per call, one decision each (SPEC §8).
+import type { ToolFlags, ToolSource } from '../../tools/types';
+
+/** What the user is shown before a tool that is not alwaysAllow runs. */
+export interface ApprovalRequest {
+  callId: string;
+  chatId: string;
+  tool: string;
+  source: ToolSource;
+  flags: ToolFlags;
+  timeoutMs: number | null;
+  /** Hash of the tool's description and schema: an approval rule is tied to it. */
+  definitionHash: string;
+  args: Record<string, unknown>;
+}
+
+/** The user's answer for one call. `scope` says how far an allow reaches. */
+export type ApprovalDecision =
+  | { kind: 'allow'; scope: 'once' | 'chat' | 'always' }
+  | { kind: 'deny'; reason?: string; scope?: 'once' | 'always'; message?: string }
+  | { kind: 'stop' };
+
+/** Decides a batch of calls item by item; `decisions[i]` answers `requests[i]`. */
+export interface ApprovalGate {
+  decide(requests: ApprovalRequest[], options: { signal: AbortSignal }): Promise<ApprovalDecision[]>;
+}
+
+/** A gate that answers every request with the same policy, or asks a callback (headless and tests). */
+export function policyGate(
+  policy: 'allow' | 'deny' | ((request: ApprovalRequest) => Promise<ApprovalDecision> | ApprovalDecision),
+): ApprovalGate {
+  return {
+    async decide(requests) {
+      if (policy === 'allow') return requests.map(() => ({ kind: 'allow', scope: 'once' }));
+      if (policy === 'deny')
+        return requests.map(() => ({ kind: 'deny', message: 'denied: this host runs without approvals (--approve deny)' }));
+      const decisions: ApprovalDecision[] = [];
+      for (const request of requests) decisions.push(await policy(request));
+      return decisions;
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// The design-rule linter of SPEC §3: R1 name, R2 description, R3 parameter descriptions, R4 English, R5 defaults.
+import { lintDefaults } from './rules-defaults';
+import { lintDescription } from './rules-description';
+import { lintLanguage } from './rules-language';
+import { lintName } from './rules-name';
+import { lintParameterDescriptions } from './rules-parameters';
+import { walkParameters } from './schema-walk';
+import type { LintFinding, LintInput } from './types';
+
+/** Every R1–R5 finding for a tool, in rule order; never throws, whatever the schema holds. */
+export function lintTool(input: LintInput): LintFinding[] {
+  // Inputs come from tool.json files and MCP servers too: a non-string is linted as an empty one.
+  const name = typeof input.name === 'string' ? input.name : '';
+  const description = typeof input.description === 'string' ? input.description : '';
+  const parameters = walkParameters(input.parameters);
+  return [
+    ...lintName(name),
+    ...lintDescription(description),
+    ...lintParameterDescriptions(parameters),
+    ...lintLanguage({ name, description, parameters }),
+    ...lintDefaults(parameters),
+  ];
+}

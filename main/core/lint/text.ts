@@ -1,0 +1,17 @@
+// Small text helpers shared by the lint rules.
+
+/** Length in Unicode code points, so an accented or astral character counts once. */
+export function charCount(text: string): number {
+  return [...text].length;
+}
+
+/** `text` quoted for a message, cut to `max` characters. */
+export function quote(text: string, max = 40): string {
+  const chars = [...text];
+  return JSON.stringify(chars.length > max ? `${chars.slice(0, max).join('')}…` : text);
+}
+
+/** `count` with its noun, plural when needed: "1 line", "3 lines". */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

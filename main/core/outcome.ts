@@ -1,0 +1,84 @@
+// Call outcomes (SPEC §2): ok | error | timed_out | cancelled | denied, and how handler results become them.
+import type { ContentPart, CredentialReason, ToolResult } from '../../tools/types';
+import { CredentialError, ToolError } from '../../tools/types';
+
+/** The largest text a result carries before it is cut with a note. */
+export const MAX_RESULT_BYTES = 1024 * 1024;
+
+/** How one call ended. `message` is what the model reads for everything but ok. */
+export type CallOutcome =
+  | { outcome: 'ok'; text: string; content: ContentPart[]; data?: unknown; durationMs: number }
+  | {
+      outcome: 'error';
+      code: string;
+      message: string;
+      durationMs: number;
+      credential?: { key: string; reason: CredentialReason };
+    }
+  | { outcome: 'timed_out'; message: string; limitMs: number; durationMs: number }
+  | { outcome: 'cancelled'; message: string; durationMs: number }
+  | { outcome: 'denied'; message: string; reason?: string };
+
+/** The outcome kinds, for exhaustive switches and CLI output. */
+export type OutcomeKind = CallOutcome['outcome'];
+
+/** An error outcome that never ran (unknown tool, invalid arguments, not loaded). */
+export function errorOutcome(code: string, message: string): CallOutcome {
+  return { outcome: 'error', code, message, durationMs: 0 };
+}
+
+/** Turns whatever a handler returned into an ok outcome, capping text at MAX_RESULT_BYTES. */
+export function okOutcome(result: ToolResult, durationMs: number): CallOutcome {
+  const content: ContentPart[] =
+    typeof result === 'string'
+      ? [{ type: 'text', text: result }]
+      : Array.isArray(result?.content)
+        ? result.content
+        : [{ type: 'text', text: JSON.stringify(result) ?? '' }];
+  const capped = content.map((part) => (part.type === 'text' ? { ...part, text: capText(part.text) } : part));
+  const text = capped
+    .filter((p): p is Extract<ContentPart, { type: 'text' }> => p.type === 'text')
+    .map((p) => p.text)
+    .join('\n');
+  const data = typeof result === 'string' ? undefined : result?.data;
+  return data === undefined
+    ? { outcome: 'ok', text, content: capped, durationMs }
+    : { outcome: 'ok', text, content: capped, data, durationMs };
+}
+
+/** Turns a thrown value into an error outcome with a stable code. */
+export function thrownOutcome(error: unknown, durationMs: number): CallOutcome {
+  if (error instanceof CredentialError) {
+    return {
+      outcome: 'error',
+      code: error.code,
+      message: error.message,
+      durationMs,
+      credential: { key: error.key, reason: error.reason },
+    };
+  }
+  if (error instanceof ToolError) return { outcome: 'error', code: error.code, message: error.message, durationMs };
+  const message = error instanceof Error ? error.message : String(error);
+  return { outcome: 'error', code: 'tool_failed', message: `tool failed: ${message}`, durationMs };
+}
+
+/** Cuts text past `max` bytes, with a note saying how much was cut. */
+export function capText(text: string, max = MAX_RESULT_BYTES): string {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= max) return text;
+  const kept = Buffer.from(text).subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
+  return `${kept}\n[output truncated: ${(bytes - Buffer.byteLength(kept)).toLocaleString('en-US')} bytes cut]`;
+}
+
+/** The text the model reads for an outcome. */
+export function outcomeText(outcome: CallOutcome): string {
+  switch (outcome.outcome) {
+    case 'ok':
+      return outcome.text;
+    case 'error':
+    case 'timed_out':
+    case 'cancelled':
+    case 'denied':
+      return outcome.message;
+  }
+}

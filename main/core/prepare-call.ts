@@ -1,0 +1,118 @@
+// Pass-1 work for one call: clean the name, unwrap run_tool, find the tool, check it is loaded, validate arguments.
+import type { RegisteredTool, ToolRegistry } from './registry';
+import type { LoadedSchemas } from './loaded-schemas';
+import type { CallOutcome } from './outcome';
+import { errorOutcome } from './outcome';
+import type { ArgumentValidator } from './validate';
+import { stableStringify } from './stable-json';
+
+/** A tool call as the model (or the CLI) made it; `args` may still be a JSON string. */
+export interface CallRequest {
+  id: string;
+  name: string;
+  args: unknown;
+}
+
+/** A call ready to be approved and run, or one already answered without running. */
+export type PreparedCall =
+  | { kind: 'ready'; id: string; name: string; args: Record<string, unknown>; tool: RegisteredTool; viaRunTool: boolean }
+  | { kind: 'done'; id: string; name: string; outcome: CallOutcome };
+
+/** What preparation needs from the core. */
+export interface PrepareDeps {
+  registry: ToolRegistry;
+  validator: ArgumentValidator;
+  /** Names close to an unknown one, for the error message. */
+  suggest?: (name: string) => string[];
+}
+
+/** Lazy exposure of one chat: calls to tools it has not loaded are answered with the schema instead of run. */
+export interface LazyScope {
+  chatId: string;
+  schemas: LoadedSchemas;
+}
+
+/** Prepares one call; never throws on bad model output. */
+export function prepareCall(call: CallRequest, deps: PrepareDeps, lazy: LazyScope | null): PreparedCall {
+  let name = cleanToolName(call.name, deps.registry);
+  const parsed = parseArgs(call.args);
+  if (!parsed.ok) return done(call.id, name, errorOutcome('invalid_arguments', `invalid arguments for ${name}: ${parsed.message}`));
+  let args = parsed.value;
+  let viaRunTool = false;
+  if (name === 'run_tool') {
+    const inner = unwrapRunTool(args, deps.registry);
+    if (!inner.ok) return done(call.id, name, errorOutcome('invalid_arguments', `invalid arguments for run_tool: ${inner.message}`));
+    ({ name, args } = inner);
+    viaRunTool = true;
+  }
+  const tool = deps.registry.get(name);
+  if (!tool) {
+    const near = deps.suggest?.(name) ?? [];
+    const hint = near.length > 0 ? ` Did you mean ${near.join(', ')}?` : '';
+    return done(call.id, name, errorOutcome('unknown_tool', `unknown tool "${name}".${hint} Use find_tools to search for tools.`));
+  }
+  if (lazy && !lazy.schemas.has(lazy.chatId, name)) {
+    lazy.schemas.load(lazy.chatId, [name]);
+    const schema = stableStringify(tool.spec.parameters);
+    return done(
+      call.id,
+      name,
+      errorOutcome(
+        'not_loaded',
+        `${name} was not run: its schema was not loaded in this chat. It is loaded now; ` +
+          `call ${name} again with arguments that match this schema: ${schema}`,
+      ),
+    );
+  }
+  const valid = deps.validator.validate(name, tool.spec.parameters, args);
+  if (!valid.ok) return done(call.id, name, errorOutcome('invalid_arguments', valid.message));
+  return { kind: 'ready', id: call.id, name, args, tool, viaRunTool };
+}
+
+/** Strips what models wrap names in (`functions.`, quotes, spaces) and fixes the case when that is unambiguous. */
+export function cleanToolName(raw: string, registry: ToolRegistry): string {
+  let name = String(raw ?? '')
+    .trim()
+    .replace(/^[`'"]+|[`'"]+$/g, '')
+    .trim();
+  const namespaced = /^(?:functions|function|tools|default_api)[.:](.+)$/.exec(name);
+  if (namespaced?.[1]) name = namespaced[1];
+  if (registry.get(name)) return name;
+  const lower = name.toLowerCase();
+  const matches = registry.all().filter((t) => t.spec.name.toLowerCase() === lower);
+  return matches.length === 1 && matches[0] ? matches[0].spec.name : name;
+}
+
+function parseArgs(raw: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
+  let value = raw;
+  if (value === undefined || value === null || value === '') return { ok: true, value: {} };
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch (error) {
+      return { ok: false, message: `arguments are not valid JSON (${(error as Error).message})` };
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, message: 'arguments must be a JSON object' };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+function unwrapRunTool(
+  args: Record<string, unknown>,
+  registry: ToolRegistry,
+): { ok: true; name: string; args: Record<string, unknown> } | { ok: false; message: string } {
+  if (typeof args.name !== 'string' || args.name.trim() === '') {
+    return { ok: false, message: 'missing required field `name` (the tool to run)' };
+  }
+  const name = cleanToolName(args.name, registry);
+  if (name === 'run_tool') return { ok: false, message: '`name` cannot be run_tool itself' };
+  const inner = parseArgs(args.args);
+  if (!inner.ok) return { ok: false, message: `\`args\` ${inner.message}` };
+  return { ok: true, name, args: inner.value };
+}
+
+function done(id: string, name: string, outcome: CallOutcome): PreparedCall {
+  return { kind: 'done', id, name, outcome };
+}

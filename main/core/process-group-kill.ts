@@ -1,0 +1,69 @@
+// Killing a whole process group on a schedule (SIGTERM, short grace, SIGKILL), so a tool's
+// grandchildren and SIGTERM-ignoring helpers die with it (SPEC §4, MACHINE.md "Child process trees").
+import { groupMembers, hasProcFs } from './process-group-proc';
+
+/** Grace between SIGTERM and SIGKILL (SPEC §4). */
+export const KILL_GRACE_MS = 500;
+
+/** How long to wait after SIGKILL before giving up (a process stuck in uninterruptible sleep). */
+export const KILL_WAIT_MS = 2000;
+
+const POLL_MS = 20;
+
+/** Timings of `killGroup`; the defaults follow SPEC §4. */
+export interface KillOptions {
+  graceMs?: number;
+  killWaitMs?: number;
+  pollMs?: number;
+}
+
+/** Whether any process of group `pgid` is still running; exited zombies do not count. */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch (error) {
+    // EPERM means a member exists that we may not signal: alive, though we cannot kill it.
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+  // kill(2) also succeeds while only zombies are left, and orphaned zombies wait for init to reap
+  // them (up to seconds on some inits), so on Linux look at the members' state instead.
+  return hasProcFs() ? groupMembers(pgid).length > 0 : true;
+}
+
+/** Sends `signal` to every process of group `pgid`; false when the group is gone or not ours. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Kills group `pgid`: SIGTERM, up to `graceMs` for it to go, then SIGKILL; resolves true once it is gone. */
+export async function killGroup(pgid: number, options: KillOptions = {}): Promise<boolean> {
+  const { graceMs = KILL_GRACE_MS, killWaitMs = KILL_WAIT_MS, pollMs = POLL_MS } = options;
+  if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`not a process group id: ${pgid}`);
+  if (!groupAlive(pgid)) return true;
+  signalGroup(pgid, 'SIGTERM');
+  // A stopped process would sit on SIGTERM until continued.
+  signalGroup(pgid, 'SIGCONT');
+  if (await waitGone(pgid, graceMs, pollMs)) return true;
+  signalGroup(pgid, 'SIGKILL');
+  return waitGone(pgid, killWaitMs, pollMs);
+}
+
+/** Polls until group `pgid` is gone or `withinMs` passes; resolves whether it is gone. */
+export async function waitGone(pgid: number, withinMs: number, pollMs: number = POLL_MS): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  for (;;) {
+    if (!groupAlive(pgid)) return true;
+    const left = until - Date.now();
+    if (left <= 0) return false;
+    await sleep(Math.min(pollMs, left));
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,96 @@
+// Argument validation with Ajv against a tool's JSON Schema (draft-07 by default, 2019-09 and 2020-12 by $schema).
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019';
+import { Ajv2020 } from 'ajv/dist/2020';
+import addFormatsImport from 'ajv-formats';
+import type { JsonSchema } from '../../tools/types';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
+const addFormats = (addFormatsImport as unknown as { default?: typeof addFormatsImport }).default ?? addFormatsImport;
+
+/** The result of validating one call's arguments. */
+export type ValidationResult = { ok: true } | { ok: false; message: string; fields: string[] };
+
+type AnyAjv = Ajv | Ajv2019 | Ajv2020;
+
+/** Compiles and caches validators per schema object; an uncompilable schema is reported, not thrown. */
+export class ArgumentValidator {
+  private readonly draft07 = configure(new Ajv(options()));
+  private readonly draft2019 = configure(new Ajv2019(options()));
+  private readonly draft2020 = configure(new Ajv2020(options()));
+  private readonly cache = new WeakMap<object, ValidateFunction | Error>();
+
+  /** Validates `args` against `schema`; the message names the bad field(s). */
+  validate(toolName: string, schema: JsonSchema, args: unknown): ValidationResult {
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+      return { ok: false, message: `invalid arguments for ${toolName}: arguments must be a JSON object`, fields: [] };
+    }
+    const validate = this.compile(schema);
+    if (validate instanceof Error) {
+      return { ok: false, message: `tool ${toolName} has an invalid parameter schema: ${validate.message}`, fields: [] };
+    }
+    if (validate(args)) return { ok: true };
+    const errors = (validate.errors ?? []).slice(0, 5);
+    const fields = errors.map(fieldOf);
+    const details = errors.map((e) => describe(e)).join('; ');
+    return { ok: false, message: `invalid arguments for ${toolName}: ${details}`, fields };
+  }
+
+  private compile(schema: JsonSchema): ValidateFunction | Error {
+    const cached = this.cache.get(schema);
+    if (cached) return cached;
+    let compiled: ValidateFunction | Error;
+    try {
+      const { $schema, ...rest } = schema;
+      compiled = this.engineFor(typeof $schema === 'string' ? $schema : '').compile(rest);
+    } catch (error) {
+      compiled = error instanceof Error ? error : new Error(String(error));
+    }
+    this.cache.set(schema, compiled);
+    return compiled;
+  }
+
+  private engineFor(dialect: string): AnyAjv {
+    if (dialect.includes('2020-12')) return this.draft2020;
+    if (dialect.includes('2019-09')) return this.draft2019;
+    return this.draft07;
+  }
+}
+
+function options() {
+  // strict off: MCP servers ship schemas with vendor keywords; allErrors so one message names every bad field.
+  return { strict: false, allErrors: true, validateFormats: true, allowUnionTypes: true } as const;
+}
+
+function configure<T extends AnyAjv>(ajv: T): T {
+  addFormats(ajv as unknown as Ajv);
+  return ajv;
+}
+
+function fieldOf(error: ErrorObject): string {
+  const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const params = error.params as Record<string, unknown>;
+  const child =
+    (params.missingProperty as string | undefined) ??
+    (params.additionalProperty as string | undefined) ??
+    (params.propertyName as string | undefined);
+  if (child) return base ? `${base}.${child}` : child;
+  return base || '(root)';
+}
+
+function describe(error: ErrorObject): string {
+  const field = fieldOf(error);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `missing required field \`${field}\``;
+    case 'additionalProperties':
+      return `unknown field \`${field}\``;
+    case 'enum':
+      return `\`${field}\` must be one of ${JSON.stringify(params.allowedValues)}`;
+    case 'type':
+      return `\`${field}\` must be ${String(params.type)}`;
+    default:
+      return `\`${field}\` ${error.message ?? 'is invalid'}`;
+  }
+}
