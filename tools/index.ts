@@ -1,7 +1,8 @@
 // Every built-in tool definition, in one list the composition root registers.
+import { reasoningGuideTool } from './reasoning-guide';
 import type { ToolSpec } from './types';
 
 /** The built-in tools offered by every host (host-specific ones are added by the host). */
 export function builtinTools(): ToolSpec[] {
-  return [];
+  return [reasoningGuideTool];
 }

@@ -96,10 +96,18 @@ export interface TaskPort {
   cancel(id: string): boolean;
 }
 
+/** The turn's count of store_secret rounds per tool (SPEC §9: at most two). */
+export interface HealPort {
+  /** Takes one round for `tool`; false when its rounds this turn are used up. */
+  take(tool: string): boolean;
+}
+
 /** Typed ports to the core services a system tool needs; a host leaves out what it does not offer. */
 export interface ToolServices {
   catalog?: ToolCatalogPort;
   tasks?: TaskPort;
+  /** Present during a model turn. */
+  heal?: HealPort;
 }
 
 /** Everything a handler receives besides its arguments. */

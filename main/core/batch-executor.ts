@@ -37,6 +37,7 @@ export class BatchExecutor {
   /** Runs the batch; results come back in call order whatever order they finished in. */
   async run(calls: CallRequest[], scope: BatchScope): Promise<BatchResult[]> {
     const heal = scope.heal ?? new HealBudget();
+    scope = { ...scope, services: { ...scope.services, heal } };
     // Pass 1: serial, in call order, one gate request for the whole batch.
     const prepared = calls.map((call) => this.dispatcher.prepare(call, scope));
     const outcomes: Array<CallOutcome | null> = prepared.map((p) => (p.kind === 'done' ? p.outcome : null));

@@ -22,6 +22,8 @@ export interface CallScope {
   signal?: AbortSignal;
   /** Set for model turns: tools the chat has not loaded are not run (SPEC §5). */
   lazy?: LazyScope | null;
+  /** Services of this turn or host, merged over the core's (e.g. the turn's heal budget). */
+  services?: ToolServices;
 }
 
 /** Per-call events for the UI and the CLI. Arguments and results are already redacted. */
@@ -189,7 +191,7 @@ export class Dispatcher {
       chatId: scope.chatId,
       callId: call.id,
       deadline: Number.isFinite(limitMs) ? startedAt + limitMs : null,
-      services: this.deps.services,
+      services: { ...this.deps.services, ...scope.services },
     };
   }
 

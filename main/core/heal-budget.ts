@@ -1,10 +1,11 @@
 // Counts store_secret rounds per tool per turn (SPEC §9): at most two, whichever path asked.
+import type { HealPort } from '../../tools/types';
 
 /** The most store_secret rounds one tool gets in one turn. */
 export const MAX_HEAL_ROUNDS = 2;
 
 /** One turn's count of credential-heal rounds per tool. */
-export class HealBudget {
+export class HealBudget implements HealPort {
   private readonly rounds = new Map<string, number>();
 
   /** Takes one round for `tool`; false when it has had MAX_HEAL_ROUNDS already. */

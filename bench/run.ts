@@ -1,0 +1,19 @@
+// `npm run bench`: runs every benchmark in turn and prints one table with each figure and its reference.
+import type { BenchModule, BenchRow } from './report';
+import { printRows } from './print';
+
+const modules: Array<[string, () => Promise<BenchModule>]> = [
+  ['dispatch', () => import('./dispatch-bench')],
+  ['script timeout', () => import('./script-timeout-bench')],
+  ['find_tools speed', () => import('./find-tools-bench')],
+  ['find_tools retrieval', () => import('./retrieval-bench')],
+];
+
+const only = process.argv.slice(2);
+const rows: BenchRow[] = [];
+for (const [name, load] of modules) {
+  if (only.length > 0 && !only.some((o) => name.includes(o))) continue;
+  process.stderr.write(`running ${name} …\n`);
+  rows.push(...(await (await load()).run()));
+}
+printRows(rows);

@@ -1,0 +1,118 @@
+// Finds the script tools of the scan folders (SPEC §10): one tool per sub-folder with tool.json and
+// script.js or script.py; a broken folder becomes a problem and the others still load.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parseManifest, SCRIPT_PREFIX } from './tool-manifest';
+import type { ScanDir, ScriptLanguage, ScriptProblem, ScriptScope, ScriptTool } from './types';
+
+/** The tools and problems of one or more scan folders. */
+export interface Discovery {
+  tools: ScriptTool[];
+  problems: ScriptProblem[];
+}
+
+/** Reads one scan folder; a folder that does not exist yet has no tools and no problems. */
+export async function scanDir(scan: ScanDir): Promise<Discovery> {
+  let entries: string[];
+  try {
+    entries = (await fs.readdir(scan.dir)).sort();
+  } catch (error) {
+    if (isMissing(error)) return { tools: [], problems: [] };
+    return { tools: [], problems: [{ dir: scan.dir, file: scan.dir, reason: `cannot read: ${message(error)}`, scope: scan.scope }] };
+  }
+  const found: Discovery = { tools: [], problems: [] };
+  for (const entry of entries) {
+    // `_shared` and `.git` style folders hold helpers, not tools.
+    if (entry.startsWith('_') || entry.startsWith('.')) continue;
+    const dir = path.join(scan.dir, entry);
+    // stat, not lstat: a symlinked tool folder is a tool folder.
+    const stat = await fs.stat(dir).catch(() => null);
+    if (!stat?.isDirectory()) continue;
+    const loaded = await loadToolFolder(dir, scan.scope);
+    if ('reason' in loaded) found.problems.push(loaded);
+    else found.tools.push(loaded);
+  }
+  return found;
+}
+
+/** Loads one tool folder: its tool, or the problem that stops it. */
+export async function loadToolFolder(dir: string, scope: ScriptScope): Promise<ScriptTool | ScriptProblem> {
+  const manifestFile = path.join(dir, 'tool.json');
+  let text: string;
+  try {
+    text = await fs.readFile(manifestFile, 'utf8');
+  } catch (error) {
+    const reason = isMissing(error) ? 'missing tool.json' : `cannot read tool.json: ${message(error)}`;
+    return { dir, file: manifestFile, reason, scope };
+  }
+  const parsed = parseManifest(text);
+  if (!parsed.ok) return { dir, file: manifestFile, reason: parsed.reason, scope };
+
+  const scripts = await Promise.all(
+    (['js', 'py'] as const).map(async (language) => {
+      const file = path.join(dir, `script.${language}`);
+      const stat = await fs.stat(file).catch(() => null);
+      return stat?.isFile() ? { language, file, stat } : null;
+    }),
+  );
+  const present = scripts.filter((s) => s !== null);
+  const chosen = present[0];
+  if (!chosen) {
+    return { dir, file: path.join(dir, 'script.js'), reason: 'missing script: add script.js (node) or script.py (python3)', scope };
+  }
+  const warnings = [...parsed.warnings];
+  if (present.length > 1) warnings.push('both script.js and script.py exist; script.js runs');
+
+  const fingerprint = createHash('sha256')
+    .update(text)
+    .update(`\0${chosen.file}\0${chosen.stat.size}\0${chosen.stat.mtimeMs}\0${chosen.stat.ino}`)
+    .digest('hex');
+  return {
+    toolName: SCRIPT_PREFIX + parsed.manifest.name,
+    dir,
+    scope,
+    manifest: parsed.manifest,
+    script: { path: chosen.file, language: chosen.language as ScriptLanguage },
+    fingerprint,
+    warnings,
+  };
+}
+
+/**
+ * Picks one tool per name across scan folders: within a folder the first sub-folder (by name) wins
+ * and the others are problems; a workspace tool overrides a global one of the same name.
+ */
+export function resolveTools(scans: Discovery[]): Discovery & { overridden: ScriptTool[] } {
+  const problems = scans.flatMap((scan) => scan.problems);
+  const chosen = new Map<string, ScriptTool>();
+  const overridden: ScriptTool[] = [];
+  for (const scope of ['global', 'workspace'] as const) {
+    const inScope = new Map<string, ScriptTool>();
+    for (const tool of scans.flatMap((scan) => scan.tools).filter((t) => t.scope === scope)) {
+      const first = inScope.get(tool.toolName);
+      if (first) {
+        problems.push({
+          dir: tool.dir,
+          file: path.join(tool.dir, 'tool.json'),
+          reason: `duplicate name "${tool.manifest.name}": ${first.dir} already defines it`,
+          scope,
+        });
+        continue;
+      }
+      inScope.set(tool.toolName, tool);
+      const global = chosen.get(tool.toolName);
+      if (global) overridden.push(global);
+      chosen.set(tool.toolName, tool);
+    }
+  }
+  return { tools: [...chosen.values()], problems, overridden };
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

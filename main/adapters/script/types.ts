@@ -1,0 +1,52 @@
+// Shapes shared by the script-tool adapter: scan folders, validated tool.json, loaded tools, problems.
+import type { JsonSchema } from '../../../tools/types';
+
+/** Which scan folder a tool comes from; the workspace one overrides the global one on the same name. */
+export type ScriptScope = 'global' | 'workspace';
+
+/** A folder scanned for script tools. */
+export interface ScanDir {
+  dir: string;
+  scope: ScriptScope;
+}
+
+/** A broken tool folder, shown to the user; it does not stop the other folders. */
+export interface ScriptProblem {
+  /** The tool folder (or the scan folder, when that cannot be read). */
+  dir: string;
+  /** The file at fault: tool.json, the missing script, or the folder itself. */
+  file: string;
+  reason: string;
+  scope: ScriptScope;
+}
+
+/** A validated tool.json. */
+export interface ScriptManifest {
+  /** The author's name; the tool registers as `script_<name>`. */
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  alwaysAllow: boolean;
+  concurrent: boolean;
+  /** From `timeout` (seconds); the dispatch limit. */
+  timeoutMs: number;
+  /** Secret key names, passed to the script as environment variables. */
+  secrets: string[];
+}
+
+/** The interpreter of a script: script.js runs with node, script.py with python3. */
+export type ScriptLanguage = 'js' | 'py';
+
+/** A tool folder that loaded. */
+export interface ScriptTool {
+  /** The registered name, `script_<manifest.name>`. */
+  toolName: string;
+  dir: string;
+  scope: ScriptScope;
+  manifest: ScriptManifest;
+  script: { path: string; language: ScriptLanguage };
+  /** Changes when tool.json or the script changes: the tool is then registered again. */
+  fingerprint: string;
+  /** Things worth telling the author that do not stop the tool (unknown keys, two scripts). */
+  warnings: string[];
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs every check on a fresh Debian machine: installs the system packages the tests need, the npm
+# packages, then typecheck, lint and every test. This is the README's test command; .ci/run calls it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_packages=(python3)
+missing=()
+for pkg in "${apt_packages[@]}"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  echo "installing system packages: ${missing[*]}"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# No Electron binary can be fetched here: install its types and API surface only.
+export ELECTRON_SKIP_BINARY_DOWNLOAD=1
+npm ci --no-audit --no-fund
+
+echo "== typecheck" && npm run -s typecheck
+echo "== lint" && npm run -s lint
+echo "== tests" && npx vitest run --reporter=default
