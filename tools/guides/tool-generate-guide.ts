@@ -26,7 +26,8 @@ export const EXAMPLE_TOOL_JSON = {
       to: {
         type: 'string',
         enum: ['m', 'km', 'mi', 'ft', 'kg', 'lb', 'c', 'f'],
-        description: 'Unit to convert into, same quantity as from: m, km, mi, ft, kg, lb, c or f. Example: "km"',
+        description:
+          'Unit to convert into, same quantity as from: m, km, mi, ft, kg, lb, c or f. Example: "km"',
       },
       precision: {
         type: 'integer',

@@ -33,4 +33,3 @@ export type LintCode = keyof typeof LINT_CODES;
 export function lintFinding(code: LintCode, message: string): LintFinding {
   return { code, level: LINT_CODES[code], message };
 }
-

@@ -50,10 +50,11 @@ function withParameter(key: string, schema: unknown, required = false): Record<s
 
 /** A description of exactly `total` characters (newlines not counted), valid in every other way. */
 function descriptionOfLength(total: number, lineCount: 2 | 3 = 2): string {
+  const when = 'Use for units; see other_tool.';
   const precondition = 'Needs network.';
-  const rest = WHEN.length + (lineCount === 3 ? precondition.length : 0);
+  const rest = when.length + (lineCount === 3 ? precondition.length : 0);
   const what = `Fetch ${'a'.repeat(total - rest - 'Fetch '.length)}`;
-  return [what, WHEN, ...(lineCount === 3 ? [precondition] : [])].join('\n');
+  return [what, when, ...(lineCount === 3 ? [precondition] : [])].join('\n');
 }
 
 describe('lintTool', () => {
@@ -82,12 +83,18 @@ describe('lintTool', () => {
 });
 
 describe('R1 name', () => {
-  it.each(['ConvertUnits', 'convert-units', 'convert__units', '_convert', 'convert_', '1convert', 'convert units', ''])(
-    'flags %j as not snake_case',
-    (name) => {
-      expect(codes({ name })).toContain('R1_NOT_SNAKE_CASE');
-    },
-  );
+  it.each([
+    'ConvertUnits',
+    'convert-units',
+    'convert__units',
+    '_convert',
+    'convert_',
+    '1convert',
+    'convert units',
+    '',
+  ])('flags %j as not snake_case', (name) => {
+    expect(codes({ name })).toContain('R1_NOT_SNAKE_CASE');
+  });
 
   it.each(['convert_units', 'get_v2_data', 'read_file2'])('accepts %j', (name) => {
     expect(codes({ name }).filter((code) => code.startsWith('R1'))).toEqual([]);
@@ -104,15 +111,23 @@ describe('R1 name', () => {
     expect(codes({ name: `${name64}x` })).toContain('R1_TOO_LONG');
   });
 
-  it.each(['process_image', 'handle_request', 'manage_users', 'execute_query', 'perform_search', 'dispatch_job', 'do_task', 'do'])(
-    'flags the generic verb in %j',
-    (name) => {
-      expect(codes({ name })).toContain('R1_GENERIC_VERB');
-    },
-  );
+  it.each([
+    'process_image',
+    'handle_request',
+    'manage_users',
+    'execute_query',
+    'perform_search',
+    'dispatch_job',
+    'do_task',
+    'do',
+  ])('flags the generic verb in %j', (name) => {
+    expect(codes({ name })).toContain('R1_GENERIC_VERB');
+  });
 
   it('checks the generic verb of a name that is not snake_case too', () => {
-    expect(codes({ name: 'ProcessData' })).toEqual(expect.arrayContaining(['R1_NOT_SNAKE_CASE', 'R1_GENERIC_VERB']));
+    expect(codes({ name: 'ProcessData' })).toEqual(
+      expect.arrayContaining(['R1_NOT_SNAKE_CASE', 'R1_GENERIC_VERB']),
+    );
   });
 
   it.each(['download_file', 'processor_status', 'image_process', 'resize_image', 'document_search'])(
@@ -148,7 +163,9 @@ describe('R2 description', () => {
     const base = descriptionOfLength(100);
     expect(withDescription(`${base}\n`)).toEqual(['R2_EMPTY_LINE']);
     const [what, when] = base.split('\n');
-    expect(withDescription(`${what}\n   \n${when}`)).toEqual(expect.arrayContaining(['R2_EMPTY_LINE', 'R2_NO_TRIGGER']));
+    expect(withDescription(`${what}\n   \n${when}`)).toEqual(
+      expect.arrayContaining(['R2_EMPTY_LINE', 'R2_NO_TRIGGER']),
+    );
     expect(lint({ description: `${base}\n` })[0]?.message).toContain('line 3 is empty');
   });
 
@@ -177,7 +194,9 @@ describe('R2 description', () => {
     'USE  FOR metric units; use convert_currency for money.',
     'Call it when a value is in the wrong unit; use convert_currency for money.',
   ])('accepts the trigger in %j', (when) => {
-    expect(withDescription(`Convert a length or weight value from one unit to another.\n${when}`)).toEqual([]);
+    expect(withDescription(`Convert a length or weight value from one unit to another.\n${when}`)).toEqual(
+      [],
+    );
   });
 
   it.each([
@@ -192,18 +211,23 @@ describe('R2 description', () => {
   });
 
   it('wants the trigger on line 2, not line 1', () => {
-    const description = 'Use when values are in another unit: convert them now.\nConverts lengths and weights; convert_currency for money.';
+    const description =
+      'Use when values are in another unit: convert them now.\nConverts lengths and weights; convert_currency for money.';
     expect(withDescription(description)).toEqual(['R2_NO_TRIGGER']);
   });
 
   it('looks for a trigger anywhere in a single-line description', () => {
     const single = 'Convert lengths and weights between units, use when a value is in the wrong unit.';
     expect(withDescription(single)).toEqual(['R2_LINE_COUNT']);
-    expect(withDescription(single.replace('use when', 'handy if'))).toEqual(['R2_LINE_COUNT', 'R2_NO_TRIGGER']);
+    expect(withDescription(single.replace('use when', 'handy if'))).toEqual([
+      'R2_LINE_COUNT',
+      'R2_NO_TRIGGER',
+    ]);
   });
 
   it('gives guidance when line 2 names no alternative', () => {
-    const description = 'Convert a length or weight value from one unit to another.\nUse when a value is in another unit.';
+    const description =
+      'Convert a length or weight value from one unit to another.\nUse when a value is in another unit.';
     expect(lint({ description }).map((f) => [f.code, f.level])).toEqual([['R2_NO_ALTERNATIVE', 'guidance']]);
     expect(withDescription(description.replace('unit.', 'unit, not for money.'))).toEqual([]);
     expect(withDescription(description.replace('unit.', 'unit; ask the user first.'))).toEqual([]);
@@ -215,20 +239,22 @@ describe('R2 description', () => {
     ['italic', '*metric*'],
     ['underscore italic', '_metric_'],
     ['bold phrase', '**metric units only**'],
-    ['italic at the line start', '*Only* metric'],
+    ['capitalised italic', '*Only* metric'],
   ])('flags markdown %s', (_kind, text) => {
     const description = `Convert a length or weight value from one unit to another.\n${WHEN}\nWorks with ${text} values.`;
     expect(withDescription(description)).toEqual(['R2_MARKDOWN']);
   });
 
   it.each(['# Convert units', '## Convert', '#Convert units'])('flags the heading %j', (heading) => {
-    expect(withDescription(`${heading} between lengths and weights in any unit.\n${WHEN}`)).toContain('R2_MARKDOWN');
+    expect(withDescription(`${heading} between lengths and weights in any unit.\n${WHEN}`)).toContain(
+      'R2_MARKDOWN',
+    );
   });
 
   it('flags a setext heading underline', () => {
-    expect(withDescription(`Convert a length or weight value from one unit to another.\n===\n${WHEN}`)).toContain(
-      'R2_MARKDOWN',
-    );
+    expect(
+      withDescription(`Convert a length or weight value from one unit to another.\n===\n${WHEN}`),
+    ).toContain('R2_MARKDOWN');
   });
 
   it.each([
@@ -291,9 +317,9 @@ describe('R3 parameter descriptions', () => {
   });
 
   it.each([
-    ['an empty description', { type: 'string', default: '', description: '' }],
-    ['a blank description', { type: 'string', default: '', description: '   ' }],
-    ['a description that is not a string', { type: 'string', default: '', description: 42 }],
+    ['an empty description', { type: 'string', description: '' }],
+    ['a blank description', { type: 'string', description: '   ' }],
+    ['a description that is not a string', { type: 'string', description: 42 }],
     ['a boolean schema', true],
     ['a schema that is not an object', 'string'],
   ])('flags %s', (_case, schema) => {
@@ -342,18 +368,18 @@ describe('R3 parameter descriptions', () => {
     ['a schema with items but no type', { items: { type: 'string' }, default: [] }],
   ])('wants 20 characters for %s', (_case, schema) => {
     const short = 'ab cd: 19 characters';
-    expect(codes({ parameters: withParameter('x', { ...schema, description: short.slice(0, 19) }) })).toContain(
-      'R3_TOO_SHORT',
-    );
-    expect(codes({ parameters: withParameter('x', { ...schema, description: `${short.slice(0, 19)}.` }) })).not.toContain(
-      'R3_TOO_SHORT',
-    );
+    expect(
+      codes({ parameters: withParameter('x', { ...schema, description: short.slice(0, 19) }) }),
+    ).toContain('R3_TOO_SHORT');
+    expect(
+      codes({ parameters: withParameter('x', { ...schema, description: `${short.slice(0, 19)}.` }) }),
+    ).not.toContain('R3_TOO_SHORT');
   });
 
   it('lets a plain string parameter have a short description', () => {
-    expect(codes({ parameters: withParameter('x', { type: 'string', default: '', description: 'A "b".' }) })).toEqual(
-      [],
-    );
+    expect(
+      codes({ parameters: withParameter('x', { type: 'string', default: '', description: 'A "b".' }) }),
+    ).toEqual([]);
   });
 
   it('gives guidance for parameters without an example, except booleans, enums and examples', () => {
@@ -363,7 +389,12 @@ describe('R3 parameter descriptions', () => {
         query: { type: 'string', description: 'What to look for, in plain words.' },
         limit: { type: 'integer', default: 5, description: 'Most results to return.' },
         strict: { type: ['boolean', 'null'], default: false, description: 'Match whole words only.' },
-        mode: { type: 'string', enum: ['fast', 'full'], default: 'fast', description: 'fast or full scan of the index.' },
+        mode: {
+          type: 'string',
+          enum: ['fast', 'full'],
+          default: 'fast',
+          description: 'fast or full scan of the index.',
+        },
         path: { type: 'string', default: '.', examples: ['src'], description: 'Folder to search in.' },
         glob: { type: 'string', default: '*', description: 'File pattern, e.g. *.ts' },
         url: { type: 'string', default: '', description: 'Page to read, such as the docs home.' },
@@ -377,14 +408,23 @@ describe('R3 parameter descriptions', () => {
   });
 
   it('gives guidance when an enum description names none of its values', () => {
-    const unit = { type: 'string', enum: ['m', 'km'], description: 'The unit the value is given in, metric.' };
+    const unit = {
+      type: 'string',
+      enum: ['m', 'km'],
+      description: 'The unit the value is given in, metric.',
+    };
     const findings = lint({ parameters: withParameter('unit', unit, true) });
     expect(findings.map((f) => [f.code, f.level])).toEqual([['R3_ENUM_UNEXPLAINED', 'guidance']]);
-    const items = { type: 'array', default: [], items: { enum: ['a1', 'b2'] }, description: 'Which sheets to read.' };
+    const items = {
+      type: 'array',
+      default: [],
+      items: { enum: ['a1', 'b2'] },
+      description: 'Which sheets to read.',
+    };
     expect(codes({ parameters: withParameter('sheets', items) })).toEqual(['R3_ENUM_UNEXPLAINED']);
-    expect(codes({ parameters: withParameter('sheets', { ...items, description: 'Sheets to read: a1 or b2.' }) })).toEqual(
-      [],
-    );
+    expect(
+      codes({ parameters: withParameter('sheets', { ...items, description: 'Sheets to read: a1 or b2.' }) }),
+    ).toEqual([]);
   });
 });
 
@@ -423,21 +463,27 @@ describe('R4 English only', () => {
     expect(messages).toEqual([
       expect.stringMatching(/^name has .*"単位"/),
       expect.stringMatching(/^parameter name "値"/),
-      expect.stringMatching(/^description of parameter "options.unit" .*"Единцаизмр"/),
+      expect.stringMatching(/^description of parameter "options.unit" has .*"Един/),
     ]);
   });
 
-  it.each(['café', 'naïve', 'Ångström', 'Łódź', 'µs', '→ “quotes” — …', '5 °C', '👍', 'Ⅻ', '句。'.slice(1)])(
+  it.each(['café', 'naïve', 'Ångström', 'Łódź', 'µs', '→ “quotes” — …', '5 °C', '👍', 'Ⅻ', '。'])(
     'accepts %j',
     (text) => {
-      expect(withDescription(GOOD.description.replace('Both units', `Both units (${text})`))).toEqual([]);
+      const description = GOOD.description.replace(
+        'Both units must measure the same quantity.',
+        `Units must match: ${text}.`,
+      );
+      expect(withDescription(description)).toEqual([]);
     },
   );
 });
 
 describe('R5 defaults', () => {
   it('wants a default on an optional parameter', () => {
-    const findings = lint({ parameters: withParameter('limit', { type: 'integer', description: 'Most results. e.g. 5' }) });
+    const findings = lint({
+      parameters: withParameter('limit', { type: 'integer', description: 'Most results. e.g. 5' }),
+    });
     expect(findings.map((f) => f.code)).toEqual(['R5_MISSING_DEFAULT']);
     expect(findings[0]?.message).toContain('"limit"');
   });
@@ -448,7 +494,11 @@ describe('R5 defaults', () => {
   });
 
   it.each([null, false, 0, ''])('counts default %j as declared', (value) => {
-    const x = { type: ['string', 'number', 'boolean', 'null'], default: value, description: 'Any value. e.g. 5' };
+    const x = {
+      type: ['string', 'number', 'boolean', 'null'],
+      default: value,
+      description: 'Any value. e.g. 5',
+    };
     expect(codes({ parameters: withParameter('x', x) })).toEqual([]);
   });
 
@@ -488,16 +538,24 @@ describe('odd input', () => {
   });
 
   it('survives a cyclic schema', () => {
-    const node: Record<string, unknown> = { type: 'object', description: 'A tree node. Example: {}', default: {} };
+    const node: Record<string, unknown> = {
+      type: 'object',
+      description: 'A tree node. Example: {}',
+      default: {},
+    };
     node.properties = { child: node };
     node.items = node;
-    expect(() => lintTool({ ...GOOD, parameters: { type: 'object', properties: { root: node } } })).not.toThrow();
+    expect(() =>
+      lintTool({ ...GOOD, parameters: { type: 'object', properties: { root: node } } }),
+    ).not.toThrow();
   });
 
   it(`stops walking below ${MAX_PARAMETER_DEPTH} levels`, () => {
     let schema: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 50; i += 1) schema = { type: 'object', properties: { deeper: schema } };
-    const missing = lintTool({ ...GOOD, parameters: schema }).filter((f) => f.code === 'R3_MISSING_DESCRIPTION');
+    const missing = lintTool({ ...GOOD, parameters: schema }).filter(
+      (f) => f.code === 'R3_MISSING_DESCRIPTION',
+    );
     expect(missing).toHaveLength(MAX_PARAMETER_DEPTH + 1);
   });
 
@@ -535,10 +593,16 @@ describe('the tool generation guide', () => {
       TOOL_GENERATE_GUIDE.indexOf('## R2'),
       TOOL_GENERATE_GUIDE.indexOf('## R3'),
     );
-    const blocks = [...section.matchAll(/^(Good|Bad)[^\n]*:\n((?: {2}[^\n]+\n)+)/gm)].map(([, label, body]) => ({
-      label,
-      description: (body ?? '').trimEnd().split('\n').map((line) => line.slice(2)).join('\n'),
-    }));
+    const blocks = [...section.matchAll(/^(Good|Bad)[^\n]*:\n((?: {2}[^\n]+\n)+)/gm)].map(
+      ([, label, body]) => ({
+        label,
+        description: (body ?? '')
+          .trimEnd()
+          .split('\n')
+          .map((line) => line.slice(2))
+          .join('\n'),
+      }),
+    );
     expect(blocks.map((b) => b.label)).toEqual(['Good', 'Good', 'Bad']);
     for (const { label, description } of blocks) {
       const errors = lintTool({ ...GOOD, description }).filter((f) => f.level === 'error');

@@ -120,7 +120,9 @@ export function lintDescription(description: string): LintFinding[] {
     );
   }
 
-  const fillers = [...new Set([...description.matchAll(FILLER)].map((match) => match[0].trim().toLowerCase()))];
+  const fillers = [
+    ...new Set([...description.matchAll(FILLER)].map((match) => match[0].trim().toLowerCase())),
+  ];
   if (fillers.length > 0) {
     findings.push(
       lintFinding(

@@ -30,7 +30,9 @@ export function lintName(name: string): LintFinding[] {
         'R1_NOT_SNAKE_CASE',
         `name ${quote(name, 80)} is not snake_case: use lowercase letters, digits and single underscores, ` +
           `starting with a letter` +
-          (suggestion !== undefined && suggestion !== name ? ` (e.g. "${suggestion}")` : ' (e.g. "search_web")'),
+          (suggestion !== undefined && suggestion !== name
+            ? ` (e.g. "${suggestion}")`
+            : ' (e.g. "search_web")'),
       ),
     );
   }

@@ -81,7 +81,8 @@ function howToDescribe(schema: unknown): string {
 // Booleans and enums need no example (their values are the example); nor does a schema with `examples`.
 function needsExample(schema: unknown): boolean {
   if (!isRecord(schema)) return false;
-  if (schema.examples !== undefined || schema.example !== undefined || schema.const !== undefined) return false;
+  if (schema.examples !== undefined || schema.example !== undefined || schema.const !== undefined)
+    return false;
   if (enumValues(schema) !== undefined) return false;
   const types = schemaTypes(schema).filter((type) => type !== 'null');
   return !(types.length === 1 && types[0] === 'boolean');
@@ -89,11 +90,14 @@ function needsExample(schema: unknown): boolean {
 
 function unexplainedEnum(schema: unknown, description: string): string | undefined {
   const values = (enumValues(schema) ?? []).filter(
-    (value): value is string | number => (typeof value === 'string' && value !== '') || typeof value === 'number',
+    (value): value is string | number =>
+      (typeof value === 'string' && value !== '') || typeof value === 'number',
   );
   if (values.length < 2) return undefined;
   const mentioned = values.some((value) =>
-    new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(String(value))}(?![\\p{L}\\p{N}_])`, 'iu').test(description),
+    new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(String(value))}(?![\\p{L}\\p{N}_])`, 'iu').test(
+      description,
+    ),
   );
   return mentioned ? undefined : values.map((value) => quote(String(value), 20)).join(', ');
 }

@@ -2,7 +2,8 @@
 
 /**
  * How deep the walk descends through nested `properties` and array `items`. Real tool schemas stay
- * within three or four levels; the cap (with a cycle guard) keeps a hand-built cyclic object safe.
+ * within three or four levels; the cap (with a guard against an object that contains itself) keeps a
+ * hand-built cyclic schema safe.
  */
 export const MAX_PARAMETER_DEPTH = 10;
 
@@ -33,7 +34,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function walkParameters(parameters: unknown): ParameterNode[] {
   const nodes: ParameterNode[] = [];
-  visitProperties(parameters, '', 0, nodes, new WeakSet());
+  visitProperties(parameters, '', 0, nodes, new Set());
   return nodes;
 }
 
@@ -78,18 +79,20 @@ function visitProperties(
   prefix: string,
   depth: number,
   nodes: ParameterNode[],
-  seen: WeakSet<object>,
+  ancestors: Set<object>,
 ): void {
-  if (!isRecord(schema) || depth > MAX_PARAMETER_DEPTH || seen.has(schema)) return;
-  seen.add(schema);
+  // Only an enclosing schema counts as a cycle: a sub-schema shared by two parameters is walked under both.
+  if (!isRecord(schema) || depth > MAX_PARAMETER_DEPTH || ancestors.has(schema)) return;
   const { properties } = schema;
   if (!isRecord(properties)) return;
   const required = requiredNames(schema);
+  ancestors.add(schema);
   for (const [key, child] of Object.entries(properties)) {
     const path = prefix === '' ? key : `${prefix}.${key}`;
     nodes.push({ path, key, schema: child, topLevel: depth === 0, required: required.has(key) });
-    visitChildren(child, path, depth + 1, nodes, seen);
+    visitChildren(child, path, depth + 1, nodes, ancestors);
   }
+  ancestors.delete(schema);
 }
 
 function visitChildren(
@@ -97,13 +100,13 @@ function visitChildren(
   path: string,
   depth: number,
   nodes: ParameterNode[],
-  seen: WeakSet<object>,
+  ancestors: Set<object>,
 ): void {
   if (!isRecord(schema) || depth > MAX_PARAMETER_DEPTH) return;
-  visitProperties(schema, path, depth, nodes, seen);
+  visitProperties(schema, path, depth, nodes, ancestors);
   const items: unknown[] = Array.isArray(schema.items) ? [...schema.items] : [schema.items];
   if (Array.isArray(schema.prefixItems)) items.push(...schema.prefixItems);
-  for (const item of items) visitChildren(item, `${path}[]`, depth + 1, nodes, seen);
+  for (const item of items) visitChildren(item, `${path}[]`, depth + 1, nodes, ancestors);
 }
 
 function requiredNames(schema: Record<string, unknown>): Set<string> {

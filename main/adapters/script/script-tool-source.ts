@@ -1,0 +1,188 @@
+// Turns the script-tool folders into registry entries and keeps them in step with the disk (SPEC §10).
+import path from 'node:path';
+import type { ToolLogger, ToolSpec } from '../../../tools/types';
+import { Emitter } from '../../core/emitter';
+import type { ProcessGroups } from '../../core/process-group';
+import type { ToolRegistry } from '../../core/registry';
+import { RegistrationError } from '../../core/registry';
+import { stableStringify } from '../../core/stable-json';
+import { watchDirs } from './dir-watcher';
+import type { Discovery } from './discover';
+import { resolveTools, scanDir } from './discover';
+import type { ScriptRunOptions } from './script-handler';
+import { scriptHandler } from './script-handler';
+import type { ScanDir, ScriptProblem, ScriptTool } from './types';
+
+/** What a ScriptToolSource needs; run options (heartbeat, output cap, python) pass on to every call. */
+export interface ScriptToolSourceOptions extends ScriptRunOptions {
+  registry: ToolRegistry;
+  /** Scan folders, global first; a later workspace folder overrides on the same name. */
+  dirs: ScanDir[];
+  log: ToolLogger;
+  groups: ProcessGroups;
+  /** Watch the folders after start (default true; off for one-shot CLI commands). */
+  watch?: boolean;
+  /** Fallback rescan interval while watching (default 2 s). */
+  pollMs?: number;
+  /** Quiet time after fs events (default 200 ms). */
+  debounceMs?: number;
+}
+
+/** What one rescan changed: registered names, and the full problem list after it. */
+export interface ScriptSourceChange {
+  added: string[];
+  removed: string[];
+  /** Re-registered: tool.json or the script changed, or another folder now provides the name. */
+  updated: string[];
+  problems: ScriptProblem[];
+}
+
+/** The script tools of a set of scan folders, registered in a ToolRegistry and kept in step with the disk. */
+export class ScriptToolSource {
+  private readonly dirs: ScanDir[];
+  private readonly registered = new Map<string, { tool: ScriptTool; undo: () => void }>();
+  private readonly changes = new Emitter<ScriptSourceChange>();
+  private currentProblems: ScriptProblem[] = [];
+  private stopWatching: (() => void) | null = null;
+  private running: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(private readonly options: ScriptToolSourceOptions) {
+    // The same folder listed twice (a workspace at $HOME) would otherwise override itself.
+    const seen = new Set<string>();
+    this.dirs = options.dirs.filter((scan) => {
+      const key = path.resolve(scan.dir);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+
+  /** Loads every folder, then watches them unless `watch` is false. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    if (this.options.watch !== false && !this.stopWatching) {
+      this.stopWatching = watchDirs(
+        this.dirs.map((scan) => scan.dir),
+        () => void this.rescan().catch((error: unknown) => this.options.log.error('script tool rescan failed', { error })),
+        {
+          pollMs: this.options.pollMs,
+          debounceMs: this.options.debounceMs,
+          onWatchError: (dir, error) => this.options.log.warn('cannot watch script folder; polling it', { dir, error }),
+        },
+      );
+    }
+    await this.rescan();
+  }
+
+  /** Reads the folders again and registers, re-registers or unregisters what changed. */
+  rescan(): Promise<void> {
+    // Scans run one at a time; callers arriving during one share the single scan queued after it.
+    if (this.queued) return this.queued;
+    const next = this.running.then(() => {
+      this.queued = null;
+      return this.scanOnce();
+    });
+    this.queued = next;
+    this.running = next.catch(() => {});
+    return next;
+  }
+
+  /** Stops watching and unregisters every script tool. */
+  stop(): void {
+    this.stopped = true;
+    this.stopWatching?.();
+    this.stopWatching = null;
+    const removed = [...this.registered.keys()];
+    for (const entry of this.registered.values()) entry.undo();
+    this.registered.clear();
+    if (removed.length > 0) this.changes.emit({ added: [], removed, updated: [], problems: this.problems() });
+  }
+
+  /** The broken folders of the last scan. */
+  problems(): ScriptProblem[] {
+    return this.currentProblems.map((problem) => ({ ...problem }));
+  }
+
+  /** The script tools registered now, by name. */
+  tools(): ScriptTool[] {
+    return [...this.registered.values()].map((entry) => entry.tool).sort((a, b) => a.toolName.localeCompare(b.toolName));
+  }
+
+  /** Subscribes to changes (after a scan that changed tools or problems); returns the unsubscribe. */
+  onChange(listener: (change: ScriptSourceChange) => void): () => void {
+    return this.changes.on(listener);
+  }
+
+  private async scanOnce(): Promise<void> {
+    const scans: Discovery[] = await Promise.all(this.dirs.map((scan) => scanDir(scan)));
+    if (this.stopped) return;
+    const { tools, problems, overridden } = resolveTools(scans);
+    const next = new Map(tools.map((tool) => [tool.toolName, tool]));
+    const change: ScriptSourceChange = { added: [], removed: [], updated: [], problems: [] };
+
+    // Drop what went away or moved to another folder first, so that the new folder can take the name.
+    const moved = new Set<string>();
+    for (const [name, entry] of this.registered) {
+      const tool = next.get(name);
+      if (tool?.dir === entry.tool.dir) continue;
+      entry.undo();
+      this.registered.delete(name);
+      if (tool) moved.add(name);
+      else change.removed.push(name);
+    }
+    for (const tool of tools) {
+      const entry = this.registered.get(tool.toolName);
+      if (entry?.tool.fingerprint === tool.fingerprint) continue;
+      try {
+        // Same folder: registering again replaces the entry in place, so the name never disappears.
+        const undo = this.options.registry.register(this.toSpec(tool));
+        this.registered.set(tool.toolName, { tool, undo });
+        (entry || moved.has(tool.toolName) ? change.updated : change.added).push(tool.toolName);
+        this.logLoaded(tool, overridden);
+      } catch (error) {
+        if (!(error instanceof RegistrationError)) throw error;
+        // The name belongs to a built-in or an MCP tool: a problem for the author, not a crash.
+        problems.push({ dir: tool.dir, file: path.join(tool.dir, 'tool.json'), reason: error.message, scope: tool.scope });
+        if (moved.has(tool.toolName)) change.removed.push(tool.toolName);
+      }
+    }
+
+    const problemsChanged = stableStringify(problems) !== stableStringify(this.currentProblems);
+    if (problemsChanged) {
+      const known = new Set(this.currentProblems.map((problem) => stableStringify(problem)));
+      for (const problem of problems) {
+        if (!known.has(stableStringify(problem))) this.options.log.warn('script tool not loaded', { ...problem });
+      }
+      this.currentProblems = problems;
+    }
+    for (const name of change.removed) this.options.log.info('script tool removed', { name });
+    if (problemsChanged || change.added.length + change.removed.length + change.updated.length > 0) {
+      this.changes.emit({ ...change, problems: this.problems() });
+    }
+  }
+
+  private toSpec(tool: ScriptTool): ToolSpec {
+    const { manifest } = tool;
+    return {
+      name: tool.toolName,
+      description: manifest.description,
+      parameters: manifest.parameters,
+      source: { kind: 'script', dir: tool.dir, scope: tool.scope },
+      flags: { alwaysAllow: manifest.alwaysAllow, concurrent: manifest.concurrent, background: false, systemUse: false },
+      timeoutMs: manifest.timeoutMs,
+      handler: scriptHandler(tool, this.options),
+    };
+  }
+
+  private logLoaded(tool: ScriptTool, overridden: ScriptTool[]): void {
+    const shadowed = overridden.find((other) => other.toolName === tool.toolName);
+    this.options.log.info('script tool loaded', {
+      name: tool.toolName,
+      dir: tool.dir,
+      ...(shadowed ? { overrides: shadowed.dir } : {}),
+    });
+    for (const warning of tool.warnings) this.options.log.warn('script tool warning', { name: tool.toolName, warning });
+  }
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TOOL_TIMEOUT } from '../../../tools/types';
+import { parseManifest } from './tool-manifest';
+
+const valid = { name: 'echo_args', description: 'Echo arguments.\nUse when testing.' };
+
+function reason(raw: unknown): string {
+  const result = parseManifest(typeof raw === 'string' ? raw : JSON.stringify(raw));
+  return result.ok ? 'ok' : result.reason;
+}
+
+describe('parseManifest', () => {
+  it('maps every field and fills the defaults', () => {
+    const full = parseManifest(
+      JSON.stringify({
+        ...valid,
+        parameters: { type: 'object', properties: { q: { type: 'string', description: 'query' } }, required: ['q'] },
+        always_allow: true,
+        concurrent: true,
+        timeout: 1.5,
+        secrets: ['API_KEY', 'API_KEY', 'OTHER'],
+      }),
+    );
+    expect(full).toMatchObject({
+      ok: true,
+      manifest: { name: 'echo_args', alwaysAllow: true, concurrent: true, timeoutMs: 1500, secrets: ['API_KEY', 'OTHER'] },
+      warnings: [],
+    });
+    expect(parseManifest(JSON.stringify(valid))).toMatchObject({
+      ok: true,
+      manifest: {
+        parameters: { type: 'object', properties: {} },
+        alwaysAllow: false,
+        concurrent: false,
+        timeoutMs: DEFAULT_TOOL_TIMEOUT,
+        secrets: [],
+      },
+    });
+  });
+
+  it('warns about unknown keys but still loads', () => {
+    const result = parseManifest(JSON.stringify({ ...valid, alwaysAllow: true }));
+    expect(result).toMatchObject({ ok: true, warnings: ['unknown keys in tool.json ignored: alwaysAllow'] });
+  });
+
+  it('gives a reason naming the field for each kind of mistake', () => {
+    expect(reason('{"name": "x",')).toMatch(/^malformed JSON: /);
+    expect(reason([valid])).toBe('tool.json must hold a JSON object');
+    expect(reason({ ...valid, name: undefined })).toBe('"name" must be a non-empty string');
+    expect(reason({ ...valid, name: 'has space' })).toMatch(/^"name" may hold only letters/);
+    expect(reason({ ...valid, name: 'x'.repeat(58) })).toMatch(/^"name" is longer than 57/);
+    expect(reason({ ...valid, description: 3 })).toBe('"description" must be a non-empty string');
+    expect(reason({ ...valid, parameters: [] })).toBe('"parameters" must be a JSON Schema object');
+    expect(reason({ ...valid, parameters: { type: 'string' } })).toBe('"parameters.type" must be "object"');
+    expect(reason({ ...valid, parameters: { properties: { a: 1 } } })).toBe(
+      '"parameters.properties.a" must be a JSON Schema object',
+    );
+    expect(reason({ ...valid, parameters: { required: 'a' } })).toBe('"parameters.required" must be an array of property names');
+    expect(reason({ ...valid, always_allow: 'yes' })).toBe('"always_allow" must be true or false');
+    expect(reason({ ...valid, concurrent: 1 })).toBe('"concurrent" must be true or false');
+    expect(reason({ ...valid, timeout: '30' })).toMatch(/^"timeout" must be a number of seconds/);
+    expect(reason({ ...valid, timeout: 0 })).toMatch(/^"timeout" must be a number of seconds/);
+    expect(reason({ ...valid, timeout: 90000 })).toMatch(/at most 86400/);
+    expect(reason({ ...valid, secrets: 'API_KEY' })).toBe('"secrets" must be an array of key names');
+    expect(reason({ ...valid, secrets: ['BAD-KEY'] })).toMatch(/"BAD-KEY", which is not a valid environment variable name/);
+    expect(reason({ ...valid, name: 'x'.repeat(57) })).toBe('ok');
+  });
+});

@@ -1,0 +1,37 @@
+// The neutral transcript every provider renders to its own wire format.
+import type { ContentPart } from '../../tools/types';
+
+/** A tool call the model made; `args` is the raw JSON text as streamed (it may be malformed). */
+export interface ToolCallPart {
+  type: 'tool_call';
+  id: string;
+  name: string;
+  args: string;
+}
+
+/** What a user message holds. */
+export type UserPart = { type: 'text'; text: string } | { type: 'image'; mimeType: string; data: string };
+
+/** What an assistant message holds. */
+export type AssistantPart = { type: 'text'; text: string } | ToolCallPart;
+
+/** The result of one tool call, answered in the message after the call. */
+export interface ToolResultPart {
+  callId: string;
+  name: string;
+  content: ContentPart[];
+  isError: boolean;
+}
+
+/** One message of the neutral transcript. */
+export type TranscriptMessage =
+  | { role: 'user'; content: UserPart[] }
+  | { role: 'assistant'; content: AssistantPart[] }
+  | { role: 'tool_results'; results: ToolResultPart[] };
+
+/** A tool as a request declares it. */
+export interface ToolDeclaration {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}

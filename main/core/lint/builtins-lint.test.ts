@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { builtinTools } from '../../../tools/index';
+import { lintTool } from './lint-tool';
+
+// SPEC §3: every built-in tool must pass the design rules; an error-level finding fails the build.
+describe('built-in tools', () => {
+  const tools = builtinTools();
+
+  it('are offered at all', () => {
+    expect(tools.length).toBeGreaterThan(0);
+  });
+
+  it.each(tools.map((tool) => [tool.name, tool] as const))(
+    '%s passes R1-R5 with no error finding',
+    (_name, tool) => {
+      const errors = lintTool({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+      }).filter((finding) => finding.level === 'error');
+      const report = errors.map((finding) => `  ${finding.code}: ${finding.message}`).join('\n');
+      expect(errors, `${tool.name} breaks the tool design rules:\n${report}`).toEqual([]);
+    },
+  );
+});

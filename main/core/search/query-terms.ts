@@ -1,0 +1,65 @@
+// A query as groups of weighted terms: one group per query word, holding the word's own term and the
+// terms it expands to (WordNet relations, spelling corrections, compound splits).
+import type { InvertedIndex } from './inverted-index';
+import { maxTypoDistance } from './fuzzy-matcher';
+import type { SynonymSource } from './synonyms';
+import { contentWords, stem } from './tokenize';
+
+/** How much a corrected spelling counts, by edit distance 1 and 2. */
+export const TYPO_WEIGHTS = [1, 0.8, 0.6] as const;
+/** How much each half of a split compound ("webpage" → web + page) counts. */
+export const COMPOUND_WEIGHT = 0.7;
+const MAX_QUERY_WORDS = 32;
+const MIN_COMPOUND_PART = 3;
+
+/** One query word's alternatives: term id → weight (the best alternative a tool has is what counts). */
+export type QueryGroup = Map<number, number>;
+
+/** Builds the term groups of a query against the current vocabulary. */
+export function queryGroups(query: string, index: InvertedIndex, synonyms: SynonymSource): QueryGroup[] {
+  const groups: QueryGroup[] = [];
+  const seen = new Set<string>();
+  for (const word of contentWords(query).slice(0, MAX_QUERY_WORDS)) {
+    const own = stem(word);
+    if (seen.has(own)) continue;
+    seen.add(own);
+    const group: QueryGroup = new Map();
+    const exact = index.termOf(own);
+    if (exact !== undefined) group.set(exact, 1);
+    for (const expansion of synonyms.expand(word)) addTerm(group, index.termOf(expansion.stem), expansion.weight);
+    if (group.size > 0) {
+      groups.push(group);
+      continue;
+    }
+    groups.push(...fallbackGroups(word, index));
+  }
+  return groups.filter((group) => group.size > 0);
+}
+
+// A word nothing matched: first a near spelling, then a split into two known words.
+function fallbackGroups(word: string, index: InvertedIndex): QueryGroup[] {
+  const maxDistance = maxTypoDistance(word);
+  if (maxDistance > 0) {
+    const { words, distance } = index.nearestWords(word, maxDistance);
+    if (words.length > 0) {
+      const group: QueryGroup = new Map();
+      for (const near of words) addTerm(group, index.termOf(stem(near)), TYPO_WEIGHTS[distance] ?? 0);
+      return [group];
+    }
+  }
+  for (let cut = MIN_COMPOUND_PART; cut <= word.length - MIN_COMPOUND_PART; cut++) {
+    const left = word.slice(0, cut);
+    const right = word.slice(cut);
+    if (!index.hasWord(left) || !index.hasWord(right)) continue;
+    const leftTerm = index.termOf(stem(left));
+    const rightTerm = index.termOf(stem(right));
+    if (leftTerm === undefined || rightTerm === undefined) continue;
+    return [new Map([[leftTerm, COMPOUND_WEIGHT]]), new Map([[rightTerm, COMPOUND_WEIGHT]])];
+  }
+  return [];
+}
+
+function addTerm(group: QueryGroup, term: number | undefined, weight: number): void {
+  if (term === undefined || weight <= 0) return;
+  if (weight > (group.get(term) ?? 0)) group.set(term, weight);
+}
