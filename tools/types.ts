@@ -102,12 +102,20 @@ export interface HealPort {
   take(tool: string): boolean;
 }
 
+/** The masked store_secret prompt: asks the user for a value and stores it; the value never comes back. */
+export interface SecretPromptPort {
+  /** Resolves 'stored' once the value is in the secret store, 'declined' when the user cancelled. */
+  ask(request: { key: string; question: string; forTool?: string }, signal: AbortSignal): Promise<'stored' | 'declined'>;
+}
+
 /** Typed ports to the core services a system tool needs; a host leaves out what it does not offer. */
 export interface ToolServices {
   catalog?: ToolCatalogPort;
   tasks?: TaskPort;
   /** Present during a model turn. */
   heal?: HealPort;
+  /** Present when the host can ask the user for a secret (store_secret). */
+  secretPrompt?: SecretPromptPort;
 }
 
 /** Everything a handler receives besides its arguments. */

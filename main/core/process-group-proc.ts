@@ -25,7 +25,10 @@ export function parseProcStat(text: string): ProcStat | null {
   const close = text.lastIndexOf(')');
   if (close < 0) return null;
   const pid = Number(text.slice(0, text.indexOf(' ')));
-  const rest = text.slice(close + 2).trim().split(' ');
+  const rest = text
+    .slice(close + 2)
+    .trim()
+    .split(' ');
   // rest[0] is field 3 (state), so field N is rest[N - 3].
   const [state, ppid, pgrp, session] = rest;
   const startTime = rest[19];

@@ -48,23 +48,31 @@ describe('runInGroup', () => {
 
   it('caps each stream with a note saying how much was cut, and streams every chunk to onOutput', async () => {
     let streamed = 0;
-    const result = await node(`process.stdout.write('a'.repeat(300000)); process.stdout.write('b'.repeat(300000));`, {
-      maxOutputBytes: 100_000,
-      onOutput: (stream, text) => {
-        if (stream === 'stdout') streamed += text.length;
+    const result = await node(
+      `process.stdout.write('a'.repeat(300000)); process.stdout.write('b'.repeat(300000));`,
+      {
+        maxOutputBytes: 100_000,
+        onOutput: (stream, text) => {
+          if (stream === 'stdout') streamed += text.length;
+        },
       },
-    });
+    );
     expect(streamed).toBe(600_000);
     expect(result.stdoutBytes).toBe(600_000);
     expect(result.truncated).toBe(true);
-    expect(result.stdout).toBe(`${'a'.repeat(50_000)}\n[output truncated: 500,000 bytes cut]\n${'b'.repeat(50_000)}`);
+    expect(result.stdout).toBe(
+      `${'a'.repeat(50_000)}\n[output truncated: 500,000 bytes cut]\n${'b'.repeat(50_000)}`,
+    );
   });
 
   it('on abort kills the whole tree (SIGTERM-ignoring leader and grandchild) and then rejects with the reason', async () => {
     const pidFile = path.join(tmp, 'pids.json');
     const controller = new AbortController();
     let pgid = 0;
-    const run = node(stubbornTreeSource(pidFile), { signal: controller.signal, onSpawn: (id) => (pgid = id) });
+    const run = node(stubbornTreeSource(pidFile), {
+      signal: controller.signal,
+      onSpawn: (id) => (pgid = id),
+    });
     const pids = await readTreePids(pidFile);
     const reason = new Error('timed out after 1 s');
     const t0 = Date.now();
@@ -102,7 +110,9 @@ describe('runInGroup', () => {
   });
 
   it('rejects for a missing command or working directory', async () => {
-    await expect(runInGroup({ command: path.join(tmp, 'no-such-command') })).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(runInGroup({ command: path.join(tmp, 'no-such-command') })).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
     await expect(runInGroup({ command: 'true', cwd: path.join(tmp, 'missing') })).rejects.toThrow(
       /working directory does not exist/,
     );

@@ -118,10 +118,13 @@ export function runInGroup(options: RunInGroupOptions): Promise<RunInGroupResult
 
   let settle = (): void => {};
   const done = new Promise<void>((resolve) => (settle = resolve));
-  const untrack = options.groups?.add(groupRecord(pgid, [options.command, ...(options.args ?? [])].join(' ')), () => {
-    void killTree(new ProcessKilledError());
-    return done;
-  });
+  const untrack = options.groups?.add(
+    groupRecord(pgid, [options.command, ...(options.args ?? [])].join(' ')),
+    () => {
+      void killTree(new ProcessKilledError());
+      return done;
+    },
+  );
   options.onSpawn?.(pgid);
 
   return (async () => {
@@ -133,7 +136,8 @@ export function runInGroup(options: RunInGroupOptions): Promise<RunInGroupResult
       child.stdout.destroy();
       child.stderr.destroy();
       if (options.onOutput) {
-        for (const name of ['stdout', 'stderr'] as const) deliver(options.onOutput, name, decoders[name].end());
+        for (const name of ['stdout', 'stderr'] as const)
+          deliver(options.onOutput, name, decoders[name].end());
       }
       if (abortReason !== undefined) throw abortReason;
       return {
@@ -155,7 +159,11 @@ export function runInGroup(options: RunInGroupOptions): Promise<RunInGroupResult
   })();
 }
 
-function deliver(listener: (stream: 'stdout' | 'stderr', text: string) => void, stream: 'stdout' | 'stderr', text: string): void {
+function deliver(
+  listener: (stream: 'stdout' | 'stderr', text: string) => void,
+  stream: 'stdout' | 'stderr',
+  text: string,
+): void {
   if (text.length === 0) return;
   try {
     listener(stream, text);

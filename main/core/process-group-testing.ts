@@ -60,7 +60,10 @@ const wait = setInterval(() => {
 }
 
 /** Reads the pid file `stubbornTreeSource` writes, once it exists. */
-export async function readTreePids(pidFile: string, withinMs = 10_000): Promise<{ leader: number; grandchild: number }> {
+export async function readTreePids(
+  pidFile: string,
+  withinMs = 10_000,
+): Promise<{ leader: number; grandchild: number }> {
   await waitFor(() => fs.existsSync(pidFile), withinMs, `pid file ${pidFile}`);
   return JSON.parse(fs.readFileSync(pidFile, 'utf8')) as { leader: number; grandchild: number };
 }

@@ -13,7 +13,13 @@ import {
   runInGroup,
 } from './process-group';
 import { parseProcStat, readProcStat } from './process-group-proc';
-import { groupVanished, processRunning, readTreePids, stubbornTreeSource, waitFor } from './process-group-testing';
+import {
+  groupVanished,
+  processRunning,
+  readTreePids,
+  stubbornTreeSource,
+  waitFor,
+} from './process-group-testing';
 
 let tmp: string;
 const started: number[] = [];
@@ -31,7 +37,10 @@ afterEach(async () => {
 /** Starts the stubborn tree detached, as a previous run would have. */
 async function startTree(): Promise<{ pgid: number; leader: number; grandchild: number }> {
   const pidFile = path.join(tmp, `pids-${started.length}.json`);
-  const child = spawn(process.execPath, ['-e', stubbornTreeSource(pidFile)], { detached: true, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', stubbornTreeSource(pidFile)], {
+    detached: true,
+    stdio: 'ignore',
+  });
   child.unref();
   const pgid = child.pid as number;
   started.push(pgid);
@@ -81,7 +90,12 @@ describe('ProcessGroups', () => {
     const changes: string[] = [];
     const off = groups.onChange((change) => changes.push(`${change.type}:${change.group.pgid}`));
     let pgid = 0;
-    const run = runInGroup({ command: 'sh', args: ['-c', 'sleep 0.3'], groups, onSpawn: (id) => (pgid = id) });
+    const run = runInGroup({
+      command: 'sh',
+      args: ['-c', 'sleep 0.3'],
+      groups,
+      onSpawn: (id) => (pgid = id),
+    });
     expect(groups.size).toBe(1);
     const [record] = groups.list();
     expect(record?.pgid).toBe(pgid);
@@ -99,7 +113,12 @@ describe('ProcessGroups', () => {
     const runs = pidFiles.map((file) =>
       runInGroup({ command: process.execPath, args: ['-e', stubbornTreeSource(file)], groups }),
     );
-    const settled = runs.map((run) => run.then(() => 'resolved', (error: Error) => error.name));
+    const settled = runs.map((run) =>
+      run.then(
+        () => 'resolved',
+        (error: Error) => error.name,
+      ),
+    );
     const trees = await Promise.all(pidFiles.map((file) => readTreePids(file)));
     expect(groups.size).toBe(2);
 
@@ -155,7 +174,13 @@ describe('killLeftoverGroups', () => {
 
   it('says gone for a finished group and never touches our own group', async () => {
     const run = await runInGroup({ command: 'true' });
-    const record = { pgid: run.pgid, command: 'true', startedAt: 0, startTime: '1', bootId: groupRecord(1, '').bootId };
+    const record = {
+      pgid: run.pgid,
+      command: 'true',
+      startedAt: 0,
+      startTime: '1',
+      bootId: groupRecord(1, '').bootId,
+    };
     expect(classifyLeftover(record)).toBe('gone');
     const own = readProcStat(process.pid)?.pgrp as number;
     expect(classifyLeftover({ ...record, pgid: own })).toBe('reused');
@@ -165,7 +190,14 @@ describe('killLeftoverGroups', () => {
 describe('parseProcStat', () => {
   it('reads the fields after a command name holding spaces and parentheses', () => {
     const text = '4445 (a) b (c)) S 4443 4440 2727 0 -1 4194304 102 0 0 0 0 0 0 0 20 0 1 0 39281 3133440 402';
-    expect(parseProcStat(text)).toEqual({ pid: 4445, state: 'S', ppid: 4443, pgrp: 4440, session: 2727, startTime: '39281' });
+    expect(parseProcStat(text)).toEqual({
+      pid: 4445,
+      state: 'S',
+      ppid: 4443,
+      pgrp: 4440,
+      session: 2727,
+      startTime: '39281',
+    });
     expect(parseProcStat('garbage')).toBeNull();
   });
 });

@@ -24,7 +24,11 @@ export const WATCH_DEBOUNCE_MS = 200;
 export const WATCH_POLL_MS = 2000;
 
 /** Watches `dirs` (which may not exist yet); calls `onChange` after changes and on every poll; returns the stop. */
-export function watchDirs(dirs: readonly string[], onChange: () => void, options: DirWatchOptions = {}): () => void {
+export function watchDirs(
+  dirs: readonly string[],
+  onChange: () => void,
+  options: DirWatchOptions = {},
+): () => void {
   const debounceMs = options.debounceMs ?? WATCH_DEBOUNCE_MS;
   const watchers = new Map<string, { watcher: fs.FSWatcher; ino: number }>();
   let debounce: NodeJS.Timeout | undefined;
@@ -76,7 +80,11 @@ export function watchDirs(dirs: readonly string[], onChange: () => void, options
   };
 }
 
-function openWatcher(dir: string, listener: () => void, onError?: (dir: string, error: unknown) => void): fs.FSWatcher | null {
+function openWatcher(
+  dir: string,
+  listener: () => void,
+  onError?: (dir: string, error: unknown) => void,
+): fs.FSWatcher | null {
   try {
     return fs.watch(dir, { recursive: true, persistent: false }, listener);
   } catch (recursiveError) {

@@ -41,7 +41,10 @@ describe('scanDir', () => {
   it('reports each broken folder with its file and reason while the others load', async () => {
     writeToolFolder(globalDir, 'good', { manifest: manifest('good'), js: '' });
     writeToolFolder(globalDir, 'malformed', { manifest: '{"name": "m",', js: '' });
-    writeToolFolder(globalDir, 'wrong_type', { manifest: manifest('wrong', { always_allow: 'yes' }), js: '' });
+    writeToolFolder(globalDir, 'wrong_type', {
+      manifest: manifest('wrong', { always_allow: 'yes' }),
+      js: '',
+    });
     writeToolFolder(globalDir, 'no_script', { manifest: manifest('no_script') });
     writeToolFolder(globalDir, 'bad_name', { manifest: manifest('bad name!'), js: '' });
     fs.mkdirSync(path.join(globalDir, 'empty'));
@@ -49,7 +52,13 @@ describe('scanDir', () => {
     const found = await scanDir({ dir: globalDir, scope: 'global' });
     expect(found.tools.map((t) => t.toolName)).toEqual(['script_good']);
     const byFolder = Object.fromEntries(found.problems.map((p) => [path.basename(p.dir), p]));
-    expect(Object.keys(byFolder).sort()).toEqual(['bad_name', 'empty', 'malformed', 'no_script', 'wrong_type']);
+    expect(Object.keys(byFolder).sort()).toEqual([
+      'bad_name',
+      'empty',
+      'malformed',
+      'no_script',
+      'wrong_type',
+    ]);
     expect(byFolder.malformed).toMatchObject({
       file: path.join(globalDir, 'malformed', 'tool.json'),
       reason: expect.stringMatching(/^malformed JSON: /),
@@ -61,15 +70,23 @@ describe('scanDir', () => {
       reason: 'missing script: add script.js (node) or script.py (python3)',
     });
     expect(byFolder.bad_name?.reason).toMatch(/^"name" may hold only/);
-    expect(byFolder.empty).toMatchObject({ file: path.join(globalDir, 'empty', 'tool.json'), reason: 'missing tool.json' });
+    expect(byFolder.empty).toMatchObject({
+      file: path.join(globalDir, 'empty', 'tool.json'),
+      reason: 'missing tool.json',
+    });
   });
 
   it('treats a missing scan folder as empty and an unreadable one as a problem', async () => {
-    expect(await scanDir({ dir: path.join(tmp, 'nowhere'), scope: 'global' })).toEqual({ tools: [], problems: [] });
+    expect(await scanDir({ dir: path.join(tmp, 'nowhere'), scope: 'global' })).toEqual({
+      tools: [],
+      problems: [],
+    });
     const file = path.join(tmp, 'a-file');
     fs.writeFileSync(file, '');
     const found = await scanDir({ dir: file, scope: 'workspace' });
-    expect(found.problems).toEqual([{ dir: file, file, reason: expect.stringMatching(/^cannot read: /), scope: 'workspace' }]);
+    expect(found.problems).toEqual([
+      { dir: file, file, reason: expect.stringMatching(/^cannot read: /), scope: 'workspace' },
+    ]);
   });
 
   it('prefers script.js when both scripts exist, with a warning', async () => {

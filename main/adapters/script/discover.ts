@@ -19,7 +19,12 @@ export async function scanDir(scan: ScanDir): Promise<Discovery> {
     entries = (await fs.readdir(scan.dir)).sort();
   } catch (error) {
     if (isMissing(error)) return { tools: [], problems: [] };
-    return { tools: [], problems: [{ dir: scan.dir, file: scan.dir, reason: `cannot read: ${message(error)}`, scope: scan.scope }] };
+    return {
+      tools: [],
+      problems: [
+        { dir: scan.dir, file: scan.dir, reason: `cannot read: ${message(error)}`, scope: scan.scope },
+      ],
+    };
   }
   const found: Discovery = { tools: [], problems: [] };
   for (const entry of entries) {
@@ -59,7 +64,12 @@ export async function loadToolFolder(dir: string, scope: ScriptScope): Promise<S
   const present = scripts.filter((s) => s !== null);
   const chosen = present[0];
   if (!chosen) {
-    return { dir, file: path.join(dir, 'script.js'), reason: 'missing script: add script.js (node) or script.py (python3)', scope };
+    return {
+      dir,
+      file: path.join(dir, 'script.js'),
+      reason: 'missing script: add script.js (node) or script.py (python3)',
+      scope,
+    };
   }
   const warnings = [...parsed.warnings];
   if (present.length > 1) warnings.push('both script.js and script.py exist; script.js runs');

@@ -56,14 +56,23 @@ print(json.dumps({"args": json.load(sys.stdin), "cwd": os.getcwd()}))
 describe('script handler', () => {
   it('runs script.js with node: JSON args on stdin, cwd = workspace, stdout is the result', async () => {
     const { ctx } = testContext({ workspace });
-    const result = await handler(await tool('echo', { manifest: manifest('echo'), js: ECHO_JS }))({ q: 'héllo', n: 2 }, ctx);
-    expect(JSON.parse(result as string)).toEqual({ args: { q: 'héllo', n: 2 }, cwd: fs.realpathSync(workspace) });
+    const result = await handler(await tool('echo', { manifest: manifest('echo'), js: ECHO_JS }))(
+      { q: 'héllo', n: 2 },
+      ctx,
+    );
+    expect(JSON.parse(result as string)).toEqual({
+      args: { q: 'héllo', n: 2 },
+      cwd: fs.realpathSync(workspace),
+    });
     expect(result as string).not.toMatch(/\n$/);
   });
 
   it('runs script.py with python3', async () => {
     const { ctx } = testContext({ workspace });
-    const result = await handler(await tool('echo_py', { manifest: manifest('echo_py'), py: ECHO_PY }))({ list: [1, 2] }, ctx);
+    const result = await handler(await tool('echo_py', { manifest: manifest('echo_py'), py: ECHO_PY }))(
+      { list: [1, 2] },
+      ctx,
+    );
     expect(JSON.parse(result as string)).toEqual({ args: { list: [1, 2] }, cwd: fs.realpathSync(workspace) });
   });
 
@@ -73,12 +82,21 @@ describe('script handler', () => {
       manifest: manifest('fail'),
       js: `console.log('partial'); console.error('bad input: need q'); process.exit(2);`,
     });
-    const error = await handler(failing)({}, ctx).then(() => null, (e: unknown) => e);
+    const error = await Promise.resolve(handler(failing)({}, ctx)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ToolError);
-    expect(error).toMatchObject({ code: 'script_error', message: 'script error: bad input: need q', details: { exitCode: 2 } });
+    expect(error).toMatchObject({
+      code: 'script_error',
+      message: 'script error: bad input: need q',
+      details: { exitCode: 2 },
+    });
 
     const silent = await tool('silent', { manifest: manifest('silent'), py: 'import sys\nsys.exit(4)\n' });
-    await expect(handler(silent)({}, ctx)).rejects.toThrow('script error: the script failed with exit code 4');
+    await expect(handler(silent)({}, ctx)).rejects.toThrow(
+      'script error: the script failed with exit code 4',
+    );
   });
 
   it('passes secrets only in the child environment', async () => {
@@ -103,7 +121,10 @@ describe('script handler', () => {
       manifest: manifest('needs_secret', { secrets: ['PRESENT', 'MISSING_KEY'] }),
       js: `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`,
     });
-    const error = await handler(secretTool)({}, ctx).then(() => null, (e: unknown) => e);
+    const error = await Promise.resolve(handler(secretTool)({}, ctx)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(CredentialError);
     expect(error).toMatchObject({ key: 'MISSING_KEY', reason: 'missing', code: 'credential_missing' });
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -113,7 +134,10 @@ describe('script handler', () => {
 
   it('caps the output with a note saying how much was cut', async () => {
     const { ctx } = testContext({ workspace });
-    const noisy = await tool('noisy', { manifest: manifest('noisy'), js: `process.stdout.write('x'.repeat(5000))` });
+    const noisy = await tool('noisy', {
+      manifest: manifest('noisy'),
+      js: `process.stdout.write('x'.repeat(5000))`,
+    });
     const result = (await handler(noisy, { maxOutputBytes: 1000 })({}, ctx)) as string;
     expect(result).toBe(`${'x'.repeat(500)}\n[output truncated: 4,000 bytes cut]\n${'x'.repeat(500)}`);
   });
@@ -122,7 +146,10 @@ describe('script handler', () => {
     const pidFile = path.join(tmp, 'pids.json');
     const controller = new AbortController();
     const { ctx } = testContext({ workspace, signal: controller.signal });
-    const stubborn = await tool('stubborn', { manifest: manifest('stubborn', { timeout: 1 }), js: stubbornTreeSource(pidFile) });
+    const stubborn = await tool('stubborn', {
+      manifest: manifest('stubborn', { timeout: 1 }),
+      js: stubbornTreeSource(pidFile),
+    });
     const call = handler(stubborn)({}, ctx);
     const pids = await readTreePids(pidFile);
     const [record] = groups.list();
@@ -141,7 +168,10 @@ describe('script handler', () => {
 
   it('logs a heartbeat with elapsed and limit while the script runs', async () => {
     const { ctx, lines, progress } = testContext({ workspace });
-    const slow = await tool('slow', { manifest: manifest('slow', { timeout: 5 }), js: `setTimeout(() => console.log('done'), 700)` });
+    const slow = await tool('slow', {
+      manifest: manifest('slow', { timeout: 5 }),
+      js: `setTimeout(() => console.log('done'), 700)`,
+    });
     expect(await handler(slow, { heartbeatMs: 150 })({}, ctx)).toBe('done');
     const beats = lines.filter((line) => line.includes(' INFO running '));
     expect(beats.length).toBeGreaterThanOrEqual(2);

@@ -25,7 +25,10 @@ export interface ScriptRunOptions {
 export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): ToolHandler {
   return async (args, ctx) => {
     // Every secret is looked up before anything starts: a missing one must not half-run the script.
-    const env = { ...(options.baseEnv?.() ?? process.env), ...(await readSecrets(tool.manifest.secrets, ctx)) };
+    const env = {
+      ...(options.baseEnv?.() ?? process.env),
+      ...(await readSecrets(tool.manifest.secrets, ctx)),
+    };
     const [command, scriptArgs] = interpreter(tool, options, env);
     const stopBeat = startHeartbeat({
       name: tool.toolName,
@@ -74,7 +77,11 @@ async function readSecrets(keys: readonly string[], ctx: ToolContext): Promise<R
   return values;
 }
 
-function interpreter(tool: ScriptTool, options: ScriptRunOptions, env: NodeJS.ProcessEnv): [string, string[]] {
+function interpreter(
+  tool: ScriptTool,
+  options: ScriptRunOptions,
+  env: NodeJS.ProcessEnv,
+): [string, string[]] {
   switch (tool.script.language) {
     case 'js':
       // Inside Electron, process.execPath is the app binary: this makes it behave as plain node.

@@ -13,13 +13,15 @@ export interface ToolFolder {
 }
 
 /** A description that passes the design rules, so tests see no lint noise. */
-export const TEST_DESCRIPTION = 'Echo the arguments back as JSON for testing.\nUse when checking script tool plumbing.';
+export const TEST_DESCRIPTION =
+  'Echo the arguments back as JSON for testing.\nUse when checking script tool plumbing.';
 
 /** Writes `<scanDir>/<folder>/tool.json` and its script(s); returns the folder. */
 export function writeToolFolder(scanDir: string, folder: string, content: ToolFolder): string {
   const dir = path.join(scanDir, folder);
   fs.mkdirSync(dir, { recursive: true });
-  const manifest = typeof content.manifest === 'string' ? content.manifest : JSON.stringify(content.manifest, null, 2);
+  const manifest =
+    typeof content.manifest === 'string' ? content.manifest : JSON.stringify(content.manifest, null, 2);
   fs.writeFileSync(path.join(dir, 'tool.json'), manifest);
   if (content.js !== undefined) fs.writeFileSync(path.join(dir, 'script.js'), content.js);
   if (content.py !== undefined) fs.writeFileSync(path.join(dir, 'script.py'), content.py);

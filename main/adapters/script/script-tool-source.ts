@@ -65,11 +65,15 @@ export class ScriptToolSource {
     if (this.options.watch !== false && !this.stopWatching) {
       this.stopWatching = watchDirs(
         this.dirs.map((scan) => scan.dir),
-        () => void this.rescan().catch((error: unknown) => this.options.log.error('script tool rescan failed', { error })),
+        () =>
+          void this.rescan().catch((error: unknown) =>
+            this.options.log.error('script tool rescan failed', { error }),
+          ),
         {
           pollMs: this.options.pollMs,
           debounceMs: this.options.debounceMs,
-          onWatchError: (dir, error) => this.options.log.warn('cannot watch script folder; polling it', { dir, error }),
+          onWatchError: (dir, error) =>
+            this.options.log.warn('cannot watch script folder; polling it', { dir, error }),
         },
       );
     }
@@ -107,7 +111,9 @@ export class ScriptToolSource {
 
   /** The script tools registered now, by name. */
   tools(): ScriptTool[] {
-    return [...this.registered.values()].map((entry) => entry.tool).sort((a, b) => a.toolName.localeCompare(b.toolName));
+    return [...this.registered.values()]
+      .map((entry) => entry.tool)
+      .sort((a, b) => a.toolName.localeCompare(b.toolName));
   }
 
   /** Subscribes to changes (after a scan that changed tools or problems); returns the unsubscribe. */
@@ -144,7 +150,12 @@ export class ScriptToolSource {
       } catch (error) {
         if (!(error instanceof RegistrationError)) throw error;
         // The name belongs to a built-in or an MCP tool: a problem for the author, not a crash.
-        problems.push({ dir: tool.dir, file: path.join(tool.dir, 'tool.json'), reason: error.message, scope: tool.scope });
+        problems.push({
+          dir: tool.dir,
+          file: path.join(tool.dir, 'tool.json'),
+          reason: error.message,
+          scope: tool.scope,
+        });
         if (moved.has(tool.toolName)) change.removed.push(tool.toolName);
       }
     }
@@ -153,7 +164,8 @@ export class ScriptToolSource {
     if (problemsChanged) {
       const known = new Set(this.currentProblems.map((problem) => stableStringify(problem)));
       for (const problem of problems) {
-        if (!known.has(stableStringify(problem))) this.options.log.warn('script tool not loaded', { ...problem });
+        if (!known.has(stableStringify(problem)))
+          this.options.log.warn('script tool not loaded', { ...problem });
       }
       this.currentProblems = problems;
     }
@@ -170,7 +182,12 @@ export class ScriptToolSource {
       description: manifest.description,
       parameters: manifest.parameters,
       source: { kind: 'script', dir: tool.dir, scope: tool.scope },
-      flags: { alwaysAllow: manifest.alwaysAllow, concurrent: manifest.concurrent, background: false, systemUse: false },
+      flags: {
+        alwaysAllow: manifest.alwaysAllow,
+        concurrent: manifest.concurrent,
+        background: false,
+        systemUse: false,
+      },
       timeoutMs: manifest.timeoutMs,
       handler: scriptHandler(tool, this.options),
     };
@@ -183,6 +200,7 @@ export class ScriptToolSource {
       dir: tool.dir,
       ...(shadowed ? { overrides: shadowed.dir } : {}),
     });
-    for (const warning of tool.warnings) this.options.log.warn('script tool warning', { name: tool.toolName, warning });
+    for (const warning of tool.warnings)
+      this.options.log.warn('script tool warning', { name: tool.toolName, warning });
   }
 }

@@ -14,7 +14,11 @@ describe('parseManifest', () => {
     const full = parseManifest(
       JSON.stringify({
         ...valid,
-        parameters: { type: 'object', properties: { q: { type: 'string', description: 'query' } }, required: ['q'] },
+        parameters: {
+          type: 'object',
+          properties: { q: { type: 'string', description: 'query' } },
+          required: ['q'],
+        },
         always_allow: true,
         concurrent: true,
         timeout: 1.5,
@@ -23,7 +27,13 @@ describe('parseManifest', () => {
     );
     expect(full).toMatchObject({
       ok: true,
-      manifest: { name: 'echo_args', alwaysAllow: true, concurrent: true, timeoutMs: 1500, secrets: ['API_KEY', 'OTHER'] },
+      manifest: {
+        name: 'echo_args',
+        alwaysAllow: true,
+        concurrent: true,
+        timeoutMs: 1500,
+        secrets: ['API_KEY', 'OTHER'],
+      },
       warnings: [],
     });
     expect(parseManifest(JSON.stringify(valid))).toMatchObject({
@@ -55,14 +65,18 @@ describe('parseManifest', () => {
     expect(reason({ ...valid, parameters: { properties: { a: 1 } } })).toBe(
       '"parameters.properties.a" must be a JSON Schema object',
     );
-    expect(reason({ ...valid, parameters: { required: 'a' } })).toBe('"parameters.required" must be an array of property names');
+    expect(reason({ ...valid, parameters: { required: 'a' } })).toBe(
+      '"parameters.required" must be an array of property names',
+    );
     expect(reason({ ...valid, always_allow: 'yes' })).toBe('"always_allow" must be true or false');
     expect(reason({ ...valid, concurrent: 1 })).toBe('"concurrent" must be true or false');
     expect(reason({ ...valid, timeout: '30' })).toMatch(/^"timeout" must be a number of seconds/);
     expect(reason({ ...valid, timeout: 0 })).toMatch(/^"timeout" must be a number of seconds/);
     expect(reason({ ...valid, timeout: 90000 })).toMatch(/at most 86400/);
     expect(reason({ ...valid, secrets: 'API_KEY' })).toBe('"secrets" must be an array of key names');
-    expect(reason({ ...valid, secrets: ['BAD-KEY'] })).toMatch(/"BAD-KEY", which is not a valid environment variable name/);
+    expect(reason({ ...valid, secrets: ['BAD-KEY'] })).toMatch(
+      /"BAD-KEY", which is not a valid environment variable name/,
+    );
     expect(reason({ ...valid, name: 'x'.repeat(57) })).toBe('ok');
   });
 });

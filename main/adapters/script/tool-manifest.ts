@@ -11,10 +11,19 @@ const MAX_NAME_LENGTH = 64 - SCRIPT_PREFIX.length;
 const SECRET_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // A day is far past any sensible call, and well inside setTimeout's 2^31-1 ms.
 const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
-const KNOWN_KEYS = new Set(['name', 'description', 'parameters', 'always_allow', 'concurrent', 'timeout', 'secrets']);
+const KNOWN_KEYS = new Set([
+  'name',
+  'description',
+  'parameters',
+  'always_allow',
+  'concurrent',
+  'timeout',
+  'secrets',
+]);
 
 /** The outcome of reading a tool.json. */
-export type ManifestResult = { ok: true; manifest: ScriptManifest; warnings: string[] } | { ok: false; reason: string };
+export type ManifestResult =
+  { ok: true; manifest: ScriptManifest; warnings: string[] } | { ok: false; reason: string };
 
 /** Parses and validates the text of a tool.json. */
 export function parseManifest(text: string): ManifestResult {
@@ -27,12 +36,19 @@ export function parseManifest(text: string): ManifestResult {
   if (!isPlainObject(raw)) return { ok: false, reason: 'tool.json must hold a JSON object' };
 
   const { name, description, parameters, always_allow, concurrent, timeout, secrets } = raw;
-  if (typeof name !== 'string' || name.length === 0) return { ok: false, reason: '"name" must be a non-empty string' };
+  if (typeof name !== 'string' || name.length === 0)
+    return { ok: false, reason: '"name" must be a non-empty string' };
   if (!NAME_PATTERN.test(name)) {
-    return { ok: false, reason: `"name" may hold only letters, digits, "_" and "-": got ${JSON.stringify(name)}` };
+    return {
+      ok: false,
+      reason: `"name" may hold only letters, digits, "_" and "-": got ${JSON.stringify(name)}`,
+    };
   }
   if (name.length > MAX_NAME_LENGTH) {
-    return { ok: false, reason: `"name" is longer than ${MAX_NAME_LENGTH} characters (script_<name> must fit in 64)` };
+    return {
+      ok: false,
+      reason: `"name" is longer than ${MAX_NAME_LENGTH} characters (script_<name> must fit in 64)`,
+    };
   }
   if (typeof description !== 'string' || description.trim().length === 0) {
     return { ok: false, reason: '"description" must be a non-empty string' };
@@ -43,13 +59,20 @@ export function parseManifest(text: string): ManifestResult {
     ['always_allow', always_allow],
     ['concurrent', concurrent],
   ] as const) {
-    if (value !== undefined && typeof value !== 'boolean') return { ok: false, reason: `"${key}" must be true or false` };
+    if (value !== undefined && typeof value !== 'boolean')
+      return { ok: false, reason: `"${key}" must be true or false` };
   }
   if (
     timeout !== undefined &&
-    (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_TIMEOUT_SECONDS)
+    (typeof timeout !== 'number' ||
+      !Number.isFinite(timeout) ||
+      timeout <= 0 ||
+      timeout > MAX_TIMEOUT_SECONDS)
   ) {
-    return { ok: false, reason: `"timeout" must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}` };
+    return {
+      ok: false,
+      reason: `"timeout" must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}`,
+    };
   }
   if (secrets !== undefined && !isStringArray(secrets)) {
     return { ok: false, reason: '"secrets" must be an array of key names' };
@@ -57,7 +80,10 @@ export function parseManifest(text: string): ManifestResult {
   const secretKeys = secrets ?? [];
   const badKey = secretKeys.find((key) => !SECRET_PATTERN.test(key));
   if (badKey !== undefined) {
-    return { ok: false, reason: `"secrets" holds ${JSON.stringify(badKey)}, which is not a valid environment variable name` };
+    return {
+      ok: false,
+      reason: `"secrets" holds ${JSON.stringify(badKey)}, which is not a valid environment variable name`,
+    };
   }
 
   const unknown = Object.keys(raw).filter((key) => !KNOWN_KEYS.has(key));
@@ -66,7 +92,10 @@ export function parseManifest(text: string): ManifestResult {
     manifest: {
       name,
       description,
-      parameters: (parameters as ScriptManifest['parameters'] | undefined) ?? { type: 'object', properties: {} },
+      parameters: (parameters as ScriptManifest['parameters'] | undefined) ?? {
+        type: 'object',
+        properties: {},
+      },
       alwaysAllow: always_allow === true,
       concurrent: concurrent === true,
       timeoutMs: typeof timeout === 'number' ? Math.round(timeout * 1000) : DEFAULT_TOOL_TIMEOUT,
@@ -79,11 +108,14 @@ export function parseManifest(text: string): ManifestResult {
 // The dispatcher validates arguments against this schema, so it must be an object schema.
 function checkParameters(parameters: unknown): string | null {
   if (!isPlainObject(parameters)) return '"parameters" must be a JSON Schema object';
-  if (parameters.type !== undefined && parameters.type !== 'object') return '"parameters.type" must be "object"';
+  if (parameters.type !== undefined && parameters.type !== 'object')
+    return '"parameters.type" must be "object"';
   const { properties, required } = parameters;
   if (properties !== undefined) {
     if (!isPlainObject(properties)) return '"parameters.properties" must be an object';
-    const bad = Object.entries(properties).find(([, schema]) => !isPlainObject(schema) && typeof schema !== 'boolean');
+    const bad = Object.entries(properties).find(
+      ([, schema]) => !isPlainObject(schema) && typeof schema !== 'boolean',
+    );
     if (bad) return `"parameters.properties.${bad[0]}" must be a JSON Schema object`;
   }
   if (required !== undefined && !isStringArray(required)) {

@@ -10,6 +10,8 @@ export interface Bm25fParameters {
   k1: number;
   boosts: readonly number[];
   lengthNormalisation: readonly number[];
+  /** Exponent on the share of query words a tool matches (0 = plain sum): favours tools that cover the query. */
+  coordination: number;
 }
 
 /** The defaults: name words first, then description, then the server name, then parameters. */
@@ -17,12 +19,14 @@ export const DEFAULT_BM25F: Bm25fParameters = {
   k1: 1.2,
   boosts: [3, 1.2, 1, 0.3],
   lengthNormalisation: [0.5, 0.3, 0.75, 0.75],
+  coordination: 0,
 };
 
 /** Reusable score buffers, so a query allocates nothing proportional to the index. */
 export class ScoreBuffers {
   totals = new Float64Array(0);
   private best = new Float64Array(0);
+  private matched = new Uint8Array(0);
   readonly touched: number[] = [];
   private readonly groupTouched: number[] = [];
 
@@ -62,15 +66,25 @@ export class ScoreBuffers {
       for (const slot of this.groupTouched) {
         if (this.totals[slot] === 0) this.touched.push(slot);
         this.totals[slot] = (this.totals[slot] as number) + (this.best[slot] as number);
+        this.matched[slot] = (this.matched[slot] as number) + 1;
         this.best[slot] = 0;
       }
       this.groupTouched.length = 0;
+    }
+    if (parameters.coordination > 0 && groups.length > 1) {
+      for (const slot of this.touched) {
+        const share = (this.matched[slot] as number) / groups.length;
+        this.totals[slot] = (this.totals[slot] as number) * share ** parameters.coordination;
+      }
     }
   }
 
   /** Zeroes the touched scores for the next query. */
   reset(): void {
-    for (const slot of this.touched) this.totals[slot] = 0;
+    for (const slot of this.touched) {
+      this.totals[slot] = 0;
+      this.matched[slot] = 0;
+    }
     this.touched.length = 0;
   }
 
@@ -81,6 +95,9 @@ export class ScoreBuffers {
     totals.set(this.totals);
     this.totals = totals;
     this.best = new Float64Array(capacity);
+    const matched = new Uint8Array(capacity);
+    matched.set(this.matched);
+    this.matched = matched;
   }
 }
 

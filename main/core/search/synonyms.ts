@@ -19,16 +19,27 @@ export interface SynonymSource {
 }
 
 /** How much each WordNet relation counts, relative to an exact match. */
-export const RELATION_WEIGHTS = {
+export interface RelationWeights {
+  baseForm: number;
+  synonym: number;
+  derived: number;
+  similar: number;
+  hypernym: number;
+  hyponym: number;
+  /** Multiplier per sense rank: the second sense counts this much of the first. */
+  senseDecay: number;
+}
+
+/** The default relation weights. */
+export const RELATION_WEIGHTS: RelationWeights = {
   baseForm: 1,
   synonym: 0.6,
   derived: 0.5,
   similar: 0.45,
   hypernym: 0.35,
   hyponym: 0.3,
-  /** Multiplier per sense rank: the second sense counts this much of the first. */
   senseDecay: 0.7,
-} as const;
+};
 
 const SENSES_PER_POS = 3;
 const HYPONYM_SENSES = 2;
@@ -42,6 +53,7 @@ export interface WordNetSynonymsOptions {
   readBudget?: number;
   /** Words whose expansions are kept (least recently used go first). */
   cacheSize?: number;
+  weights?: Partial<RelationWeights>;
 }
 
 /** `SynonymSource` backed by WordNet files, with an LRU cache of expansions. */
@@ -50,11 +62,13 @@ export class WordNetSynonyms implements SynonymSource {
   private readonly readBudget: number;
   private readonly cacheSize: number;
   private readonly cache = new Map<string, readonly Expansion[]>();
+  private readonly weights: RelationWeights;
 
   constructor(options: WordNetSynonymsOptions = {}) {
     this.wordnet = options.wordnet ?? new WordNet();
     this.readBudget = options.readBudget ?? DEFAULT_READ_BUDGET;
     this.cacheSize = options.cacheSize ?? DEFAULT_CACHE_SIZE;
+    this.weights = { ...RELATION_WEIGHTS, ...options.weights };
   }
 
   /** Related stems of a word; [] for words WordNet does not know (or when its files are unreadable). */
@@ -96,16 +110,16 @@ export class WordNetSynonyms implements SynonymSource {
     };
     let budget = this.readBudget;
     for (const entry of this.entries(word)) {
-      if (entry.lemma !== word) add(entry.lemma, RELATION_WEIGHTS.baseForm);
+      if (entry.lemma !== word) add(entry.lemma, this.weights.baseForm);
       const senses = entry.offsets.slice(0, SENSES_PER_POS);
       for (const [rank, offset] of senses.entries()) {
         if (budget-- <= 0) break;
-        const decay = RELATION_WEIGHTS.senseDecay ** rank;
+        const decay = this.weights.senseDecay ** rank;
         const synset = this.wordnet.synset(entry.pos, offset);
         const position = synset.words.indexOf(entry.lemma) + 1;
-        for (const synonym of synset.words) add(synonym, RELATION_WEIGHTS.synonym * decay);
+        for (const synonym of synset.words) add(synonym, this.weights.synonym * decay);
         for (const pointer of synset.pointers) {
-          const weight = pointerWeight(pointer, position, rank) * decay;
+          const weight = pointerWeight(pointer, position, rank, this.weights) * decay;
           if (weight === 0 || budget-- <= 0) continue;
           const words = this.wordnet.synsetWords(pointer.pos, pointer.offset);
           if (pointer.target > 0) add(words[pointer.target - 1] ?? '', weight);
@@ -138,19 +152,19 @@ export class WordNetSynonyms implements SynonymSource {
 }
 
 // Lexical pointers (derivations) hold for one word of the synset: only follow those from our word.
-function pointerWeight(pointer: Pointer, position: number, rank: number): number {
+function pointerWeight(pointer: Pointer, position: number, rank: number, weights: RelationWeights): number {
   switch (pointer.symbol) {
     case '+':
-      return pointer.source === position ? RELATION_WEIGHTS.derived : 0;
+      return pointer.source === position ? weights.derived : 0;
     case '$':
     case '&':
-      return RELATION_WEIGHTS.similar;
+      return weights.similar;
     case '@':
     case '@i':
-      return RELATION_WEIGHTS.hypernym;
+      return weights.hypernym;
     case '~':
     case '~i':
-      return rank < HYPONYM_SENSES ? RELATION_WEIGHTS.hyponym : 0;
+      return rank < HYPONYM_SENSES ? weights.hyponym : 0;
     default:
       return 0;
   }
