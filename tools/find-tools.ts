@@ -36,7 +36,7 @@ export const findToolsTool = defineTool({
         minimum: 1,
         maximum: 50,
         default: DEFAULT_LIMIT,
-        description: 'Most results to return for mode=search, 1 to 50.',
+        description: 'Most results to return for mode=search, 1 to 50, e.g. 8.',
       },
     },
     additionalProperties: false,

@@ -1,5 +1,6 @@
 // The tool contract shared by main/ and tools/: what a tool is, what it receives, what it returns.
 // tools/ gets every capability through ToolContext, so nothing here imports main/.
+import type { AskUserPort, ChatPort } from './chat-ports';
 
 /** Default limit of a tool call: 15 minutes. */
 export const DEFAULT_TOOL_TIMEOUT = 15 * 60 * 1000;
@@ -116,6 +117,10 @@ export interface ToolServices {
   heal?: HealPort;
   /** Present when the host can ask the user for a secret (store_secret). */
   secretPrompt?: SecretPromptPort;
+  /** Present when someone can answer questions (ask_user). */
+  askUser?: AskUserPort;
+  /** Present in a chat (write_todo, chat_history, write_result). */
+  chat?: ChatPort;
 }
 
 /** Everything a handler receives besides its arguments. */

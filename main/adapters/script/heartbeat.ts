@@ -18,7 +18,8 @@ export interface HeartbeatOptions {
 /** `30s/900s`: elapsed and limit in whole seconds. */
 export function elapsedText(elapsedMs: number, limitMs: number): string {
   const limit = Number.isFinite(limitMs) ? `${Math.round(limitMs / 1000)}s` : 'none';
-  return `${Math.round(elapsedMs / 1000)}s/${limit}`;
+  // Node timers never fire early, so flooring shows 30s at the 30 s beat, never 29s.
+  return `${Math.floor(elapsedMs / 1000)}s/${limit}`;
 }
 
 /** Starts beating every `intervalMs`: `INFO running name=<name> elapsed=<Y>s/<Z>s`; returns the stop. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CredentialError, ToolError } from '../../../tools/types';
 import { agenvoyHome, agenvoyPaths } from '../../core/paths';
-import { groupAlive, ProcessGroups } from '../../core/process-group';
+import { groupAlive, ProcessGroups, ProcessKilledError } from '../../core/process-group';
 import { processRunning, readTreePids, stubbornTreeSource } from '../../core/process-group-testing';
 import { loadToolFolder } from './discover';
 import type { ScriptRunOptions } from './script-handler';
@@ -164,6 +164,17 @@ describe('script handler', () => {
     expect(processRunning(pids.leader)).toBe(false);
     expect(processRunning(pids.grandchild)).toBe(false);
     expect(groups.size).toBe(0);
+  });
+
+  it('settles with ProcessKilledError when quitting kills every group', async () => {
+    const pidFile = path.join(tmp, 'quit.json');
+    const { ctx } = testContext({ workspace });
+    const stubborn = await tool('quit', { manifest: manifest('quit'), js: stubbornTreeSource(pidFile) });
+    const call = Promise.resolve(handler(stubborn)({}, ctx));
+    const pids = await readTreePids(pidFile);
+    await groups.killAll();
+    await expect(call).rejects.toBeInstanceOf(ProcessKilledError);
+    expect(processRunning(pids.grandchild)).toBe(false);
   });
 
   it('logs a heartbeat with elapsed and limit while the script runs', async () => {

@@ -3,7 +3,7 @@
 import type { ToolContext, ToolHandler } from '../../../tools/types';
 import { CredentialError, ToolError } from '../../../tools/types';
 import type { KillOptions, ProcessGroups } from '../../core/process-group';
-import { MAX_OUTPUT_BYTES, runInGroup } from '../../core/process-group';
+import { MAX_OUTPUT_BYTES, ProcessKilledError, runInGroup } from '../../core/process-group';
 import { HEARTBEAT_MS, startHeartbeat } from './heartbeat';
 import type { ScriptTool } from './types';
 
@@ -37,6 +37,8 @@ export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): Tool
       log: ctx.log,
       progress: (update) => ctx.progress(update),
     });
+    // Once aborted the call is being killed, not running: no beats during the kill grace.
+    ctx.signal.addEventListener('abort', stopBeat, { once: true });
     try {
       const result = await runInGroup({
         command,
@@ -49,8 +51,10 @@ export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): Tool
         groups: options.groups,
         kill: options.kill,
       }).catch((error: unknown) => {
-        // An abort settles with the signal's reason (timeout or cancel), which the dispatcher classifies.
+        // An abort settles with the signal's reason (timeout or cancel), which the dispatcher classifies;
+        // a tree killed by quitting settles with ProcessKilledError. Anything else failed to start.
         if (ctx.signal.aborted) throw ctx.signal.reason;
+        if (error instanceof ProcessKilledError) throw error;
         throw new ToolError('script_error', `script error: cannot start ${command}: ${describe(error)}`);
       });
       if (result.exitCode === 0) return result.stdout.replace(/\r?\n$/, '');
@@ -62,6 +66,7 @@ export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): Tool
       });
     } finally {
       stopBeat();
+      ctx.signal.removeEventListener('abort', stopBeat);
     }
   };
 }

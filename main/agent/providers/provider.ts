@@ -21,15 +21,30 @@ export type StreamEvent =
 /** Why a provider call failed; `auth` carries the key name so the app can ask for it. */
 export type ProviderErrorKind = 'auth' | 'rate_limit' | 'server' | 'network' | 'stream_cut' | 'bad_request' | 'cancelled';
 
+/** Optional facts about a failed call: the key involved, the server's requested wait, the underlying error. */
+export interface ProviderErrorDetails {
+  /** For `auth`: the secret name of the key that is missing or was rejected; null when none is configured. */
+  keyName?: string | null;
+  /** For `rate_limit` and `server`: how long the server asked us to wait (from retry-after), in ms. */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
 /** A failed provider call; for `stream_cut`, what streamed before the cut was already delivered. */
 export class ProviderError extends Error {
+  readonly keyName?: string | null;
+  readonly retryAfterMs?: number;
+
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
     readonly status?: number,
+    details: ProviderErrorDetails = {},
   ) {
-    super(message);
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'ProviderError';
+    if (details.keyName !== undefined) this.keyName = details.keyName;
+    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
   }
 }
 

@@ -1,0 +1,172 @@
+// The stdio transport of MCP servers, in their own process group: the SDK's own transport inherits stderr and
+// signals only the direct child, so a server started through `npx` or a shell would leave its tree behind.
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ProcessGroups } from '../../core/process-group';
+import { groupRecord, killGroup } from '../../core/process-group';
+
+/** How long a server gets to exit by itself after its stdin closes, before its group is killed. */
+const CLOSE_GRACE_MS = 500;
+/** How long to wait for stdout's last bytes after the server exits (a response written just before exiting). */
+const DRAIN_AFTER_EXIT_MS = 100;
+const STDERR_TAIL_LINES = 10;
+const MAX_STDERR_LINE = 2000;
+
+/** What to start. */
+export interface GroupStdioOptions {
+  command: string;
+  args: string[];
+  /** The child's whole environment. */
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Every line the server writes to stderr (it goes to the app log, never to our own stderr). */
+  onStderr?: (line: string) => void;
+  /** Where the live group is tracked, so quitting kills it. */
+  groups?: ProcessGroups;
+}
+
+/** How the server process ended. */
+export interface StdioExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Its last stderr lines, which usually say why. */
+  stderrTail: string[];
+}
+
+/** An MCP transport over a child process's stdin/stdout, in its own process group. */
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildProcessWithoutNullStreams | null = null;
+  private readonly buffer = new ReadBuffer();
+  private readonly stderrTail: string[] = [];
+  private exitInfo: StdioExit | null = null;
+  private closed = false;
+
+  constructor(private readonly options: GroupStdioOptions) {}
+
+  /** The server's pid (and process group id) once started. */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  /** How the process ended; null while it runs. */
+  get exit(): StdioExit | null {
+    return this.exitInfo;
+  }
+
+  /** Spawns the server; rejects when the command cannot be started. */
+  start(): Promise<void> {
+    if (this.child) throw new Error('GroupStdioTransport already started');
+    const { command, args, env, cwd } = this.options;
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, args, { env, cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      this.child = child;
+      child.once('error', (error) => {
+        if (child.pid === undefined) {
+          this.closed = true;
+          reject(new Error(`cannot start "${command}": ${error.message}`));
+        } else this.onerror?.(error);
+      });
+      child.once('spawn', () => {
+        const pid = child.pid as number;
+        const untrack = this.options.groups?.add(groupRecord(pid, [command, ...args].join(' ')), () => this.close());
+        child.once('exit', (code, signal) => {
+          untrack?.();
+          this.exitInfo = { code, signal, stderrTail: [...this.stderrTail] };
+          // Helpers the server started may outlive it; the group dies with it.
+          void killGroup(pid).catch(() => {});
+          this.finishAfterDrain();
+        });
+        resolve();
+      });
+      child.stdin.on('error', (error) => this.onerror?.(error));
+      child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
+      this.pipeStderr(child);
+    });
+  }
+
+  /** Writes one message to the server's stdin. */
+  send(message: JSONRPCMessage): Promise<void> {
+    const child = this.child;
+    if (!child || this.closed || this.exitInfo) return Promise.reject(new Error('Not connected'));
+    return new Promise((resolve) => {
+      if (child.stdin.write(serializeMessage(message))) resolve();
+      else child.stdin.once('drain', resolve);
+    });
+  }
+
+  /** Closes stdin, gives the server a moment to exit, then kills its group (SIGTERM, 500 ms, SIGKILL). */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.exitInfo) {
+      this.finish();
+      return;
+    }
+    child.stdin.end();
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'grace'>((resolve) => (timer = setTimeout(() => resolve('grace'), CLOSE_GRACE_MS)));
+    const first = await Promise.race([exited, graceOver]);
+    clearTimeout(timer);
+    if (first === 'grace' && child.pid !== undefined) await killGroup(child.pid).catch(() => false);
+    this.finish();
+  }
+
+  private receive(chunk: Buffer): void {
+    this.buffer.append(chunk);
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (error) {
+        // A line that is not JSON-RPC (a stray log line on stdout) is reported and skipped.
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  private pipeStderr(child: ChildProcessWithoutNullStreams): void {
+    const decoder = new StringDecoder('utf8');
+    let partial = '';
+    const emit = (line: string) => {
+      const clipped = line.length > MAX_STDERR_LINE ? `${line.slice(0, MAX_STDERR_LINE)}…` : line;
+      if (clipped.trim() === '') return;
+      this.stderrTail.push(clipped);
+      if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
+      this.options.onStderr?.(clipped);
+    };
+    child.stderr.on('data', (chunk: Buffer) => {
+      const lines = (partial + decoder.write(chunk)).split(/\r?\n/);
+      partial = lines.pop() ?? '';
+      for (const line of lines) emit(line);
+    });
+    child.stderr.on('end', () => emit(partial + decoder.end()));
+  }
+
+  private finishAfterDrain(): void {
+    const child = this.child;
+    if (!child || child.stdout.readableEnded) return this.finish();
+    const timer = setTimeout(() => this.finish(), DRAIN_AFTER_EXIT_MS);
+    child.stdout.once('close', () => {
+      clearTimeout(timer);
+      this.finish();
+    });
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.buffer.clear();
+    this.onclose?.();
+  }
+}

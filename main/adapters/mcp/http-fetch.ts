@@ -1,0 +1,46 @@
+// The HTTP client of the MCP HTTP transports: undici with header and body timeouts past the tool's limit,
+// because Node's fetch cuts a response that stays silent for 5 min (SPEC §4) long before a 15 min call ends.
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Agent, fetch as undiciFetch } from 'undici';
+
+/** How far past a server's call limit its HTTP client waits, so our own limit always fires first. */
+export const HTTP_TIMEOUT_MARGIN_MS = 60_000;
+
+/** Header and body timeouts of an HTTP client, in ms (0 = none). */
+export interface HttpClientTimeouts {
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+}
+
+/** The timeouts for a server whose calls are limited to `limitMs`: past the limit, never shorter than it. */
+export function httpTimeoutsFor(limitMs: number): HttpClientTimeouts {
+  const ms = Number.isFinite(limitMs) ? limitMs + HTTP_TIMEOUT_MARGIN_MS : 0;
+  return { headersTimeoutMs: ms, bodyTimeoutMs: ms };
+}
+
+/** A fetch for the SDK transports, and the close of its connection pools. */
+export interface McpFetch {
+  fetch: FetchLike;
+  close(): Promise<void>;
+}
+
+/**
+ * A fetch whose requests use `timeouts`. GET requests open the server's notification stream, which is
+ * silent by design between notifications, so only its headers are timed.
+ */
+export function createMcpFetch(timeouts: HttpClientTimeouts): McpFetch {
+  const calls = new Agent({ headersTimeout: timeouts.headersTimeoutMs, bodyTimeout: timeouts.bodyTimeoutMs });
+  const stream = new Agent({ headersTimeout: timeouts.headersTimeoutMs, bodyTimeout: 0 });
+  const fetch: FetchLike = (url, init) => {
+    const dispatcher = (init?.method ?? 'GET').toUpperCase() === 'GET' ? stream : calls;
+    // undici's Request/Response types are its own; at runtime they are the WHATWG ones the SDK expects.
+    return undiciFetch(url, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>;
+  };
+  return {
+    fetch,
+    async close() {
+      // destroy, not close: close would wait for the open notification stream to end.
+      await Promise.allSettled([calls.destroy(), stream.destroy()]);
+    },
+  };
+}

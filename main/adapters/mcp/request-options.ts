@@ -1,0 +1,39 @@
+// The options every MCP request gets (SPEC §4): the dispatch budget instead of the SDK's 60 s default, the
+// call's signal (its abort sends notifications/cancelled), progress, and a total cap at the limit.
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ToolContext } from '../../../tools/types';
+
+/** setTimeout's largest delay; a larger one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * How far past the dispatch deadline the SDK's own timers are set. They are a backstop: the dispatcher's
+ * limit fires first and reports `timed_out after N s`, then aborts the signal, which cancels the request.
+ */
+export const SDK_TIMER_SLACK_MS = 1000;
+
+/** Request options for one tool call under `ctx` (its deadline, signal and progress callback). */
+export function callOptions(ctx: Pick<ToolContext, 'deadline' | 'signal' | 'progress'>, now: number = Date.now()): RequestOptions {
+  const budget = ctx.deadline === null ? MAX_TIMER_MS : Math.min(MAX_TIMER_MS, Math.max(1, ctx.deadline - now) + SDK_TIMER_SLACK_MS);
+  const options: RequestOptions = {
+    signal: ctx.signal,
+    timeout: budget,
+    // Progress resets the SDK's per-request timer, but never past the total, which is the call's limit.
+    resetTimeoutOnProgress: true,
+    onprogress: (progress) => {
+      const update: Parameters<ToolContext['progress']>[0] = { progress: progress.progress };
+      if (progress.total !== undefined) update.total = progress.total;
+      if (progress.message !== undefined) update.message = progress.message;
+      ctx.progress(update);
+    },
+  };
+  if (ctx.deadline !== null) options.maxTotalTimeout = budget;
+  return options;
+}
+
+/** Options for requests outside a call (initialize, tools/list): a fixed budget and an optional signal. */
+export function plainOptions(timeoutMs: number, signal?: AbortSignal): RequestOptions {
+  const options: RequestOptions = { timeout: Math.min(MAX_TIMER_MS, Math.max(1, timeoutMs)) };
+  if (signal) options.signal = signal;
+  return options;
+}

@@ -1,0 +1,60 @@
+// An MCP server's tool as a registry entry: flags from annotations and the user's trust, the server's limit,
+// and a handler that calls the server with the dispatch budget (SPEC §4, §8, §10).
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonSchema, ToolSpec } from '../../../tools/types';
+import type { ErrorContext } from './call-errors';
+import { mapCallError } from './call-errors';
+import { toToolResult } from './call-result';
+import type { McpTrust } from './config-types';
+import { callOptions } from './request-options';
+
+/** What the tools of one server share. */
+export interface McpToolDeps extends ErrorContext {
+  timeoutMs: number;
+  trust: McpTrust;
+  /** The live client; throws a ToolError saying why when the server is not ready. */
+  client: () => Client;
+}
+
+/** The ToolSpec of `tool`, registered as `name`; the server's own name is used on the wire. */
+export function mcpToolSpec(tool: Tool, name: string, deps: McpToolDeps): ToolSpec {
+  const readOnly = tool.annotations?.readOnlyHint === true;
+  return {
+    name,
+    description: tool.description ?? tool.title ?? '',
+    parameters: tool.inputSchema as JsonSchema,
+    source: { kind: 'mcp', server: deps.server, remoteName: tool.name },
+    flags: {
+      // Annotations are hints from an untrusted server: they never skip the gate on their own.
+      alwaysAllow: isTrusted(deps.trust, tool.name, readOnly),
+      concurrent: readOnly,
+      background: false,
+      systemUse: false,
+    },
+    timeoutMs: deps.timeoutMs,
+    handler: async (args, ctx) => {
+      const client = deps.client();
+      try {
+        const result = await client.callTool({ name: tool.name, arguments: args }, undefined, callOptions(ctx));
+        return toToolResult(result as Parameters<typeof toToolResult>[0]);
+      } catch (error) {
+        // Once the call's signal fired, the dispatcher reports timed_out or cancelled by itself.
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+        throw mapCallError(error, deps);
+      }
+    },
+  };
+}
+
+/** Whether the user's trust setting exempts this tool from the confirm gate (SPEC §8). */
+export function isTrusted(trust: McpTrust, remoteName: string, readOnly: boolean): boolean {
+  switch (trust.kind) {
+    case 'none':
+      return false;
+    case 'read-only':
+      return readOnly;
+    case 'tools':
+      return trust.tools.includes(remoteName);
+  }
+}

@@ -1,0 +1,169 @@
+// The secret store (SPEC §9): keychain → (not macOS/Windows) $AGENVOY_HOME/.secrets → environment variable.
+import type { Redactor } from '../core/redactor';
+import type { Detection } from './detect-backend';
+import { detectKeychain, PROBE_ACCOUNT_PREFIX } from './detect-backend';
+import { assertSecretKey, SecretStoreError } from './key-name';
+import { Keychain } from './keychain';
+import { findSecretTool, SecretTool } from './secret-tool';
+import { SecretsFile } from './secrets-file';
+
+/** Where a secret lives. */
+export type SecretLocation = 'keychain' | 'file' | 'env';
+
+/** A stored key name and where it lives; never its value. */
+export interface SecretEntry {
+  key: string;
+  locations: SecretLocation[];
+}
+
+/** Which backend stores new secrets and why, for the UI and `agenvoy secrets list`. */
+export interface SecretStoreStatus {
+  /** 'none': no keychain and no file fallback (macOS/Windows); values can only come from the environment. */
+  backend: 'keychain' | 'file' | 'none';
+  /** Why this backend is active, in words a user can act on. */
+  reason: string;
+  /** How items other programs stored (without keytar's schema) are found; null when they are not. */
+  interop: 'secret-tool' | null;
+  interopNote: string | null;
+  /** The secrets file consulted after the keychain; null on macOS and Windows. */
+  file: string | null;
+  /** How long the keychain probe took. */
+  probeMs: number;
+}
+
+/** What the store is built from. */
+export interface SecretStoreOptions {
+  /** $AGENVOY_HOME/.secrets. */
+  secretsFile: string;
+  /** Told every value read or written, so logs, errors, events and tool output are scrubbed. */
+  redactor: Redactor;
+  /** Where the last-resort lookup reads variables; defaults to process.env (which is only ever read). */
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  /** Replaces the keychain probe (hosts that already know, tests of the store logic). */
+  detect?: () => Promise<Detection>;
+  probeTimeoutMs?: number;
+}
+
+interface Backend {
+  status: SecretStoreStatus;
+  keychain: Keychain | null;
+}
+
+/** Gets, stores, deletes and lists secrets; the keychain is probed once, on first use. */
+export class SecretStore {
+  /** The redactor every value goes to. */
+  readonly redactor: Redactor;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly file: SecretsFile | null;
+  private backend: Promise<Backend> | null = null;
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: SecretStoreOptions) {
+    this.redactor = options.redactor;
+    this.env = options.env ?? process.env;
+    const platform = options.platform ?? process.platform;
+    // SPEC §9: the file is a fallback only where there is no always-present keychain.
+    this.file = platform === 'darwin' || platform === 'win32' ? null : new SecretsFile(options.secretsFile);
+  }
+
+  /** The active backend and why; runs the probe if it has not run yet. */
+  async status(): Promise<SecretStoreStatus> {
+    return { ...(await this.resolve()).status };
+  }
+
+  /** The value for `key` from the keychain, else the file, else the environment; undefined when absent. */
+  async get(key: string): Promise<string | undefined> {
+    assertSecretKey(key);
+    const { keychain } = await this.resolve();
+    const value = (await keychain?.get(key)) ?? (await this.file?.get(key)) ?? nonEmpty(this.env[key]);
+    if (value !== undefined) this.redactor.add(key, value);
+    return value;
+  }
+
+  /** Stores `value` as the one value of `key` in the active backend; resolves to where it went. */
+  async set(key: string, value: string): Promise<Exclude<SecretLocation, 'env'>> {
+    assertSecretKey(key);
+    if (value.length === 0) throw new SecretStoreError(`no value given for ${key}`);
+    this.redactor.add(key, value);
+    return this.serial(async () => {
+      const { keychain, status } = await this.resolve();
+      if (keychain) {
+        await keychain.set(key, value);
+        // One key, one value: an older copy in the fallback file would only go stale.
+        await this.file?.delete(key);
+        return 'keychain';
+      }
+      if (!this.file) throw new SecretStoreError(`cannot store ${key}: ${status.reason}`);
+      await this.file.set(key, value);
+      return 'file';
+    });
+  }
+
+  /** Removes `key` from the keychain and the file; resolves to where it was removed from. */
+  async delete(key: string): Promise<SecretLocation[]> {
+    assertSecretKey(key);
+    return this.serial(async () => {
+      const { keychain } = await this.resolve();
+      const removed: SecretLocation[] = [];
+      if (keychain && (await keychain.delete(key))) removed.push('keychain');
+      if (this.file && (await this.file.delete(key))) removed.push('file');
+      return removed;
+    });
+  }
+
+  /** Every stored key name with where it lives (the environment is named only for keys stored elsewhere too). */
+  async list(): Promise<SecretEntry[]> {
+    const { keychain } = await this.resolve();
+    const locations = new Map<string, SecretLocation[]>();
+    const add = (key: string, where: SecretLocation) => locations.set(key, [...(locations.get(key) ?? []), where]);
+    for (const key of (await keychain?.keys()) ?? []) if (!key.startsWith(PROBE_ACCOUNT_PREFIX)) add(key, 'keychain');
+    for (const key of (await this.file?.entries())?.keys() ?? []) add(key, 'file');
+    for (const key of locations.keys()) if (nonEmpty(this.env[key]) !== undefined) add(key, 'env');
+    return [...locations.entries()].map(([key, where]) => ({ key, locations: where })).sort((a, b) => a.key.localeCompare(b.key));
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.writes.then(work);
+    this.writes = next.catch(() => undefined);
+    return next;
+  }
+
+  private resolve(): Promise<Backend> {
+    this.backend ??= this.detect();
+    return this.backend;
+  }
+
+  private async detect(): Promise<Backend> {
+    const platform = this.options.platform ?? process.platform;
+    const secretToolPath = platform === 'darwin' || platform === 'win32' ? null : findSecretTool();
+    const detection = await (this.options.detect?.() ??
+      detectKeychain({ secretTool: secretToolPath ? new SecretTool(secretToolPath) : null, timeoutMs: this.options.probeTimeoutMs }));
+    const file = this.file?.file ?? null;
+    if (detection.usable) {
+      const keychain = new Keychain(detection.keytar, detection.interop, (key, value) => this.redactor.add(key, value));
+      return {
+        keychain,
+        status: {
+          backend: 'keychain',
+          reason: `the OS keychain answered a probe write, read and delete in ${detection.probeMs} ms`,
+          interop: detection.interop ? 'secret-tool' : null,
+          interopNote: platform === 'linux' ? detection.interopNote : null,
+          file,
+          probeMs: detection.probeMs,
+        },
+      };
+    }
+    const reason = this.file
+      ? `no usable keychain (${detection.reason}); secrets are kept in ${this.file.file} (mode 0600)`
+      : `no usable keychain (${detection.reason}); secrets can only come from environment variables`;
+    return {
+      keychain: null,
+      status: { backend: this.file ? 'file' : 'none', reason, interop: null, interopNote: null, file, probeMs: detection.probeMs },
+    };
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}

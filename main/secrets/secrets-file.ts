@@ -1,0 +1,88 @@
+// The file fallback `$AGENVOY_HOME/.secrets`: `KEY=value` lines, rewritten atomically with mode 0600.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { SecretStoreError } from './key-name';
+
+/** The permission bits of the secrets file: owner read/write only. */
+export const SECRETS_FILE_MODE = 0o600;
+
+/** Reads and rewrites one `KEY=value` file; blank lines and `#` comments survive a rewrite. */
+export class SecretsFile {
+  constructor(readonly file: string) {}
+
+  /** Every entry in file order; an absent file has none. */
+  async entries(): Promise<Map<string, string>> {
+    const entries = new Map<string, string>();
+    for (const line of await this.lines()) {
+      const entry = parseLine(line);
+      if (entry) entries.set(entry.key, entry.value);
+    }
+    return entries;
+  }
+
+  /** The value for `key`, or undefined. */
+  async get(key: string): Promise<string | undefined> {
+    return (await this.entries()).get(key);
+  }
+
+  /** Writes `key=value`, replacing the key's old line(s). */
+  async set(key: string, value: string): Promise<void> {
+    // One line per entry: a value with a line break could not be read back as written.
+    if (/[\r\n]/.test(value)) throw new SecretStoreError(`the value for ${key} has a line break, which the secrets file cannot hold`);
+    const lines = await this.lines();
+    const kept = lines.filter((line) => parseLine(line)?.key !== key);
+    kept.push(`${key}=${value}`);
+    await this.write(kept);
+  }
+
+  /** Removes `key`; true when it was there. */
+  async delete(key: string): Promise<boolean> {
+    const lines = await this.lines();
+    const kept = lines.filter((line) => parseLine(line)?.key !== key);
+    if (kept.length === lines.length) return false;
+    await this.write(kept);
+    return true;
+  }
+
+  private async lines(): Promise<string[]> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const lines = text.split(/\r?\n/);
+    if (lines.at(-1) === '') lines.pop();
+    return lines;
+  }
+
+  // Temp file in the same directory + rename: a reader sees the old file or the new one, never half of one,
+  // and the new file is created 0600 (whatever the old one's mode was) before a value is in it.
+  private async write(lines: string[]): Promise<void> {
+    await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const handle = await fs.open(temp, 'wx', SECRETS_FILE_MODE);
+    try {
+      await handle.writeFile(lines.length > 0 ? lines.join('\n') + '\n' : '');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await fs.chmod(temp, SECRETS_FILE_MODE);
+      await fs.rename(temp, this.file);
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
+  }
+}
+
+/** One `KEY=value` line (an optional `export ` prefix is allowed); null for blanks, comments and junk. */
+export function parseLine(line: string): { key: string; value: string } | null {
+  const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$/.exec(line);
+  if (!match?.[1] || match[2] === undefined) return null;
+  return { key: match[1], value: match[2] };
+}
