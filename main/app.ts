@@ -17,6 +17,10 @@ import { ToolRegistry } from './core/registry';
 import { TaskRegistry } from './core/task-registry';
 import { ArgumentValidator } from './core/validate';
 import { ScriptToolSource } from './adapters/script/script-tool-source';
+import { PromptingHealer } from './secrets/prompting-healer';
+import type { SecretPrompt } from './secrets/secret-prompt';
+import { StoringSecretPrompt } from './secrets/secret-prompt';
+import { SecretStore } from './secrets/secret-store';
 
 /** What a host passes in. */
 export interface CoreOptions {
@@ -29,8 +33,12 @@ export interface CoreOptions {
   /** Watch script folders for changes (off for one-shot CLI commands). */
   watchScripts?: boolean;
   healer?: CredentialHealer | null;
-  /** Looks a secret up by key name; the secrets store plugs in here. */
+  /** Looks a secret up by key name; defaults to the secret store's get. */
   getSecret?: (key: string) => Promise<string | undefined>;
+  /** A prebuilt secret store (tests); its redactor becomes the core's, so what it reads is scrubbed everywhere. */
+  secrets?: SecretStore;
+  /** The host's masked prompt: enables store_secret and, unless `healer` is given, auto-heal. */
+  secretPrompt?: SecretPrompt;
   /** Echo log lines (e.g. to stderr for a verbose CLI). */
   echoLog?: (line: string) => void;
 }
@@ -49,6 +57,7 @@ export interface Core {
   scripts: ScriptToolSource;
   redactor: Redactor;
   log: AppLogger;
+  secrets: SecretStore;
   /** Stops watchers, cancels tasks and kills every process group this core started. */
   close(): Promise<void>;
 }
@@ -56,7 +65,9 @@ export interface Core {
 /** Builds the core: registry with built-ins, script tools, catalogue, dispatcher, executor and tasks. */
 export async function createCore(options: CoreOptions): Promise<Core> {
   const paths = agenvoyPaths(options.home ?? agenvoyHome());
-  const redactor = new Redactor();
+  const redactor = options.secrets?.redactor ?? new Redactor();
+  const secrets = options.secrets ?? new SecretStore({ secretsFile: paths.secretsFile, redactor });
+  const secretPrompt = options.secretPrompt ? new StoringSecretPrompt(options.secretPrompt, secrets) : undefined;
   const log = AppLogger.inDir(paths.logs, redactor, options.echoLog ?? null);
   const registry = new ToolRegistry(lintTool);
   for (const tool of [...builtinTools(), ...(options.hostTools ?? [])]) registry.register(tool);
@@ -64,7 +75,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const catalog = new RegistryCatalog(registry, schemas);
   const groups = new ProcessGroups();
   const tasks = new TaskRegistry((task) => log.warn('abandoned task that ignored its signal', { task: task.id, name: task.tool }));
-  const getSecret = options.getSecret ?? (async (key: string) => process.env[key]);
+  const getSecret = options.getSecret ?? ((key: string) => secrets.get(key));
   const dispatcher = new Dispatcher({
     registry,
     validator: new ArgumentValidator(),
@@ -74,9 +85,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     redactor,
     log,
     getSecret,
-    services: { catalog, tasks },
+    services: { catalog, tasks, ...(secretPrompt ? { secretPrompt } : {}) },
   });
-  const executor = new BatchExecutor(dispatcher, options.healer ?? null);
+  const executor = new BatchExecutor(dispatcher, options.healer ?? (secretPrompt ? new PromptingHealer(secretPrompt) : null));
   const scripts = new ScriptToolSource({
     registry,
     dirs: [
@@ -101,6 +112,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     scripts,
     redactor,
     log,
+    secrets,
     async close() {
       scripts.stop();
       catalog.close();

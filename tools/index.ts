@@ -3,13 +3,13 @@ import { askUserTool } from './ask-user';
 import { chatHistoryTool } from './chat-history';
 import { findToolsTool } from './find-tools';
 import { reasoningGuideTool } from './reasoning-guide';
-import { storeSecretTool } from './store-secret';
 import { runToolTool } from './run-tool';
+import { storeSecretTool } from './store-secret';
 import type { ToolSpec } from './types';
 import { writeResultTool } from './write-result';
 import { writeTodoTool } from './write-todo';
 
 /** The built-in tools offered by every host (host-specific ones are added by the host). */
 export function builtinTools(): ToolSpec[] {
-  return [findToolsTool, runToolTool, reasoningGuideTool, askUserTool, writeTodoTool, chatHistoryTool, writeResultTool];
+  return [findToolsTool, runToolTool, reasoningGuideTool, askUserTool, writeTodoTool, chatHistoryTool, writeResultTool, storeSecretTool];
 }

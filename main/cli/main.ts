@@ -1,6 +1,7 @@
 // Entry of the `agenvoy` command: routes to its sub-commands.
 import type { CliIo } from './io';
 import { processIo, UsageError } from './io';
+import { secretsCommand } from './secrets-command';
 import { toolsCommand } from './tools-command';
 
 const USAGE = `usage: agenvoy <command> [options]
@@ -11,6 +12,9 @@ commands:
   tools lint [--dir DIR] [--json]                 design-rule findings
   tools call <name> '<json-args>' [--yes] [--json] [--workspace DIR]
                                                   run one tool through the dispatcher
+  secrets set KEY [--stdin]                       store a secret (masked prompt, or piped with --stdin)
+  secrets delete KEY                              remove a secret from the keychain and the file
+  secrets list [--json]                           secret names, where each lives, the active backend
 
 Every command honours AGENVOY_HOME (default ~/.config/agenvoy).
 `;
@@ -22,6 +26,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     switch (command) {
       case 'tools':
         return await toolsCommand(rest, io);
+      case 'secrets':
+        return await secretsCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -2,7 +2,7 @@
 import type { Redactor } from '../core/redactor';
 import type { Detection } from './detect-backend';
 import { detectKeychain, PROBE_ACCOUNT_PREFIX } from './detect-backend';
-import { assertSecretKey, SecretStoreError } from './key-name';
+import { assertSecretKey, isSecretKey, SecretStoreError } from './key-name';
 import { Keychain } from './keychain';
 import { findSecretTool, SecretTool } from './secret-tool';
 import { SecretsFile } from './secrets-file';
@@ -74,7 +74,8 @@ export class SecretStore {
 
   /** The value for `key` from the keychain, else the file, else the environment; undefined when absent. */
   async get(key: string): Promise<string | undefined> {
-    assertSecretKey(key);
+    // A name that cannot be stored is simply absent: the caller reports it as a missing key.
+    if (!isSecretKey(key)) return undefined;
     const { keychain } = await this.resolve();
     const value = (await keychain?.get(key)) ?? (await this.file?.get(key)) ?? nonEmpty(this.env[key]);
     if (value !== undefined) this.redactor.add(key, value);

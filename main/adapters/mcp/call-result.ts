@@ -9,7 +9,9 @@ import { capText, MAX_RESULT_BYTES } from '../../core/outcome';
 export function toToolResult(result: CallToolResult, maxBytes: number = MAX_RESULT_BYTES): ToolResult {
   const content = result.content ?? [];
   let parts = content.map(toPart);
-  const structured = result.structuredContent;
+  // Servers on the 2024-10-07 protocol answer with `toolResult` instead of content.
+  const legacy = (result as { toolResult?: unknown }).toolResult;
+  const structured = result.structuredContent ?? legacy;
   // A result that carries only structured data still needs something the model can read.
   if (parts.length === 0 && structured !== undefined) parts = [{ type: 'text', text: JSON.stringify(structured) }];
   if (result.isError === true) {

@@ -1,0 +1,145 @@
+// Opens one MCP session: stdio in its own process group, or Streamable HTTP falling back to the older SSE
+// transport; the whole handshake stays within the server's connect timeout.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ToolLogger } from '../../../tools/types';
+import { formatSeconds } from '../../core/abort';
+import type { ProcessGroups } from '../../core/process-group';
+import type { McpEndpoint } from './config-types';
+import { GroupStdioTransport } from './group-stdio-transport';
+import type { HttpClientTimeouts } from './http-fetch';
+import { createMcpFetch } from './http-fetch';
+import { plainOptions } from './request-options';
+
+/** Which transport a session uses. */
+export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
+
+/** An initialised session. */
+export interface McpSession {
+  client: Client;
+  kind: McpTransportKind;
+  /** For stdio: how the process ended (`exited with code 1: <last stderr line>`), once it has. */
+  exitReason: () => string | null;
+  /** The server process's pid (stdio only). */
+  pid: number | null;
+  /** Closes the client and its transport (kills a stdio server's group). */
+  close: () => Promise<void>;
+}
+
+/** What opening a session needs. */
+export interface ConnectOptions {
+  server: string;
+  /** With `$VAR` and secrets already expanded. */
+  endpoint: McpEndpoint;
+  connectTimeoutMs: number;
+  /** HTTP client timeouts (past the call limit). */
+  httpTimeouts: HttpClientTimeouts;
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  groups?: ProcessGroups;
+  log: ToolLogger;
+  clientInfo: { name: string; version: string };
+  /** Called with the client before `initialize`, to install notification handlers. */
+  prepare?: (client: Client) => void;
+}
+
+/** Starts the server or reaches it and completes `initialize`; throws with a reason the user can act on. */
+export async function connectSession(options: ConnectOptions): Promise<McpSession> {
+  const deadline = Date.now() + options.connectTimeoutMs;
+  const { endpoint } = options;
+  switch (endpoint.kind) {
+    case 'stdio': {
+      const transport = new GroupStdioTransport({
+        command: endpoint.command,
+        args: endpoint.args,
+        // Like the SDK: a small safe part of our environment, then the server's own env from mcp.json.
+        env: { ...getDefaultEnvironment(), ...endpoint.env },
+        cwd: options.cwd,
+        groups: options.groups,
+        onStderr: (line) => options.log.info('mcp server stderr', { server: options.server, line }),
+      });
+      const client = await initialise(transport, options, deadline);
+      return {
+        client,
+        kind: 'stdio',
+        pid: transport.pid,
+        exitReason: () => {
+          const exit = transport.exit;
+          if (!exit) return null;
+          const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+          const last = exit.stderrTail.at(-1);
+          return last ? `${how} (${last})` : how;
+        },
+        close: () => client.close(),
+      };
+    }
+    case 'http': {
+      const http = createMcpFetch(options.httpTimeouts);
+      const url = new URL(endpoint.url);
+      const requestInit: RequestInit = { headers: endpoint.headers };
+      const streamable = () => new StreamableHTTPClientTransport(url, { fetch: http.fetch, requestInit });
+      const sse = () => new SSEClientTransport(url, { fetch: http.fetch, requestInit });
+      const session = (client: Client, kind: McpTransportKind): McpSession => ({
+        client,
+        kind,
+        pid: null,
+        exitReason: () => null,
+        close: async () => {
+          await client.close();
+          await http.close();
+        },
+      });
+      try {
+        if (endpoint.sseOnly) return session(await initialise(sse(), options, deadline), 'sse');
+        try {
+          return session(await initialise(streamable(), options, deadline), 'streamable-http');
+        } catch (error) {
+          // A server that only speaks the older SSE transport answers the POST with a 4xx.
+          if (!(error instanceof StreamableHTTPError) || error.code === undefined || error.code < 400 || error.code >= 500) throw error;
+          if (error.code === 401 || error.code === 403) throw error;
+          options.log.info('mcp server does not speak Streamable HTTP; trying SSE', { server: options.server, status: error.code });
+          return session(await initialise(sse(), options, deadline), 'sse');
+        }
+      } catch (error) {
+        await http.close();
+        throw error;
+      }
+    }
+  }
+}
+
+async function initialise(transport: Transport, options: ConnectOptions, deadline: number): Promise<Client> {
+  const client = new Client(options.clientInfo, { capabilities: {} });
+  options.prepare?.(client);
+  const left = deadline - Date.now();
+  const timeout = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timeout.abort();
+      reject(new ConnectTimeoutError(options.connectTimeoutMs));
+    }, Math.max(0, left));
+  });
+  try {
+    // The race also bounds transport start-up (SSE waits for its endpoint event), which takes no options.
+    await Promise.race([client.connect(transport, plainOptions(left, timeout.signal)), expired]);
+    return client;
+  } catch (error) {
+    await client.close().catch(() => {});
+    await transport.close().catch(() => {});
+    throw timeout.signal.aborted ? new ConnectTimeoutError(options.connectTimeoutMs) : error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The server did not complete `initialize` within its connect timeout. */
+export class ConnectTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer to initialize within ${formatSeconds(timeoutMs)} (connectTimeout)`);
+    this.name = 'ConnectTimeoutError';
+  }
+}

@@ -1,0 +1,135 @@
+// Anthropic's streaming events decoded into neutral StreamEvents.
+import type { ProviderErrorKind, StreamEvent } from './provider';
+import { ProviderError } from './provider';
+import type { SseMessage } from './sse';
+
+type Usage = { input_tokens?: number; output_tokens?: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
+
+type AnthropicEvent =
+  | { type: 'message_start'; message?: { usage?: Usage } }
+  | { type: 'content_block_start'; index: number; content_block: { type: string; id?: string; name?: string; text?: string; input?: unknown } }
+  | { type: 'content_block_delta'; index: number; delta: { type: string; text?: string; partial_json?: string } }
+  | { type: 'content_block_stop'; index: number }
+  | { type: 'message_delta'; delta?: { stop_reason?: string | null }; usage?: Usage }
+  | { type: 'message_stop' }
+  | { type: 'ping' }
+  | { type: 'error'; error?: { type?: string; message?: string } };
+
+type OpenBlock = { kind: 'tool'; id: string; name: string; json: string; input: unknown } | { kind: 'other' };
+
+/** Decodes one response's SSE messages; `finished` turns true at message_stop. */
+export class AnthropicStreamDecoder {
+  private readonly blocks = new Map<number, OpenBlock>();
+  private stopReason: string | undefined;
+  private inputTokens: number | undefined;
+  private outputTokens: number | undefined;
+  /** True once message_stop arrived: the response is complete. */
+  finished = false;
+
+  /** The neutral events one SSE message yields; throws ProviderError for an `error` event. */
+  push(message: SseMessage): StreamEvent[] {
+    const event = parse(message);
+    switch (event.type) {
+      case 'message_start':
+        this.usage(event.message?.usage);
+        return [];
+      case 'content_block_start':
+        return this.start(event.index, event.content_block);
+      case 'content_block_delta':
+        return this.delta(event.index, event.delta);
+      case 'content_block_stop':
+        return this.stop(event.index);
+      case 'message_delta':
+        if (event.delta?.stop_reason) this.stopReason = event.delta.stop_reason;
+        this.usage(event.usage);
+        return [];
+      case 'message_stop':
+        return this.finish();
+      case 'error':
+        throw inStreamError(event.error);
+      default:
+        // ping, and event types newer than this client.
+        return [];
+    }
+  }
+
+  private start(index: number, block: { type: string; id?: string; name?: string; text?: string; input?: unknown }): StreamEvent[] {
+    if (block.type === 'tool_use') {
+      this.blocks.set(index, { kind: 'tool', id: block.id ?? '', name: block.name ?? '', json: '', input: block.input });
+      return [];
+    }
+    this.blocks.set(index, { kind: 'other' });
+    return block.type === 'text' && block.text ? [{ type: 'text', delta: block.text }] : [];
+  }
+
+  private delta(index: number, delta: { type: string; text?: string; partial_json?: string }): StreamEvent[] {
+    if (delta.type === 'text_delta' && delta.text) return [{ type: 'text', delta: delta.text }];
+    const block = this.blocks.get(index);
+    if (delta.type === 'input_json_delta' && block?.kind === 'tool') block.json += delta.partial_json ?? '';
+    // thinking, signature and citation deltas carry nothing the neutral transcript keeps.
+    return [];
+  }
+
+  private stop(index: number): StreamEvent[] {
+    const block = this.blocks.get(index);
+    this.blocks.delete(index);
+    return block?.kind === 'tool' ? [toolCall(block)] : [];
+  }
+
+  private finish(): StreamEvent[] {
+    this.finished = true;
+    // A block never closed before message_stop is still a call the model made; hand it over as it stands.
+    const open = [...this.blocks.entries()].sort(([a], [b]) => a - b).flatMap(([, b]) => (b.kind === 'tool' ? [toolCall(b)] : []));
+    this.blocks.clear();
+    const usage: { inputTokens?: number; outputTokens?: number } = {};
+    if (this.inputTokens !== undefined) usage.inputTokens = this.inputTokens;
+    if (this.outputTokens !== undefined) usage.outputTokens = this.outputTokens;
+    return [...open, { type: 'done', stopReason: this.stopReason ?? 'end_turn', usage }];
+  }
+
+  private usage(usage: Usage | undefined): void {
+    if (!usage) return;
+    if (usage.input_tokens !== undefined) {
+      // Cached prompt tokens are input too; the sum is what the request really consumed.
+      this.inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+    }
+    if (usage.output_tokens !== undefined) this.outputTokens = usage.output_tokens;
+  }
+}
+
+function toolCall(block: { id: string; name: string; json: string; input: unknown }): StreamEvent {
+  let args = block.json;
+  if (args.trim() === '') {
+    // No input_json_delta: a tool without parameters, or a proxy that put the input in the start event.
+    const input = block.input;
+    args = input && typeof input === 'object' && Object.keys(input).length > 0 ? JSON.stringify(input) : '{}';
+  }
+  return { type: 'tool_call', id: block.id, name: block.name, args };
+}
+
+function parse(message: SseMessage): AnthropicEvent {
+  try {
+    const value = JSON.parse(message.data) as AnthropicEvent;
+    if (value && typeof value === 'object' && typeof value.type === 'string') return value;
+  } catch {
+    // Reported below.
+  }
+  throw new ProviderError('server', `Anthropic sent an event that is not valid JSON: ${message.data.slice(0, 200)}`);
+}
+
+const ERROR_KINDS: Record<string, ProviderErrorKind> = {
+  overloaded_error: 'server',
+  api_error: 'server',
+  rate_limit_error: 'rate_limit',
+  authentication_error: 'auth',
+  permission_error: 'auth',
+  invalid_request_error: 'bad_request',
+  request_too_large: 'bad_request',
+  not_found_error: 'bad_request',
+};
+
+function inStreamError(error: { type?: string; message?: string } | undefined): ProviderError {
+  const type = error?.type ?? 'api_error';
+  const kind = ERROR_KINDS[type] ?? 'server';
+  return new ProviderError(kind, `Anthropic: ${type}: ${error?.message ?? 'error event in the stream'}`);
+}

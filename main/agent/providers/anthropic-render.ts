@@ -1,0 +1,129 @@
+// The neutral transcript rendered as an Anthropic Messages API request body.
+import type { ToolResultPart, TranscriptMessage } from '../transcript';
+import { pairToolResults } from './pair-results';
+import type { ModelRequest } from './provider';
+import type { WirePart } from './wire-content';
+import { invalidArgumentsNote, toWireParts, wireArguments } from './wire-content';
+
+type TextBlock = { type: 'text'; text: string };
+type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
+
+/** One content block of an Anthropic message, as this client sends them. */
+export type AnthropicBlock =
+  | TextBlock
+  | ImageBlock
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; tool_use_id: string; content: Array<TextBlock | ImageBlock>; is_error?: true };
+
+/** One Anthropic message. */
+export interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: AnthropicBlock[];
+}
+
+/** The body of POST /v1/messages. */
+export interface AnthropicBody {
+  model: string;
+  max_tokens: number;
+  stream: true;
+  system?: string;
+  messages: AnthropicMessage[];
+  tools?: Array<{ name: string; description: string; input_schema: Record<string, unknown> }>;
+  tool_choice?: { type: 'none' };
+}
+
+// Anthropic's pattern for declared tool names.
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Renders a request: system prompt, merged user turns with tool results first, tools as input_schema. */
+export function renderAnthropicRequest(request: ModelRequest, defaultMaxTokens: number): AnthropicBody {
+  const messages = renderAnthropicMessages(request.messages);
+  const body: AnthropicBody = {
+    model: request.model,
+    max_tokens: request.maxTokens ?? defaultMaxTokens,
+    stream: true,
+    messages,
+  };
+  if (request.system !== '') body.system = request.system;
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters,
+    }));
+  } else {
+    // A history holding tool blocks must declare tools on the API and on proxies such as Bedrock; the
+    // summary call offers none, so the ones used are declared and forbidden.
+    const used = [...new Set(messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : []))))];
+    const stubs = used.filter((name) => TOOL_NAME.test(name));
+    if (stubs.length > 0) {
+      body.tools = stubs.map((name) => ({
+        name,
+        description: 'Not available in this request.',
+        input_schema: { type: 'object' },
+      }));
+      body.tool_choice = { type: 'none' };
+    }
+  }
+  return body;
+}
+
+/** Renders the transcript to Anthropic messages (after pairing every call with its result). */
+export function renderAnthropicMessages(transcript: readonly TranscriptMessage[]): AnthropicMessage[] {
+  const paired = pairToolResults(transcript);
+  const invalid = new Map<string, string>();
+  const out: AnthropicMessage[] = [];
+  for (const message of paired) {
+    let rendered: AnthropicMessage;
+    if (message.role === 'user') {
+      rendered = { role: 'user', content: toWireParts(message.content).map(block) };
+    } else if (message.role === 'assistant') {
+      const content: AnthropicBlock[] = [];
+      for (const part of message.content) {
+        if (part.type === 'text') {
+          // The API rejects empty text blocks; a stopped turn can leave one.
+          if (part.text.trim() !== '') content.push({ type: 'text', text: part.text });
+          continue;
+        }
+        const args = wireArguments(part.args);
+        if (!args.valid) invalid.set(part.id, part.args);
+        content.push({ type: 'tool_use', id: wireId(part.id), name: part.name, input: args.object });
+      }
+      rendered = { role: 'assistant', content };
+    } else {
+      rendered = { role: 'user', content: message.results.map((r) => toolResult(r, invalid.get(r.callId))) };
+    }
+    if (rendered.content.length === 0) continue;
+    const last = out[out.length - 1];
+    if (last?.role === rendered.role) last.content.push(...rendered.content);
+    else out.push(rendered);
+  }
+  for (const message of out) {
+    // Results must open the user turn that answers the calls, before any text merged into it.
+    if (message.role === 'user') message.content = orderResultsFirst(message.content);
+  }
+  return out;
+}
+
+function toolResult(result: ToolResultPart, invalidArgs: string | undefined): AnthropicBlock {
+  const parts: WirePart[] = toWireParts(result.content);
+  if (invalidArgs !== undefined) parts.unshift({ type: 'text', text: invalidArgumentsNote(invalidArgs) });
+  if (parts.length === 0) parts.push({ type: 'text', text: '(no output)' });
+  const rendered: AnthropicBlock = { type: 'tool_result', tool_use_id: wireId(result.callId), content: parts.map(block) };
+  if (result.isError) rendered.is_error = true;
+  return rendered;
+}
+
+function block(part: WirePart): TextBlock | ImageBlock {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  return { type: 'image', source: { type: 'base64', media_type: part.mimeType, data: part.data } };
+}
+
+function orderResultsFirst(content: AnthropicBlock[]): AnthropicBlock[] {
+  return [...content.filter((b) => b.type === 'tool_result'), ...content.filter((b) => b.type !== 'tool_result')];
+}
+
+// Ids from another provider (a chat can switch) may hold characters Anthropic's id pattern refuses.
+function wireId(id: string): string {
+  return id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'toolu_missing';
+}

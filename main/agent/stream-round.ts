@@ -1,0 +1,65 @@
+// One model round: stream a response, checkpoint its text at least every 250 ms, collect complete tool calls.
+import type { Provider, ModelRequest } from './providers/provider';
+import { ProviderError } from './providers/provider';
+import type { AssistantPart, ToolCallPart } from './transcript';
+
+/** How often streaming text is committed at the least. */
+export const CHECKPOINT_MS = 250;
+
+/** Where a round's assistant message is committed. */
+export interface RoundSink {
+  checkpoint(content: AssistantPart[]): void;
+  /** Shown after the checkpoint policy ran for this delta. */
+  onText(delta: string): void;
+  onToolCall(call: ToolCallPart): void;
+}
+
+/** How a round ended. */
+export type RoundResult =
+  | { kind: 'complete'; content: AssistantPart[]; toolCalls: ToolCallPart[]; stopReason: string }
+  | { kind: 'cancelled'; content: AssistantPart[] }
+  | { kind: 'failed'; content: AssistantPart[]; error: ProviderError };
+
+/** Streams one response into `sink`; never throws for provider failures. */
+export async function streamRound(provider: Provider, request: ModelRequest, sink: RoundSink): Promise<RoundResult> {
+  let text = '';
+  const toolCalls: ToolCallPart[] = [];
+  const content = (): AssistantPart[] => [...(text ? [{ type: 'text' as const, text }] : []), ...toolCalls];
+  let lastCheckpoint = Date.now();
+  try {
+    for await (const event of provider.stream(request)) {
+      switch (event.type) {
+        case 'text': {
+          text += event.delta;
+          if (Date.now() - lastCheckpoint >= CHECKPOINT_MS) {
+            sink.checkpoint(content());
+            lastCheckpoint = Date.now();
+          }
+          sink.onText(event.delta);
+          break;
+        }
+        case 'tool_call': {
+          toolCalls.push({ type: 'tool_call', id: event.id, name: event.name, args: event.args });
+          sink.checkpoint(content());
+          lastCheckpoint = Date.now();
+          sink.onToolCall(toolCalls.at(-1) as ToolCallPart);
+          break;
+        }
+        case 'done':
+          return { kind: 'complete', content: content(), toolCalls, stopReason: event.stopReason };
+      }
+    }
+    return { kind: 'failed', content: textOnly(text), error: new ProviderError('stream_cut', 'the response ended without finishing') };
+  } catch (error) {
+    if (request.signal?.aborted || (error instanceof ProviderError && error.kind === 'cancelled')) {
+      return { kind: 'cancelled', content: textOnly(text) };
+    }
+    const failure = error instanceof ProviderError ? error : new ProviderError('network', (error as Error).message ?? String(error));
+    // Tool calls of a cut response are dropped: they would have no results, and the model can make them again.
+    return { kind: 'failed', content: textOnly(text), error: failure };
+  }
+}
+
+function textOnly(text: string): AssistantPart[] {
+  return text ? [{ type: 'text', text }] : [];
+}

@@ -1,0 +1,208 @@
+// The turn engine (SPEC §6): up to 128 streamed rounds, tool calls through the three-pass executor, a final summary call.
+import { randomUUID } from 'node:crypto';
+import type { ToolServices } from '../../tools/types';
+import type { BatchExecutor } from '../core/batch-executor';
+import type { CredentialHealer } from '../core/heal-budget';
+import { HealBudget, MAX_HEAL_ROUNDS } from '../core/heal-budget';
+import type { LoadedSchemas } from '../core/loaded-schemas';
+import type { AppLogger } from '../core/logger';
+import { outcomeText } from '../core/outcome';
+import type { Redactor } from '../core/redactor';
+import type { ToolRegistry } from '../core/registry';
+import { Emitter } from '../core/emitter';
+import type { ProviderSource } from './provider-source';
+import { healProviderKey } from './provider-source';
+import type { Provider } from './providers/provider';
+import { ProviderError } from './providers/provider';
+import { streamRound } from './stream-round';
+import { systemPrompt } from './system-prompt';
+import type { ToolFilter } from './tool-exposure';
+import { toolDeclarations } from './tool-exposure';
+import type { ToolResultPart } from './transcript';
+import type { TurnEvent, TurnStatus } from './turn-events';
+import type { TurnPersistence } from './turn-persistence';
+
+/** The most model rounds in one user turn. */
+export const MAX_ROUNDS = 128;
+
+/** What the engine works with. */
+export interface TurnEngineDeps {
+  registry: ToolRegistry;
+  schemas: LoadedSchemas;
+  executor: BatchExecutor;
+  redactor: Redactor;
+  log: AppLogger;
+  persistence: TurnPersistence;
+  provider: ProviderSource;
+  model: string;
+  healer: CredentialHealer | null;
+  /** Which tools this host offers. */
+  offered: ToolFilter;
+  /** Whether this host offers background tools (for the system prompt). */
+  background: boolean;
+  /** Host services for this chat (askUser, chat port). */
+  services?: ToolServices;
+  maxRounds?: number;
+}
+
+/** How a turn ended. */
+export interface TurnResult {
+  status: TurnStatus;
+  /** The final answer text (the last assistant text). */
+  text: string;
+  rounds: number;
+  error?: string;
+}
+
+/** Runs user turns for chats and emits committed TurnEvents. */
+export class TurnEngine {
+  private readonly events = new Emitter<TurnEvent>();
+
+  constructor(private readonly deps: TurnEngineDeps) {}
+
+  /** Subscribes to turn events; returns the unsubscribe. */
+  on(listener: (event: TurnEvent) => void): () => void {
+    return this.events.on(listener);
+  }
+
+  /** Runs one user turn in `chatId`. Never throws for model or tool failures: they end the turn with a status. */
+  async run(chatId: string, userText: string, options: { workspace: string; signal?: AbortSignal }): Promise<TurnResult> {
+    const turnId = randomUUID();
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const { persistence } = this.deps;
+    const heal = new HealBudget();
+    this.emit({ type: 'turn.started', chatId, turnId });
+    persistence.appendUser(chatId, this.deps.redactor.redact(userText));
+    this.emit({ type: 'message.user', chatId, text: this.deps.redactor.redact(userText) });
+    let lastText = '';
+    let rounds = 0;
+    const finish = (status: TurnStatus, error?: string): TurnResult => {
+      options.signal?.removeEventListener('abort', onAbort);
+      const result: TurnResult = error === undefined ? { status, text: lastText, rounds } : { status, text: lastText, rounds, error };
+      this.emit({ type: 'turn.finished', chatId, turnId, ...result });
+      return result;
+    };
+    const maxRounds = this.deps.maxRounds ?? MAX_ROUNDS;
+    for (let round = 1; round <= maxRounds + 1; round++) {
+      const summary = round > maxRounds;
+      if (controller.signal.aborted) return finish('cancelled');
+      const provider = await this.provider(chatId, heal, controller.signal);
+      if ('error' in provider) return finish(controller.signal.aborted ? 'cancelled' : 'failed', provider.error);
+      rounds = round;
+      const outcome = await this.round(chatId, round, provider.provider, controller.signal, options.workspace, summary);
+      if (outcome.text) lastText = outcome.text;
+      switch (outcome.kind) {
+        case 'cancelled':
+          return finish('cancelled');
+        case 'auth': {
+          const key = this.deps.provider.keyName;
+          if (key && heal.take(`provider:${key}`) && (await healProviderKey(this.deps.healer, key, 'rejected', chatId, controller.signal))) {
+            round--;
+            continue;
+          }
+          return finish('failed', `${outcome.error} (the API key ${key ?? ''} was rejected)`);
+        }
+        case 'failed':
+          return finish('failed', outcome.error);
+        case 'answered':
+          return finish('completed');
+        case 'tools': {
+          const results = await this.deps.executor.run(outcome.calls, {
+            chatId,
+            workspace: options.workspace,
+            signal: controller.signal,
+            lazy: { chatId, schemas: this.deps.schemas },
+            heal,
+            services: this.deps.services,
+            stopTurn: () => controller.abort(),
+          });
+          const parts: ToolResultPart[] = results.map((r) => ({
+            callId: r.callId,
+            name: r.tool,
+            content: r.outcome.outcome === 'ok' ? r.outcome.content : [{ type: 'text', text: outcomeText(r.outcome) }],
+            isError: r.outcome.outcome !== 'ok',
+          }));
+          // Results are keyed by the model's call ids, so the transcript stays valid even after a stop.
+          persistence.appendToolResults(chatId, parts);
+          if (controller.signal.aborted) return finish('cancelled');
+          break;
+        }
+      }
+    }
+    return finish('completed');
+  }
+
+  private async provider(
+    chatId: string,
+    heal: HealBudget,
+    signal: AbortSignal,
+  ): Promise<{ provider: Provider } | { error: string }> {
+    for (;;) {
+      const got = await this.deps.provider.get();
+      if (!('missingKey' in got)) return { provider: got };
+      const key = got.missingKey;
+      if (!heal.take(`provider:${key}`)) {
+        return { error: `the model API key ${key} is missing (asked ${MAX_HEAL_ROUNDS} times this turn)` };
+      }
+      if (!(await healProviderKey(this.deps.healer, key, 'missing', chatId, signal))) {
+        return { error: `the model API key ${key} is missing: store it with \`agenvoy secrets set ${key}\`` };
+      }
+    }
+  }
+
+  private async round(chatId: string, round: number, provider: Provider, signal: AbortSignal, workspace: string, summary: boolean) {
+    const { persistence, redactor } = this.deps;
+    const messages = persistence.transcript(chatId);
+    if (summary) {
+      messages.push({
+        role: 'user',
+        content: [{ type: 'text', text: `The limit of ${this.deps.maxRounds ?? MAX_ROUNDS} tool rounds for this turn is reached. Summarise what was done and what is left, without calling tools.` }],
+      });
+    }
+    const tools = summary ? [] : toolDeclarations(this.deps.registry, this.deps.schemas, chatId, this.deps.offered);
+    persistence.markNotesSeen(chatId);
+    const messageId = persistence.beginAssistant(chatId);
+    this.emit({ type: 'message.started', chatId, messageId, round });
+    const result = await streamRound(
+      provider,
+      { model: this.deps.model, system: systemPrompt({ workspace, now: new Date(), background: this.deps.background }), messages, tools, signal },
+      {
+        checkpoint: (content) => persistence.checkpointAssistant(messageId, redactor.redactDeep(content)),
+        onText: (delta) => this.emit({ type: 'text.delta', chatId, messageId, delta: redactor.redact(delta) }),
+        onToolCall: (call) => this.emit({ type: 'tool.call', chatId, callId: call.id, name: call.name, args: redactor.redact(call.args) }),
+      },
+    );
+    const content = redactor.redactDeep(result.content);
+    const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+    switch (result.kind) {
+      case 'cancelled':
+        persistence.finishAssistant(messageId, content, 'cancelled');
+        this.emit({ type: 'message.finished', chatId, messageId, status: 'cancelled' });
+        return { kind: 'cancelled' as const, text };
+      case 'failed': {
+        persistence.finishAssistant(messageId, content, 'cut');
+        this.emit({ type: 'message.finished', chatId, messageId, status: 'cut' });
+        const error = result.error.kind === 'stream_cut' ? `the model's stream was cut: ${result.error.message}; the partial answer is kept` : result.error.message;
+        if (result.error.kind === 'auth') return { kind: 'auth' as const, text, error: redactor.redact(error) };
+        return { kind: 'failed' as const, text, error: redactor.redact(error) };
+      }
+      case 'complete':
+        persistence.finishAssistant(messageId, content, 'complete');
+        this.emit({ type: 'message.finished', chatId, messageId, status: 'complete' });
+        if (result.toolCalls.length === 0 || summary) return { kind: 'answered' as const, text };
+        return {
+          kind: 'tools' as const,
+          text,
+          calls: result.toolCalls.map((c) => ({ id: c.id, name: c.name, args: c.args })),
+        };
+    }
+  }
+
+  private emit(event: TurnEvent): void {
+    this.events.emit(event);
+  }
+}
+
+export { ProviderError };

@@ -1,0 +1,15 @@
+// What the turn engine commits, as a port: the SQLite store implements it (main/store), tests may use it in memory.
+import type { AssistantPart, ToolResultPart, TranscriptMessage } from './transcript';
+
+/** The writes and reads of one chat's transcript, each committed before it returns. */
+export interface TurnPersistence {
+  appendUser(chatId: string, text: string): void;
+  beginAssistant(chatId: string): number;
+  checkpointAssistant(messageId: number, content: AssistantPart[]): void;
+  finishAssistant(messageId: number, content: AssistantPart[], status: 'complete' | 'cut' | 'cancelled'): void;
+  appendToolResults(chatId: string, results: ToolResultPart[]): void;
+  /** The transcript to send: messages in order with unseen notes included, repaired so every call has a result. */
+  transcript(chatId: string): TranscriptMessage[];
+  /** Marks the notes included in the last transcript as seen. */
+  markNotesSeen(chatId: string): void;
+}

@@ -1,0 +1,72 @@
+// The sensitive-target lists of SPEC §8, kept in one visible place: paths that always ask, and secret-store commands.
+
+/** One path segment of a sensitive name: a test for real names and a sample for testing shell globs against. */
+export interface SegmentPattern {
+  test: RegExp;
+  sample: string;
+}
+
+/** A sensitive location named by consecutive path segments (compared case-insensitively, as macOS and Windows do). */
+export interface SensitiveName {
+  label: string;
+  segments: SegmentPattern[];
+}
+
+const exact = (name: string): SegmentPattern => ({
+  test: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}$`, 'i'),
+  sample: name,
+});
+
+/** Path names that always ask, wherever they appear in an argument (absolute, `~`, relative or `../`). */
+export const SENSITIVE_NAMES: readonly SensitiveName[] = [
+  { label: 'the secret file (.secrets)', segments: [exact('.secrets')] },
+  { label: 'SSH keys (~/.ssh)', segments: [exact('.ssh')] },
+  { label: 'AWS credentials (~/.aws)', segments: [exact('.aws')] },
+  { label: 'GnuPG keys (~/.gnupg)', segments: [exact('.gnupg')] },
+  { label: 'a keyring (~/.local/share/keyrings)', segments: [exact('keyrings')] },
+  { label: 'a keychain (~/Library/Keychains)', segments: [exact('keychains')] },
+  { label: 'a keychain file', segments: [{ test: /\.keychain(-db)?$/i, sample: 'login.keychain-db' }] },
+  { label: 'a .env file', segments: [{ test: /^\.env(\..+)?$/i, sample: '.env' }] },
+  { label: 'a .envrc file', segments: [exact('.envrc')] },
+  { label: 'a private SSH key', segments: [{ test: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/i, sample: 'id_rsa' }] },
+  { label: 'netrc credentials (~/.netrc)', segments: [exact('.netrc')] },
+  { label: 'git credentials (~/.git-credentials)', segments: [exact('.git-credentials')] },
+  { label: 'PostgreSQL passwords (~/.pgpass)', segments: [exact('.pgpass')] },
+  { label: 'a pass password store', segments: [exact('.password-store')] },
+  { label: 'Kubernetes credentials (~/.kube/config)', segments: [exact('.kube'), exact('config')] },
+  { label: 'Docker credentials (~/.docker/config.json)', segments: [exact('.docker'), exact('config.json')] },
+  { label: 'Google Cloud credentials (~/.config/gcloud)', segments: [exact('.config'), exact('gcloud')] },
+  { label: 'Azure credentials (~/.azure)', segments: [exact('.azure')] },
+  // Agenvoy's own folder holds the secret file, the approval rules, mcp.json trust and script tools that may be alwaysAllow.
+  { label: "Agenvoy's own folder (.config/agenvoy)", segments: [exact('.config'), exact('agenvoy')] },
+];
+
+/** Folders under the user's home that always ask, also when a path only contains them (`ls ~`, `tar c ~/.config`). */
+export const SENSITIVE_HOME_DIRS: readonly string[] = ['.ssh', '.aws', '.gnupg', '.local/share/keyrings', 'Library/Keychains'];
+
+/** Commands that read secret stores: they always ask when they are run (in command position). */
+export const SECRET_STORE_COMMANDS: readonly string[] = [
+  'secret-tool',
+  'security',
+  'keyctl',
+  'kwallet-query',
+  'kwalletcli',
+  'pass',
+  'gopass',
+  'gpg',
+  'gpg2',
+  'op',
+  'bw',
+  'lpass',
+  'keepassxc-cli',
+];
+
+/** Words distinctive enough to always ask wherever they appear in a command line (`python -c "…'secret-tool'…"`). */
+export const SECRET_STORE_WORDS: readonly string[] = [
+  'secret-tool',
+  'kwallet-query',
+  'keepassxc-cli',
+  'find-generic-password',
+  'find-internet-password',
+  'dump-keychain',
+];

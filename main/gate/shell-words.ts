@@ -1,0 +1,113 @@
+// A deliberately rough shell reading for the sensitive-target check: words and the words in command position.
+// It errs towards finding more (a false find only means the user is asked), never towards finding less.
+
+/** A command line with quotes and backslash escapes removed, as the shell would see the words. */
+export function unquote(text: string): string {
+  return text.replace(/\\(.)/gs, '$1').replace(/["']/g, '');
+}
+
+/** Every word of a text: split at blanks, shell operators, `=`, `:` and `,` (so `--file=~/.ssh/id` yields `~/.ssh/id`). */
+export function words(text: string): string[] {
+  return unquote(text)
+    .split(/[\s;&|<>()`{}=:,[\]]+/)
+    .filter((word) => word.length > 0);
+}
+
+// Words that run the word after them (after their own options): `sudo cat`, `env A=1 cat`, `xargs cat`.
+const WRAPPERS = new Set([
+  'sudo',
+  'doas',
+  'env',
+  'command',
+  'builtin',
+  'exec',
+  'eval',
+  'nohup',
+  'time',
+  'nice',
+  'ionice',
+  'timeout',
+  'watch',
+  'xargs',
+  'strace',
+  'then',
+  'do',
+  'else',
+  'elif',
+  'if',
+  'while',
+  'until',
+  '!',
+]);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'busybox']);
+
+/** The words a command line may run as commands: the first of each simple command, every word after a wrapper (`sudo -u root cat`), and inside `sh -c`. */
+export function commandWords(line: string): string[] {
+  const tokens = unquote(line)
+    .split(/(\$\(|&&|\|\||[;&|()`{}\n\r])|[ \t]+/)
+    .filter((token): token is string => token !== undefined && token.length > 0);
+  const found: string[] = [];
+  let state: 'command' | 'arguments' | 'wrapped' | 'shell' = 'command';
+  for (const token of tokens) {
+    if (/^(\$\(|&&|\|\||[;&|()`{}\n\r])$/.test(token)) {
+      state = 'command';
+      continue;
+    }
+    switch (state) {
+      case 'arguments':
+        continue;
+      case 'shell':
+        // `bash -c 'secret-tool lookup …'`: the quoted text is a command line of its own.
+        if (/^-[a-z]*c[a-z]*$/i.test(token)) state = 'command';
+        continue;
+      case 'wrapped':
+        // A wrapper's own options take arguments we cannot tell apart from the command: count every word.
+        found.push(token);
+        continue;
+      case 'command': {
+        if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(token)) continue;
+        found.push(token);
+        const base = basename(token);
+        state = WRAPPERS.has(base) ? 'wrapped' : SHELLS.has(base) ? 'shell' : 'arguments';
+        continue;
+      }
+    }
+  }
+  return found;
+}
+
+/** The last path segment of a word (`/usr/bin/security` → `security`). */
+export function basename(word: string): string {
+  const parts = word.split(/[\\/]/);
+  return parts[parts.length - 1] ?? word;
+}
+
+/** Whether a word holds shell glob characters. */
+export function hasShellGlob(word: string): boolean {
+  return /[*?[]/.test(word);
+}
+
+/** A shell glob as an anchored, case-insensitive regular expression; `*` and `?` do not match a leading dot, as in bash. */
+export function shellGlobToRegExp(glob: string): RegExp {
+  let source = '';
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i] as string;
+    if (char === '*') source += i === 0 ? '(?!\\.)[^/]*' : '[^/]*';
+    else if (char === '?') source += i === 0 ? '[^/.]' : '[^/]';
+    else if (char === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end === -1) source += '\\[';
+      else {
+        const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        source += `[${body}]`;
+        i = end;
+      }
+    } else source += /[.+^${}()|\\/-]/.test(char) ? `\\${char}` : char;
+  }
+  try {
+    return new RegExp(`^${source}$`, 'i');
+  } catch {
+    // A class the regular expression engine rejects: assume it could match anything.
+    return /^.*$/;
+  }
+}
