@@ -17,6 +17,7 @@ import { ToolRegistry } from './core/registry';
 import { TaskRegistry } from './core/task-registry';
 import { ArgumentValidator } from './core/validate';
 import { ScriptToolSource } from './adapters/script/script-tool-source';
+import { McpManager } from './adapters/mcp/mcp-manager';
 import { PromptingHealer } from './secrets/prompting-healer';
 import type { SecretPrompt } from './secrets/secret-prompt';
 import { StoringSecretPrompt } from './secrets/secret-prompt';
@@ -41,6 +42,11 @@ export interface CoreOptions {
   secretPrompt?: SecretPrompt;
   /** Echo log lines (e.g. to stderr for a verbose CLI). */
   echoLog?: (line: string) => void;
+  /**
+   * The MCP servers of mcp.json: `wait` connects them before createCore returns (one-shot CLI commands),
+   * `background` lets them connect while the host starts (desktop, browser mode), `off` skips them (mcp serve).
+   */
+  mcp?: 'wait' | 'background' | 'off';
 }
 
 /** The services every host binds. */
@@ -58,6 +64,8 @@ export interface Core {
   redactor: Redactor;
   log: AppLogger;
   secrets: SecretStore;
+  /** The MCP servers of mcp.json, their states and reconnect. */
+  mcp: McpManager;
   /** Stops watchers, cancels tasks and kills every process group this core started. */
   close(): Promise<void>;
 }
@@ -67,7 +75,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const paths = agenvoyPaths(options.home ?? agenvoyHome());
   const redactor = options.secrets?.redactor ?? new Redactor();
   const secrets = options.secrets ?? new SecretStore({ secretsFile: paths.secretsFile, redactor });
-  const secretPrompt = options.secretPrompt ? new StoringSecretPrompt(options.secretPrompt, secrets) : undefined;
+  const secretPrompt = options.secretPrompt
+    ? new StoringSecretPrompt(options.secretPrompt, secrets)
+    : undefined;
   const log = AppLogger.inDir(paths.logs, redactor, options.echoLog ?? null);
   const registry = new ToolRegistry(lintTool);
   for (const tool of [...builtinTools(), ...(options.hostTools ?? [])]) registry.register(tool);
@@ -87,7 +97,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     getSecret,
     services: { catalog, tasks, ...(secretPrompt ? { secretPrompt } : {}) },
   });
-  const executor = new BatchExecutor(dispatcher, options.healer ?? (secretPrompt ? new PromptingHealer(secretPrompt) : null));
+  const executor = new BatchExecutor(
+    dispatcher,
+    options.healer ?? (secretPrompt ? new PromptingHealer(secretPrompt) : null),
+  );
   const scripts = new ScriptToolSource({
     registry,
     dirs: [
@@ -99,6 +112,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     watch: options.watchScripts ?? false,
   });
   await scripts.start();
+
+  // --- MCP servers (main/adapters/mcp): their tools go into the same registry, linted, never shadowing ---
+  const mcp = new McpManager({ configPath: paths.mcpConfig, registry, log, getSecret, redactor, groups, cwd: options.workspace });
+  const mcpMode = options.mcp ?? 'wait';
+  if (mcpMode === 'wait') await mcp.start();
+  else if (mcpMode === 'background') void mcp.start();
+  // --- end MCP ---
+
   return {
     paths,
     workspace: options.workspace,
@@ -113,7 +134,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     redactor,
     log,
     secrets,
+    mcp,
     async close() {
+      await mcp.stop();
       scripts.stop();
       catalog.close();
       await tasks.cancelAll();

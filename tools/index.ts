@@ -11,5 +11,14 @@ import { writeTodoTool } from './write-todo';
 
 /** The built-in tools offered by every host (host-specific ones are added by the host). */
 export function builtinTools(): ToolSpec[] {
-  return [findToolsTool, runToolTool, reasoningGuideTool, askUserTool, writeTodoTool, chatHistoryTool, writeResultTool, storeSecretTool];
+  return [
+    findToolsTool,
+    runToolTool,
+    reasoningGuideTool,
+    askUserTool,
+    writeTodoTool,
+    chatHistoryTool,
+    writeResultTool,
+    storeSecretTool,
+  ];
 }

@@ -52,11 +52,18 @@ export const storeSecretTool = defineTool({
   handler: async (args, ctx) => {
     const key = typeof args.key === 'string' ? args.key.trim() : '';
     if (!KEY.test(key)) {
-      throw new ToolError('invalid_arguments', '`key` must be a key name of letters, digits and _, e.g. "GITHUB_TOKEN"', {
-        parameter: 'key',
-      });
+      throw new ToolError(
+        'invalid_arguments',
+        '`key` must be a key name of letters, digits and _, e.g. "GITHUB_TOKEN"',
+        {
+          parameter: 'key',
+        },
+      );
     }
-    const question = typeof args.question === 'string' && args.question.trim() ? args.question.trim() : `Enter the value of ${key}.`;
+    const question =
+      typeof args.question === 'string' && args.question.trim()
+        ? args.question.trim()
+        : `Enter the value of ${key}.`;
     const forTool = typeof args.for_tool === 'string' ? args.for_tool.trim() : '';
     const prompt = ctx.services.secretPrompt;
     if (!prompt) {
@@ -82,7 +89,12 @@ export const storeSecretTool = defineTool({
       };
     }
     return {
-      content: [{ type: 'text', text: `the user declined to store ${key}; do not ask for it again unless the user wants to` }],
+      content: [
+        {
+          type: 'text',
+          text: `the user declined to store ${key}; do not ask for it again unless the user wants to`,
+        },
+      ],
       data: { key, stored: false },
     };
   },

@@ -106,7 +106,10 @@ export interface HealPort {
 /** The masked store_secret prompt: asks the user for a value and stores it; the value never comes back. */
 export interface SecretPromptPort {
   /** Resolves 'stored' once the value is in the secret store, 'declined' when the user cancelled. */
-  ask(request: { key: string; question: string; forTool?: string }, signal: AbortSignal): Promise<'stored' | 'declined'>;
+  ask(
+    request: { key: string; question: string; forTool?: string },
+    signal: AbortSignal,
+  ): Promise<'stored' | 'declined'>;
 }
 
 /** Typed ports to the core services a system tool needs; a host leaves out what it does not offer. */

@@ -43,6 +43,8 @@ export interface TurnEngineDeps {
   /** Host services for this chat (askUser, chat port). */
   services?: ToolServices;
   maxRounds?: number;
+  /** Makes a model's call id unique in the chat (some servers reuse ids every round). */
+  claimCallId?: (id: string) => string;
 }
 
 /** How a turn ended. */
@@ -174,7 +176,8 @@ export class TurnEngine {
         onToolCall: (call) => this.emit({ type: 'tool.call', chatId, callId: call.id, name: call.name, args: redactor.redact(call.args) }),
       },
     );
-    const content = redactor.redactDeep(result.content);
+    const claim = this.deps.claimCallId ?? ((id: string) => id);
+    const content = redactor.redactDeep(result.content).map((part) => (part.type === 'tool_call' ? { ...part, id: claim(part.id) } : part));
     const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
     switch (result.kind) {
       case 'cancelled':
@@ -195,7 +198,7 @@ export class TurnEngine {
         return {
           kind: 'tools' as const,
           text,
-          calls: result.toolCalls.map((c) => ({ id: c.id, name: c.name, args: c.args })),
+          calls: content.flatMap((c) => (c.type === 'tool_call' ? [{ id: c.id, name: c.name, args: c.args }] : [])),
         };
     }
   }

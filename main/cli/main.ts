@@ -1,6 +1,8 @@
 // Entry of the `agenvoy` command: routes to its sub-commands.
 import type { CliIo } from './io';
 import { processIo, UsageError } from './io';
+import { mcpCommand } from './mcp-command';
+import { rulesCommand } from './rules-command';
 import { secretsCommand } from './secrets-command';
 import { toolsCommand } from './tools-command';
 
@@ -12,9 +14,14 @@ commands:
   tools lint [--dir DIR] [--json]                 design-rule findings
   tools call <name> '<json-args>' [--yes] [--json] [--workspace DIR]
                                                   run one tool through the dispatcher
+  mcp serve [--approve ask|deny] [--workspace DIR]  serve the script tools and their authoring helpers over stdio
   secrets set KEY [--stdin]                       store a secret (masked prompt, or piped with --stdin)
   secrets delete KEY                              remove a secret from the keychain and the file
   secrets list [--json]                           secret names, where each lives, the active backend
+  rules list [--json]                             approval rules (shipped defaults and yours)
+  rules add --tool GLOB [--pattern P] [--except GLOB]... --allow|--deny [--json]
+                                                  add a persisted approval rule
+  rules revoke ID [--json]                        revoke a rule (a revoked default stays revoked)
 
 Every command honours AGENVOY_HOME (default ~/.config/agenvoy).
 `;
@@ -26,8 +33,12 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     switch (command) {
       case 'tools':
         return await toolsCommand(rest, io);
+      case 'mcp':
+        return await mcpCommand(rest, io);
       case 'secrets':
         return await secretsCommand(rest, io);
+      case 'rules':
+        return await rulesCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

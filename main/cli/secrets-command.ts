@@ -27,7 +27,11 @@ export async function secretsCommand(argv: string[], io: CliIo): Promise<number>
 
 /** The store the CLI works on: the same keychain service and file as the app, for AGENVOY_HOME in `io.env`. */
 export function cliSecretStore(io: CliIo): SecretStore {
-  return new SecretStore({ secretsFile: agenvoyPaths(agenvoyHome(io.env)).secretsFile, redactor: new Redactor(), env: io.env });
+  return new SecretStore({
+    secretsFile: agenvoyPaths(agenvoyHome(io.env)).secretsFile,
+    redactor: new Redactor(),
+    env: io.env,
+  });
 }
 
 function oneKey(positionals: string[], usage: string): string {
@@ -42,22 +46,36 @@ function oneKey(positionals: string[], usage: string): string {
 }
 
 async function set(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { stdin: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { stdin: { type: 'boolean' } },
+  });
   const key = oneKey(positionals, 'agenvoy secrets set KEY [--stdin]');
   let prompt: SecretPrompt;
   if (values.stdin) prompt = new StreamSecretPrompt(io.stdin);
   else if (io.interactive) prompt = new TerminalSecretPrompt(io.stdin, io.stderr);
-  else throw new UsageError(`no terminal to ask on: pipe the value in with \`agenvoy secrets set ${key} --stdin\``);
+  else
+    throw new UsageError(
+      `no terminal to ask on: pipe the value in with \`agenvoy secrets set ${key} --stdin\``,
+    );
   const store = cliSecretStore(io);
   // The value goes from the prompt straight into the store; nothing here prints or keeps it.
-  const value = await prompt.read({ key, question: `Enter the value of ${key}.` }, new AbortController().signal);
+  const value = await prompt.read(
+    { key, question: `Enter the value of ${key}.` },
+    new AbortController().signal,
+  );
   if (value === null) {
     io.stderr(`nothing stored: no value was given for ${key}\n`);
     return 1;
   }
   const where = await store.set(key, value);
   const status = await store.status();
-  io.stdout(where === 'keychain' ? `stored ${key} in the OS keychain\n` : `stored ${key} in ${status.file} (${status.reason})\n`);
+  if (where === 'keychain') io.stdout(`stored ${key} in the OS keychain\n`);
+  else {
+    io.stdout(`stored ${key} in ${status.file}\n`);
+    io.stderr(`note: ${status.reason}\n`);
+  }
   return 0;
 }
 
@@ -68,7 +86,8 @@ async function remove(argv: string[], io: CliIo): Promise<number> {
   const stillInEnv = Boolean(io.env[key]);
   if (removed.length === 0) io.stderr(`no stored secret ${key}\n`);
   else io.stdout(`deleted ${key} from the ${removed.join(' and the ')}\n`);
-  if (stillInEnv) io.stderr(`note: ${key} is still set as an environment variable, which tools fall back to\n`);
+  if (stillInEnv)
+    io.stderr(`note: ${key} is still set as an environment variable, which tools fall back to\n`);
   return removed.length > 0 ? 0 : 1;
 }
 
@@ -77,7 +96,9 @@ async function list(argv: string[], io: CliIo): Promise<number> {
   const store = cliSecretStore(io);
   const status = await store.status();
   const secrets = await store.list();
-  io.stdout(values.json ? JSON.stringify({ backend: status, secrets }, null, 2) + '\n' : formatList(status, secrets));
+  io.stdout(
+    values.json ? JSON.stringify({ backend: status, secrets }, null, 2) + '\n' : formatList(status, secrets),
+  );
   return 0;
 }
 

@@ -21,12 +21,18 @@ export type CanonicalArgument =
  */
 export function canonicalArgument(tool: string, args: Record<string, unknown>): CanonicalArgument {
   if (COMMAND_TOOLS.includes(tool) && typeof args.command === 'string') {
-    return { kind: 'command', key: 'command', text: normaliseCommandLine(args.command), others: otherValues(args, 'command') };
+    return {
+      kind: 'command',
+      key: 'command',
+      text: normaliseCommandLine(args.command),
+      others: otherValues(args, 'command'),
+    };
   }
   for (const key of CANONICAL_KEYS) {
     const value = args[key];
     if (typeof value !== 'string') continue;
-    if (key === 'command') return { kind: 'command', key, text: normaliseCommandLine(value), others: otherValues(args, key) };
+    if (key === 'command')
+      return { kind: 'command', key, text: normaliseCommandLine(value), others: otherValues(args, key) };
     return { kind: 'value', key, text: normaliseValue(key, value), others: otherValues(args, key) };
   }
   return { kind: 'json', text: stableStringify(args) };

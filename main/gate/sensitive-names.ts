@@ -28,7 +28,10 @@ export const SENSITIVE_NAMES: readonly SensitiveName[] = [
   { label: 'a keychain file', segments: [{ test: /\.keychain(-db)?$/i, sample: 'login.keychain-db' }] },
   { label: 'a .env file', segments: [{ test: /^\.env(\..+)?$/i, sample: '.env' }] },
   { label: 'a .envrc file', segments: [exact('.envrc')] },
-  { label: 'a private SSH key', segments: [{ test: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/i, sample: 'id_rsa' }] },
+  {
+    label: 'a private SSH key',
+    segments: [{ test: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/i, sample: 'id_rsa' }],
+  },
   { label: 'netrc credentials (~/.netrc)', segments: [exact('.netrc')] },
   { label: 'git credentials (~/.git-credentials)', segments: [exact('.git-credentials')] },
   { label: 'PostgreSQL passwords (~/.pgpass)', segments: [exact('.pgpass')] },
@@ -42,7 +45,13 @@ export const SENSITIVE_NAMES: readonly SensitiveName[] = [
 ];
 
 /** Folders under the user's home that always ask, also when a path only contains them (`ls ~`, `tar c ~/.config`). */
-export const SENSITIVE_HOME_DIRS: readonly string[] = ['.ssh', '.aws', '.gnupg', '.local/share/keyrings', 'Library/Keychains'];
+export const SENSITIVE_HOME_DIRS: readonly string[] = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.local/share/keyrings',
+  'Library/Keychains',
+];
 
 /** Commands that read secret stores: they always ask when they are run (in command position). */
 export const SECRET_STORE_COMMANDS: readonly string[] = [

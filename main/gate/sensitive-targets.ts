@@ -2,7 +2,12 @@
 import path from 'node:path';
 import type { CanonicalArgument } from './canonical-argument';
 import type { SensitiveName } from './sensitive-names';
-import { SECRET_STORE_COMMANDS, SECRET_STORE_WORDS, SENSITIVE_HOME_DIRS, SENSITIVE_NAMES } from './sensitive-names';
+import {
+  SECRET_STORE_COMMANDS,
+  SECRET_STORE_WORDS,
+  SENSITIVE_HOME_DIRS,
+  SENSITIVE_NAMES,
+} from './sensitive-names';
 import { basename, commandWords, hasShellGlob, shellGlobToRegExp, words } from './shell-words';
 
 /** Where the user's secrets live on this machine. */
@@ -48,6 +53,8 @@ export function findSensitiveTarget(
 
 /** What sensitive location a text names, if any. `wide` also counts folders that contain one (`ls ~`). */
 export function sensitivePath(text: string, options: SensitiveOptions, wide = false): string | null {
+  const agenvoyHome = path.resolve(options.agenvoyHome);
+  const absolute: string[] = [];
   for (const word of [text, ...words(text)]) {
     const expanded = expandHome(word, options);
     for (const candidate of expanded === word ? [word] : [word, expanded]) {
@@ -56,10 +63,17 @@ export function sensitivePath(text: string, options: SensitiveOptions, wide = fa
     }
     if (!path.isAbsolute(expanded)) continue;
     const resolved = path.resolve(expanded);
-    const agenvoyHome = path.resolve(options.agenvoyHome);
-    if (isInside(resolved, agenvoyHome)) return `Agenvoy's own folder ($AGENVOY_HOME: the secret file, approval rules, tools)`;
-    if (!wide) continue;
-    const roots = [agenvoyHome, ...options.homes.flatMap((home) => SENSITIVE_HOME_DIRS.map((dir) => path.join(home, dir)))];
+    if (isInside(resolved, agenvoyHome))
+      return `Agenvoy's own folder ($AGENVOY_HOME: the secret file, approval rules, tools)`;
+    absolute.push(resolved);
+  }
+  if (!wide) return null;
+  // The named reason is more useful, so containing folders are only looked at once no word names a location.
+  const roots = [
+    ...options.homes.flatMap((home) => SENSITIVE_HOME_DIRS.map((dir) => path.join(home, dir))),
+    agenvoyHome,
+  ];
+  for (const resolved of absolute) {
     const contained = roots.find((root) => isInside(root, resolved));
     if (contained) return `a folder that contains ${contained}`;
   }
@@ -101,8 +115,13 @@ function namedLocation(word: string): string | null {
 function segmentsMatch(segments: string[], name: SensitiveName): boolean {
   return name.segments.every((pattern, i) => {
     const segment = segments[i] as string;
-    // `~/.ss?/id_rsa` or `~/.s*` reaches ~/.ssh without naming it: test the glob against the name.
-    return hasShellGlob(segment) ? shellGlobToRegExp(segment).test(pattern.sample) : pattern.test.test(segment);
+    // `~/.ss?/id_rsa` or `~/.s*` reaches ~/.ssh without naming it: test the glob against the name. A glob with
+    // almost no literal text (`*`, `*s`) would flag every wildcard, so only hidden-name globs and specific ones count.
+    if (!hasShellGlob(segment)) return pattern.test.test(segment);
+    const literal = segment.replace(/\[[^\]]*\]|[*?]/g, '');
+    return (
+      (segment.startsWith('.') || literal.length >= 3) && shellGlobToRegExp(segment).test(pattern.sample)
+    );
   });
 }
 
@@ -119,12 +138,16 @@ function isInside(child: string, parent: string): boolean {
 }
 
 function isCanonicalValue(canonical: CanonicalArgument, key: string): boolean {
-  return canonical.kind !== 'json' && (key === canonical.key || ['path', 'url', 'file', 'target', 'command'].includes(key));
+  return (
+    canonical.kind !== 'json' &&
+    (key === canonical.key || ['path', 'url', 'file', 'target', 'command'].includes(key))
+  );
 }
 
 function* strings(value: unknown, where: string, key = ''): Generator<[string, string, string]> {
   if (typeof value === 'string') yield [where || key, key, value];
-  else if (Array.isArray(value)) for (const [i, item] of value.entries()) yield* strings(item, `${where}[${i}]`, key);
+  else if (Array.isArray(value))
+    for (const [i, item] of value.entries()) yield* strings(item, `${where}[${i}]`, key);
   else if (value && typeof value === 'object') {
     for (const [k, item] of Object.entries(value)) yield* strings(item, where ? `${where}.${k}` : k, k);
   }

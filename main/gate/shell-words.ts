@@ -98,7 +98,10 @@ export function shellGlobToRegExp(glob: string): RegExp {
       const end = glob.indexOf(']', i + 2);
       if (end === -1) source += '\\[';
       else {
-        const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = glob
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         source += `[${body}]`;
         i = end;
       }

@@ -2,9 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Keytar } from './keychain';
 import { loadKeytar } from './keychain';
-import type { SecretTool } from './secret-tool';
-import { SECRET_SERVICE } from './secret-tool';
-import { withTimeout } from './with-timeout';
+import { SECRET_SERVICE, SecretTool } from './secret-tool';
+import { KeychainTimeoutError, withTimeout } from './with-timeout';
 
 /** The whole probe's limit: a usable keychain answers in tens of milliseconds. */
 export const PROBE_TIMEOUT_MS = 3000;
@@ -25,11 +24,23 @@ export interface DetectOptions {
   timeoutMs?: number;
 }
 
-/** Probes the keychain: write, read back, (secret-tool read back), delete, all within `timeoutMs`. */
+/**
+ * Probes the keychain within `timeoutMs`. With secret-tool (Linux) it goes first: store, clear; then keytar
+ * writes and reads back; secret-tool must see keytar's item (interop); the item is cleared.
+ */
 export async function detectKeychain(options: DetectOptions): Promise<Detection> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+  const remaining = () => Math.max(1, Math.round(timeoutMs - (performance.now() - started)));
+  const unusable = (error: unknown): Detection => ({
+    usable: false,
+    reason:
+      error instanceof KeychainTimeoutError
+        ? `the keychain did not answer within ${timeoutMs} ms`
+        : message(error),
+    probeMs: elapsed(),
+  });
   let keytar: Keytar;
   try {
     keytar = (options.loadKeytar ?? loadKeytar)();
@@ -38,6 +49,22 @@ export async function detectKeychain(options: DetectOptions): Promise<Detection>
   }
   const account = `${PROBE_ACCOUNT_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`;
   const value = randomBytes(12).toString('hex');
+  const tool = () => (options.secretTool ? new SecretTool(options.secretTool.command, remaining()) : null);
+  let interopNote = options.secretTool
+    ? ''
+    : 'secret-tool is not installed: items other programs stored without keytar are not seen';
+
+  // secret-tool first: it is a child process we can kill. A keychain that would hang keytar hangs it instead,
+  // so keytar is never called there (a stuck keytar call holds a libuv worker, and so the process, ~25 s).
+  try {
+    await tool()?.store(account, value);
+    await tool()?.clear(account);
+  } catch (error) {
+    if (error instanceof KeychainTimeoutError) return unusable(error);
+    // A secret-tool failure that is not a hang: keytar (bounded below) has the last word.
+    interopNote = `secret-tool failed (${message(error)})`;
+  }
+
   let written = false;
   try {
     await withTimeout(
@@ -47,26 +74,34 @@ export async function detectKeychain(options: DetectOptions): Promise<Detection>
         const back = await keytar.getPassword(SECRET_SERVICE, account);
         if (back !== value) throw new Error('the keychain did not return the probe value it was given');
       })(),
-      timeoutMs,
+      remaining(),
       'the keychain probe',
     );
   } catch (error) {
     // A probe item left behind by a half-working keychain is removed if the keychain lets us.
-    if (written) void withTimeout(keytar.deletePassword(SECRET_SERVICE, account), 1000, 'probe cleanup').catch(() => false);
-    return { usable: false, reason: message(error), probeMs: elapsed() };
+    if (written)
+      void withTimeout(keytar.deletePassword(SECRET_SERVICE, account), 1000, 'probe cleanup').catch(
+        () => false,
+      );
+    return unusable(error);
   }
+
   let interop: SecretTool | null = null;
-  let interopNote = 'secret-tool is not installed: items other programs stored without keytar are not seen';
-  if (options.secretTool) {
+  if (options.secretTool && !interopNote) {
     try {
-      const seen = await options.secretTool.lookup(account);
-      interop = seen === value ? options.secretTool : null;
-      interopNote = interop ? 'secret-tool finds items other programs stored' : 'secret-tool did not see the probe item';
+      interop = (await tool()?.lookup(account)) === value ? options.secretTool : null;
+      interopNote = interop
+        ? 'secret-tool finds items other programs stored'
+        : 'secret-tool did not see the probe item';
     } catch (error) {
       interopNote = `secret-tool failed (${message(error)})`;
     }
   }
-  await withTimeout(keytar.deletePassword(SECRET_SERVICE, account), timeoutMs, 'the keychain probe delete').catch(() => false);
+  await withTimeout(
+    keytar.deletePassword(SECRET_SERVICE, account),
+    remaining(),
+    'the keychain probe delete',
+  ).catch(() => false);
   return { usable: true, keytar, interop, interopNote, probeMs: elapsed() };
 }
 

@@ -1,11 +1,12 @@
 // The OS keychain through keytar (service `agenvoy`, account = key name), plus secret-tool interop on Linux.
 import { createRequire } from 'node:module';
+import type * as KeytarModule from 'keytar';
 import type { SecretTool } from './secret-tool';
 import { SECRET_SERVICE } from './secret-tool';
 import { withTimeout } from './with-timeout';
 
 /** keytar's functions, as the store uses them. */
-export type Keytar = typeof import('keytar');
+export type Keytar = typeof KeytarModule;
 
 /** Default limit of one keychain call after detection. */
 export const KEYCHAIN_TIMEOUT_MS = 5000;

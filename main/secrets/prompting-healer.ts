@@ -7,9 +7,14 @@ export class PromptingHealer implements CredentialHealer {
   constructor(private readonly prompt: SecretPromptPort) {}
 
   /** Resolves true when the user stored a value (the executor then retries the call), false when declined. */
-  async heal(request: { key: string; reason: string; tool: string; chatId: string }, signal: AbortSignal): Promise<boolean> {
+  async heal(
+    request: { key: string; reason: string; tool: string; chatId: string },
+    signal: AbortSignal,
+  ): Promise<boolean> {
     const question = healQuestion(request.key, request.reason, request.tool);
-    return (await this.prompt.ask({ key: request.key, question, forTool: request.tool }, signal)) === 'stored';
+    return (
+      (await this.prompt.ask({ key: request.key, question, forTool: request.tool }, signal)) === 'stored'
+    );
   }
 }
 

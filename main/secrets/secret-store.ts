@@ -117,11 +117,15 @@ export class SecretStore {
   async list(): Promise<SecretEntry[]> {
     const { keychain } = await this.resolve();
     const locations = new Map<string, SecretLocation[]>();
-    const add = (key: string, where: SecretLocation) => locations.set(key, [...(locations.get(key) ?? []), where]);
-    for (const key of (await keychain?.keys()) ?? []) if (!key.startsWith(PROBE_ACCOUNT_PREFIX)) add(key, 'keychain');
+    const add = (key: string, where: SecretLocation) =>
+      locations.set(key, [...(locations.get(key) ?? []), where]);
+    for (const key of (await keychain?.keys()) ?? [])
+      if (!key.startsWith(PROBE_ACCOUNT_PREFIX)) add(key, 'keychain');
     for (const key of (await this.file?.entries())?.keys() ?? []) add(key, 'file');
     for (const key of locations.keys()) if (nonEmpty(this.env[key]) !== undefined) add(key, 'env');
-    return [...locations.entries()].map(([key, where]) => ({ key, locations: where })).sort((a, b) => a.key.localeCompare(b.key));
+    return [...locations.entries()]
+      .map(([key, where]) => ({ key, locations: where }))
+      .sort((a, b) => a.key.localeCompare(b.key));
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
@@ -139,10 +143,15 @@ export class SecretStore {
     const platform = this.options.platform ?? process.platform;
     const secretToolPath = platform === 'darwin' || platform === 'win32' ? null : findSecretTool();
     const detection = await (this.options.detect?.() ??
-      detectKeychain({ secretTool: secretToolPath ? new SecretTool(secretToolPath) : null, timeoutMs: this.options.probeTimeoutMs }));
+      detectKeychain({
+        secretTool: secretToolPath ? new SecretTool(secretToolPath) : null,
+        timeoutMs: this.options.probeTimeoutMs,
+      }));
     const file = this.file?.file ?? null;
     if (detection.usable) {
-      const keychain = new Keychain(detection.keytar, detection.interop, (key, value) => this.redactor.add(key, value));
+      const keychain = new Keychain(detection.keytar, detection.interop, (key, value) =>
+        this.redactor.add(key, value),
+      );
       return {
         keychain,
         status: {
@@ -160,7 +169,14 @@ export class SecretStore {
       : `no usable keychain (${detection.reason}); secrets can only come from environment variables`;
     return {
       keychain: null,
-      status: { backend: this.file ? 'file' : 'none', reason, interop: null, interopNote: null, file, probeMs: detection.probeMs },
+      status: {
+        backend: this.file ? 'file' : 'none',
+        reason,
+        interop: null,
+        interopNote: null,
+        file,
+        probeMs: detection.probeMs,
+      },
     };
   }
 }

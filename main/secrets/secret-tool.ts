@@ -53,6 +53,15 @@ export class SecretTool {
     throw this.failure('lookup', result);
   }
 
+  /** Stores `value` for `account` without keytar's schema marker, as other programs do (the value goes on stdin). */
+  async store(account: string, value: string, label = `${SECRET_SERVICE}/${account}`): Promise<void> {
+    const result = await this.run(
+      ['store', '--label', label, 'service', SECRET_SERVICE, 'account', account],
+      value,
+    );
+    if (result.code !== 0) throw this.failure('store', result);
+  }
+
   /** Removes every item for `account`, whoever stored it; true when there was one. */
   async clear(account: string): Promise<boolean> {
     const result = await this.run(['clear', 'service', SECRET_SERVICE, 'account', account]);
@@ -77,12 +86,18 @@ export class SecretTool {
   }
 
   private failure(what: string, result: RunResult): Error {
-    return new Error(`secret-tool ${what} failed (exit ${result.code}): ${result.stderr.trim() || 'no message'}`);
+    return new Error(
+      `secret-tool ${what} failed (exit ${result.code}): ${result.stderr.trim() || 'no message'}`,
+    );
   }
 
-  private run(args: string[]): Promise<RunResult> {
+  // `input` goes on stdin, never on the command line, where any user could read it with ps.
+  private run(args: string[], input?: string): Promise<RunResult> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(this.command, args, {
+        stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      });
+      child.stdin?.on('error', () => {}).end(input);
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -29,7 +29,8 @@ export class SecretsFile {
   /** Writes `key=value`, replacing the key's old line(s). */
   async set(key: string, value: string): Promise<void> {
     // One line per entry: a value with a line break could not be read back as written.
-    if (/[\r\n]/.test(value)) throw new SecretStoreError(`the value for ${key} has a line break, which the secrets file cannot hold`);
+    if (/[\r\n]/.test(value))
+      throw new SecretStoreError(`the value for ${key} has a line break, which the secrets file cannot hold`);
     const lines = await this.lines();
     const kept = lines.filter((line) => parseLine(line)?.key !== key);
     kept.push(`${key}=${value}`);

@@ -4,7 +4,11 @@ import { StringDecoder } from 'node:string_decoder';
 import type { SecretPrompt, SecretRequest } from './secret-prompt';
 
 /** A terminal input stream (process.stdin on a TTY). */
-export type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown; isRaw?: boolean };
+export type TerminalInput = NodeJS.ReadableStream & {
+  isTTY?: boolean;
+  setRawMode?: (mode: boolean) => unknown;
+  isRaw?: boolean;
+};
 
 /** The most bytes a piped value may have. */
 export const MAX_SECRET_BYTES = 64 * 1024;
@@ -28,7 +32,8 @@ export class TerminalSecretPrompt implements SecretPrompt {
   /** Shows the question and reads one line without echo. */
   read(request: SecretRequest, signal: AbortSignal): Promise<string | null> {
     const { input, write } = this;
-    if (!isTerminal(input)) return Promise.reject(new Error('the masked prompt needs a terminal; pipe the value with --stdin'));
+    if (!isTerminal(input))
+      return Promise.reject(new Error('the masked prompt needs a terminal; pipe the value with --stdin'));
     signal.throwIfAborted();
     return new Promise((resolve, reject) => {
       const decoder = new StringDecoder('utf8');
@@ -80,11 +85,14 @@ export class StreamSecretPrompt implements SecretPrompt {
     for await (const chunk of this.input) {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       size += buffer.length;
-      if (size > MAX_SECRET_BYTES) throw new Error(`the piped value is longer than ${MAX_SECRET_BYTES} bytes`);
+      if (size > MAX_SECRET_BYTES)
+        throw new Error(`the piped value is longer than ${MAX_SECRET_BYTES} bytes`);
       chunks.push(buffer);
       signal.throwIfAborted();
     }
-    const value = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    const value = Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
     return value === '' ? null : value;
   }
 }

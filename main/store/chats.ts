@@ -64,7 +64,9 @@ export class ChatTable {
   /** Creates a chat; throws if the id is taken. */
   create(chat: NewChat): ChatRecord {
     const now = Date.now();
-    return toChat(this.insert.get(chat.id ?? `chat_${randomUUID()}`, chat.title, chat.workspace, now, now) as ChatRow);
+    return toChat(
+      this.insert.get(chat.id ?? `chat_${randomUUID()}`, chat.title, chat.workspace, now, now) as ChatRow,
+    );
   }
 
   /** One chat, or undefined. */
@@ -89,7 +91,8 @@ export class ChatTable {
   /** Renames a chat; false when there is no such chat. */
   rename(id: string, title: string): boolean {
     return (
-      this.db.prepare('UPDATE chats SET title = ?, updated_at = ? WHERE id = ?').run(title, Date.now(), id).changes === 1
+      this.db.prepare('UPDATE chats SET title = ?, updated_at = ? WHERE id = ?').run(title, Date.now(), id)
+        .changes === 1
     );
   }
 
@@ -102,5 +105,4 @@ export class ChatTable {
   delete(id: string): boolean {
     return this.db.prepare('DELETE FROM chats WHERE id = ?').run(id).changes === 1;
   }
-
 }

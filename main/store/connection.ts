@@ -36,7 +36,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Database.
     fs.chmodSync(file, 0o600);
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
     const mode = db.pragma('journal_mode = WAL', { simple: true });
-    if (String(mode).toLowerCase() !== 'wal') throw new Error(`could not switch ${file} to WAL (journal_mode=${mode})`);
+    if (String(mode).toLowerCase() !== 'wal')
+      throw new Error(`could not switch ${file} to WAL (journal_mode=${mode})`);
     db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     db.pragma('foreign_keys = ON');
     return db;

@@ -51,7 +51,15 @@ export class MessageTable {
 
   /** Starts a streaming assistant message with no content yet. */
   begin(chatId: string): MessageRef {
-    return this.insert({ chatId, role: 'assistant', content: '[]', text: '', status: 'streaming', taskId: null, seen: null });
+    return this.insert({
+      chatId,
+      role: 'assistant',
+      content: '[]',
+      text: '',
+      status: 'streaming',
+      taskId: null,
+      seen: null,
+    });
   }
 
   /** Saves the content streamed so far (the engine calls it at least every 250 ms); throws once finished. */
@@ -72,20 +80,30 @@ export class MessageTable {
 
   /** A chat's messages and notes in order. */
   list(chatId: string, options: MessageListOptions = {}): StoredMessage[] {
-    return (this.page.all(chatId, options.afterSeq ?? 0, options.limit ?? -1) as MessageRow[]).map(toStoredMessage);
+    return (this.page.all(chatId, options.afterSeq ?? 0, options.limit ?? -1) as MessageRow[]).map(
+      toStoredMessage,
+    );
   }
 
   /** Marks every message still streaming as interrupted (start-up after a crash); returns their ids. */
   markInterrupted(): number[] {
     return this.db
-      .prepare(`UPDATE messages SET status = 'interrupted', updated_at = ? WHERE status = 'streaming' RETURNING id`)
+      .prepare(
+        `UPDATE messages SET status = 'interrupted', updated_at = ? WHERE status = 'streaming' RETURNING id`,
+      )
       .pluck()
       .all(Date.now()) as number[];
   }
 
   private write(id: number, content: AssistantPart[], status: 'streaming' | FinishStatus): void {
     const message: TranscriptMessage = { role: 'assistant', content };
-    const changes = this.update.run(JSON.stringify(content), messageText(message), status, Date.now(), id).changes;
+    const changes = this.update.run(
+      JSON.stringify(content),
+      messageText(message),
+      status,
+      Date.now(),
+      id,
+    ).changes;
     if (changes !== 1) throw new Error(`message ${id} is not a streaming message`);
   }
 }

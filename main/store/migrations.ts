@@ -12,7 +12,11 @@ export interface Migration {
 
 /** Every migration in order; append new steps, never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
-  { version: 1, name: 'chats, messages, tool calls, approvals, tasks, process groups, todos, schemas', up: coreSchema },
+  {
+    version: 1,
+    name: 'chats, messages, tool calls, approvals, tasks, process groups, todos, schemas',
+    up: coreSchema,
+  },
   { version: 2, name: 'full-text search over messages', up: searchSchema },
 ];
 
@@ -29,7 +33,8 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
   const current = schemaVersion(db);
   const latest = migrations.at(-1)?.version ?? 0;
   // An older build must not write into a schema it does not know.
-  if (current > latest) throw new Error(`history database has schema v${current}, newer than this build's v${latest}`);
+  if (current > latest)
+    throw new Error(`history database has schema v${current}, newer than this build's v${latest}`);
   const applied: number[] = [];
   for (const migration of migrations) {
     if (migration.version <= current) continue;

@@ -41,7 +41,9 @@ export class NoteTable {
 
   /** Marks notes as carried to the model (call it once the request that includes them is sent). */
   markSeen(ids: readonly number[]): void {
-    const mark = this.db.prepare(`UPDATE messages SET seen = 1, updated_at = ? WHERE id = ? AND role = 'note'`);
+    const mark = this.db.prepare(
+      `UPDATE messages SET seen = 1, updated_at = ? WHERE id = ? AND role = 'note'`,
+    );
     this.db.transaction(() => {
       const now = Date.now();
       for (const id of ids) mark.run(now, id);

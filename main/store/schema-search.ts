@@ -8,7 +8,10 @@ export function hasFts5(db: Database.Database): boolean {
 
 /** Whether the database has the full-text index (absent when it was migrated by a build without FTS5). */
 export function hasSearchIndex(db: Database.Database): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'messages_fts'").get() !== undefined;
+  return (
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'messages_fts'").get() !==
+    undefined
+  );
 }
 
 /** Creates the index and its triggers and indexes existing messages (migration 2); a no-op without FTS5. */

@@ -122,7 +122,12 @@ export class ToolCallTable {
 
   /** Records that a queued call started running under `limitMs` (null or Infinity for none). */
   started(chatId: string, callId: string, start: { limitMs: number | null; startedAt?: number }): void {
-    const changes = this.start.run(start.startedAt ?? Date.now(), finiteOrNull(start.limitMs), chatId, callId).changes;
+    const changes = this.start.run(
+      start.startedAt ?? Date.now(),
+      finiteOrNull(start.limitMs),
+      chatId,
+      callId,
+    ).changes;
     if (changes !== 1) throw new Error(`tool call ${callId} in ${chatId} is not queued`);
   }
 
@@ -150,7 +155,7 @@ export class ToolCallTable {
   /** A chat's calls in the order they were made. */
   list(chatId: string, options: { limit?: number } = {}): ToolCallRecord[] {
     const rows = this.db
-      .prepare('SELECT * FROM tool_calls WHERE chat_id = ? ORDER BY queued_at, rowid LIMIT ?')
+      .prepare('SELECT * FROM tool_calls WHERE chat_id = ? ORDER BY rowid LIMIT ?')
       .all(chatId, options.limit ?? -1) as ToolCallRow[];
     return rows.map(toRecord);
   }

@@ -9,7 +9,7 @@ import type { ToolLogger } from '../../../tools/types';
 import { formatSeconds } from '../../core/abort';
 import type { ProcessGroups } from '../../core/process-group';
 import type { McpEndpoint } from './config-types';
-import { GroupStdioTransport } from './group-stdio-transport';
+import { describeExit, GroupStdioTransport } from './group-stdio-transport';
 import type { HttpClientTimeouts } from './http-fetch';
 import { createMcpFetch } from './http-fetch';
 import { plainOptions } from './request-options';
@@ -42,6 +42,8 @@ export interface ConnectOptions {
   groups?: ProcessGroups;
   log: ToolLogger;
   clientInfo: { name: string; version: string };
+  /** Stops the attempt (quit, or a newer attempt). */
+  signal?: AbortSignal;
   /** Called with the client before `initialize`, to install notification handlers. */
   prepare?: (client: Client) => void;
 }
@@ -66,13 +68,7 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
         client,
         kind: 'stdio',
         pid: transport.pid,
-        exitReason: () => {
-          const exit = transport.exit;
-          if (!exit) return null;
-          const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-          const last = exit.stderrTail.at(-1);
-          return last ? `${how} (${last})` : how;
-        },
+        exitReason: () => (transport.exit ? describeExit(transport.exit) : null),
         close: () => client.close(),
       };
     }
@@ -115,25 +111,38 @@ async function initialise(transport: Transport, options: ConnectOptions, deadlin
   const client = new Client(options.clientInfo, { capabilities: {} });
   options.prepare?.(client);
   const left = deadline - Date.now();
-  const timeout = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timeout.abort();
-      reject(new ConnectTimeoutError(options.connectTimeoutMs));
-    }, Math.max(0, left));
+  // One signal ends the attempt: the connect timeout, or the caller stopping it (quit, reconnect).
+  const attempt = new AbortController();
+  const timer = setTimeout(() => attempt.abort(new ConnectTimeoutError(options.connectTimeoutMs)), Math.max(0, left));
+  const unlink = linkAbort(options.signal, attempt);
+  const ended = new Promise<never>((_, reject) => {
+    attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true });
   });
+  ended.catch(() => {});
   try {
     // The race also bounds transport start-up (SSE waits for its endpoint event), which takes no options.
-    await Promise.race([client.connect(transport, plainOptions(left, timeout.signal)), expired]);
+    await Promise.race([client.connect(transport, plainOptions(left, attempt.signal)), ended]);
     return client;
   } catch (error) {
+    const exit = transport instanceof GroupStdioTransport ? transport.exit : null;
     await client.close().catch(() => {});
     await transport.close().catch(() => {});
-    throw timeout.signal.aborted ? new ConnectTimeoutError(options.connectTimeoutMs) : error;
+    if (attempt.signal.aborted) throw attempt.signal.reason;
+    // A server that died during the handshake says why on stderr; "Connection closed" alone does not.
+    if (exit) throw new Error(`the server ${describeExit(exit)} before answering initialize`);
+    throw error;
   } finally {
     clearTimeout(timer);
+    unlink();
   }
+}
+
+function linkAbort(parent: AbortSignal | undefined, child: AbortController): () => void {
+  if (!parent) return () => {};
+  const forward = () => child.abort(new Error('connection attempt stopped'));
+  if (parent.aborted) forward();
+  else parent.addEventListener('abort', forward, { once: true });
+  return () => parent.removeEventListener('abort', forward);
 }
 
 /** The server did not complete `initialize` within its connect timeout. */

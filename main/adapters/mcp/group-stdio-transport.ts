@@ -37,6 +37,14 @@ export interface StdioExit {
   stderrTail: string[];
 }
 
+/** `exited with code 1 (last stderr line)` or `was killed by SIGKILL`. */
+export function describeExit(exit: StdioExit): string {
+  // A killed server's last stderr line is whatever it logged before, not why it died.
+  if (exit.signal) return `was killed by ${exit.signal}`;
+  const last = exit.stderrTail.at(-1);
+  return last ? `exited with code ${exit.code} (${last})` : `exited with code ${exit.code}`;
+}
+
 /** An MCP transport over a child process's stdin/stdout, in its own process group. */
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -105,17 +113,18 @@ export class GroupStdioTransport implements Transport {
   /** Closes stdin, gives the server a moment to exit, then kills its group (SIGTERM, 500 ms, SIGKILL). */
   async close(): Promise<void> {
     const child = this.child;
-    if (!child || this.exitInfo) {
+    // Nothing to stop: never started, already exited, or it could not be spawned.
+    if (!child || this.exitInfo || this.closed) {
       this.finish();
       return;
     }
-    child.stdin.end();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<'grace'>((resolve) => (timer = setTimeout(() => resolve('grace'), CLOSE_GRACE_MS)));
-    const first = await Promise.race([exited, graceOver]);
-    clearTimeout(timer);
-    if (first === 'grace' && child.pid !== undefined) await killGroup(child.pid).catch(() => false);
+    child.stdin.end();
+    if (!(await settlesWithin(exited, CLOSE_GRACE_MS)) && child.pid !== undefined) {
+      await killGroup(child.pid).catch(() => false);
+      // The group is gone once killGroup returns, but Node reports the exit (and untracks it) a moment later.
+      await settlesWithin(exited, CLOSE_GRACE_MS);
+    }
     this.finish();
   }
 
@@ -169,4 +178,10 @@ export class GroupStdioTransport implements Transport {
     this.buffer.clear();
     this.onclose?.();
   }
+}
+
+function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([promise.then(() => true), timeout]).finally(() => clearTimeout(timer));
 }

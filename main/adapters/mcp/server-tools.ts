@@ -43,6 +43,10 @@ export class ServerTools {
     const names = mcpToolNames(this.deps.server, tools.map((tool) => tool.name));
     const wanted = new Set<string>();
     for (const tool of tools) {
+      if (tool.execution?.taskSupport === 'required') {
+        change.refused.push(`tool "${tool.name}" not registered: it needs task-based execution, which this host does not support`);
+        continue;
+      }
       const name = names.get(tool.name) as string;
       if (wanted.has(name)) continue;
       wanted.add(name);

@@ -3,12 +3,20 @@ import type { ProviderErrorKind, StreamEvent } from './provider';
 import { ProviderError } from './provider';
 import type { SseMessage } from './sse';
 
-type Usage = { input_tokens?: number; output_tokens?: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
+type Usage = {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+};
+
+type BlockStart = { type: string; id?: string; name?: string; text?: string; input?: unknown };
+type BlockDelta = { type: string; text?: string; partial_json?: string };
 
 type AnthropicEvent =
   | { type: 'message_start'; message?: { usage?: Usage } }
-  | { type: 'content_block_start'; index: number; content_block: { type: string; id?: string; name?: string; text?: string; input?: unknown } }
-  | { type: 'content_block_delta'; index: number; delta: { type: string; text?: string; partial_json?: string } }
+  | { type: 'content_block_start'; index: number; content_block: BlockStart }
+  | { type: 'content_block_delta'; index: number; delta: BlockDelta }
   | { type: 'content_block_stop'; index: number }
   | { type: 'message_delta'; delta?: { stop_reason?: string | null }; usage?: Usage }
   | { type: 'message_stop' }
@@ -53,16 +61,22 @@ export class AnthropicStreamDecoder {
     }
   }
 
-  private start(index: number, block: { type: string; id?: string; name?: string; text?: string; input?: unknown }): StreamEvent[] {
+  private start(index: number, block: BlockStart): StreamEvent[] {
     if (block.type === 'tool_use') {
-      this.blocks.set(index, { kind: 'tool', id: block.id ?? '', name: block.name ?? '', json: '', input: block.input });
+      this.blocks.set(index, {
+        kind: 'tool',
+        id: block.id ?? '',
+        name: block.name ?? '',
+        json: '',
+        input: block.input,
+      });
       return [];
     }
     this.blocks.set(index, { kind: 'other' });
     return block.type === 'text' && block.text ? [{ type: 'text', delta: block.text }] : [];
   }
 
-  private delta(index: number, delta: { type: string; text?: string; partial_json?: string }): StreamEvent[] {
+  private delta(index: number, delta: BlockDelta): StreamEvent[] {
     if (delta.type === 'text_delta' && delta.text) return [{ type: 'text', delta: delta.text }];
     const block = this.blocks.get(index);
     if (delta.type === 'input_json_delta' && block?.kind === 'tool') block.json += delta.partial_json ?? '';
@@ -79,7 +93,9 @@ export class AnthropicStreamDecoder {
   private finish(): StreamEvent[] {
     this.finished = true;
     // A block never closed before message_stop is still a call the model made; hand it over as it stands.
-    const open = [...this.blocks.entries()].sort(([a], [b]) => a - b).flatMap(([, b]) => (b.kind === 'tool' ? [toolCall(b)] : []));
+    const open = [...this.blocks.entries()]
+      .sort(([a], [b]) => a - b)
+      .flatMap(([, b]) => (b.kind === 'tool' ? [toolCall(b)] : []));
     this.blocks.clear();
     const usage: { inputTokens?: number; outputTokens?: number } = {};
     if (this.inputTokens !== undefined) usage.inputTokens = this.inputTokens;
@@ -91,7 +107,8 @@ export class AnthropicStreamDecoder {
     if (!usage) return;
     if (usage.input_tokens !== undefined) {
       // Cached prompt tokens are input too; the sum is what the request really consumed.
-      this.inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+      this.inputTokens =
+        usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
     }
     if (usage.output_tokens !== undefined) this.outputTokens = usage.output_tokens;
   }
@@ -114,7 +131,10 @@ function parse(message: SseMessage): AnthropicEvent {
   } catch {
     // Reported below.
   }
-  throw new ProviderError('server', `Anthropic sent an event that is not valid JSON: ${message.data.slice(0, 200)}`);
+  throw new ProviderError(
+    'server',
+    `Anthropic sent an event that is not valid JSON: ${message.data.slice(0, 200)}`,
+  );
 }
 
 const ERROR_KINDS: Record<string, ProviderErrorKind> = {

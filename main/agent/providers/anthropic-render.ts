@@ -54,7 +54,9 @@ export function renderAnthropicRequest(request: ModelRequest, defaultMaxTokens: 
   } else {
     // A history holding tool blocks must declare tools on the API and on proxies such as Bedrock; the
     // summary call offers none, so the ones used are declared and forbidden.
-    const used = [...new Set(messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : []))))];
+    const used = [
+      ...new Set(messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])))),
+    ];
     const stubs = used.filter((name) => TOOL_NAME.test(name));
     if (stubs.length > 0) {
       body.tools = stubs.map((name) => ({
@@ -109,7 +111,11 @@ function toolResult(result: ToolResultPart, invalidArgs: string | undefined): An
   const parts: WirePart[] = toWireParts(result.content);
   if (invalidArgs !== undefined) parts.unshift({ type: 'text', text: invalidArgumentsNote(invalidArgs) });
   if (parts.length === 0) parts.push({ type: 'text', text: '(no output)' });
-  const rendered: AnthropicBlock = { type: 'tool_result', tool_use_id: wireId(result.callId), content: parts.map(block) };
+  const rendered: AnthropicBlock = {
+    type: 'tool_result',
+    tool_use_id: wireId(result.callId),
+    content: parts.map(block),
+  };
   if (result.isError) rendered.is_error = true;
   return rendered;
 }
@@ -120,7 +126,10 @@ function block(part: WirePart): TextBlock | ImageBlock {
 }
 
 function orderResultsFirst(content: AnthropicBlock[]): AnthropicBlock[] {
-  return [...content.filter((b) => b.type === 'tool_result'), ...content.filter((b) => b.type !== 'tool_result')];
+  return [
+    ...content.filter((b) => b.type === 'tool_result'),
+    ...content.filter((b) => b.type !== 'tool_result'),
+  ];
 }
 
 // Ids from another provider (a chat can switch) may hold characters Anthropic's id pattern refuses.

@@ -1,5 +1,6 @@
 // The HTTP side of a streaming model call: POST, map statuses to ProviderError kinds, read SSE.
 // undici with no body timeout: a model may think for minutes before its next byte.
+import type { Response } from 'undici';
 import { Agent, fetch } from 'undici';
 import type { ProviderErrorKind } from './provider';
 import { ProviderError } from './provider';
@@ -24,7 +25,7 @@ export interface StreamPost {
 
 /** POSTs and returns the response's SSE messages; throws ProviderError for failed statuses. */
 export async function openEventStream(post: StreamPost): Promise<AsyncIterable<SseMessage>> {
-  let response: Awaited<ReturnType<typeof fetch>>;
+  let response: Response;
   try {
     response = await fetch(post.url, {
       method: 'POST',
@@ -35,9 +36,8 @@ export async function openEventStream(post: StreamPost): Promise<AsyncIterable<S
     });
   } catch (error) {
     if (post.signal.aborted) throw cancelledError(post.signal);
-    throw new ProviderError('network', `${post.label}: cannot reach ${post.url}: ${describe(error)}`, undefined, {
-      cause: error,
-    });
+    const message = `${post.label}: cannot reach ${post.url}: ${describe(error)}`;
+    throw new ProviderError('network', message, undefined, { cause: error });
   }
   if (!response.ok) {
     const text = await response.text().catch(() => '');
@@ -114,17 +114,17 @@ async function* readEvents(
   } catch (error) {
     if (post.signal.aborted) throw cancelledError(post.signal);
     if (error instanceof ProviderError) throw error;
-    throw new ProviderError('stream_cut', `${post.label}: the connection broke mid-stream: ${describe(error)}`, undefined, {
-      cause: error,
-    });
+    const message = `${post.label}: the connection broke mid-stream: ${describe(error)}`;
+    throw new ProviderError('stream_cut', message, undefined, { cause: error });
   }
 }
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? error.cause : undefined;
-  // undici says "fetch failed" / "terminated"; the useful part (ECONNREFUSED, other side closed) is the cause.
-  const code = (cause as { code?: unknown } | undefined)?.code;
-  const inner = cause ? `${cause.message}${typeof code === 'string' && !cause.message.includes(code) ? ` (${code})` : ''}` : '';
-  return inner ? `${error.message}: ${inner}` : error.message;
+  // undici says "fetch failed" or "terminated"; the useful part (ECONNREFUSED, other side closed) is the cause.
+  const cause: unknown = error.cause;
+  if (!(cause instanceof Error)) return error.message;
+  const code = (cause as NodeJS.ErrnoException).code;
+  const suffix = code && !cause.message.includes(code) ? ` (${code})` : '';
+  return `${error.message}: ${cause.message}${suffix}`;
 }

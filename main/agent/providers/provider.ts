@@ -19,7 +19,8 @@ export type StreamEvent =
   | { type: 'done'; stopReason: string; usage?: { inputTokens?: number; outputTokens?: number } };
 
 /** Why a provider call failed; `auth` carries the key name so the app can ask for it. */
-export type ProviderErrorKind = 'auth' | 'rate_limit' | 'server' | 'network' | 'stream_cut' | 'bad_request' | 'cancelled';
+export type ProviderErrorKind =
+  'auth' | 'rate_limit' | 'server' | 'network' | 'stream_cut' | 'bad_request' | 'cancelled';
 
 /** Optional facts about a failed call: the key involved, the server's requested wait, the underlying error. */
 export interface ProviderErrorDetails {

@@ -81,6 +81,8 @@ export async function* withRetry(
     let yielded = false;
     try {
       for await (const event of attempt()) {
+        // Events already parsed from the same chunk must not reach a caller that has cancelled.
+        if (signal?.aborted) throw cancelledError(signal);
         yielded = true;
         yield event;
       }

@@ -2,7 +2,12 @@
 import type { ContentPart } from '../../../tools/types';
 
 /** Image types both APIs accept inline; anything else is described in text instead of failing the request. */
-export const WIRE_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+export const WIRE_IMAGE_TYPES: ReadonlySet<string> = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+]);
 
 /** A part either API can carry: text or an inline base64 image. */
 export type WirePart = { type: 'text'; text: string } | { type: 'image'; mimeType: string; data: string };
@@ -30,7 +35,10 @@ export function toWireParts(parts: readonly ContentPart[]): WirePart[] {
 function imagePart(mimeType: string, data: string): WirePart {
   const type = mimeType.toLowerCase() === 'image/jpg' ? 'image/jpeg' : mimeType.toLowerCase();
   if (WIRE_IMAGE_TYPES.has(type)) return { type: 'image', mimeType: type, data };
-  return { type: 'text', text: `[image of type ${mimeType} not shown: the model accepts PNG, JPEG, GIF and WebP]` };
+  return {
+    type: 'text',
+    text: `[image of type ${mimeType} not shown: the model accepts PNG, JPEG, GIF and WebP]`,
+  };
 }
 
 /** A tool call's raw argument text as the wire needs it: a JSON object, or `{}` when it was not one. */
@@ -62,6 +70,7 @@ const NOTE_LIMIT = 4000;
 
 /** The note added to a result whose call had malformed arguments, so the model sees what it sent. */
 export function invalidArgumentsNote(raw: string): string {
-  const shown = raw.length > NOTE_LIMIT ? `${raw.slice(0, NOTE_LIMIT)}… (${raw.length} characters in all)` : raw;
+  const shown =
+    raw.length > NOTE_LIMIT ? `${raw.slice(0, NOTE_LIMIT)}… (${raw.length} characters in all)` : raw;
   return `(The arguments of this call were not a valid JSON object, so the history shows {} instead. As sent: ${shown})`;
 }

@@ -1,7 +1,6 @@
 // BM25F: per-field length-normalised term frequencies, weighted and summed before saturation, so a word
 // in the tool's own name counts more than the same word deep in its description.
 import type { InvertedIndex } from './inverted-index';
-import { fieldFrequency } from './inverted-index';
 import type { QueryGroup } from './query-terms';
 import { FIELD_COUNT } from './tool-document';
 
@@ -25,10 +24,13 @@ export const DEFAULT_BM25F: Bm25fParameters = {
 /** Reusable score buffers, so a query allocates nothing proportional to the index. */
 export class ScoreBuffers {
   totals = new Float64Array(0);
+  readonly touched: number[] = [];
   private best = new Float64Array(0);
   private matched = new Uint8Array(0);
-  readonly touched: number[] = [];
   private readonly groupTouched: number[] = [];
+  // slot * FIELD_COUNT + field → boost / length norm, valid for one index version.
+  private multipliers = new Float64Array(0);
+  private multipliersVersion = -1;
 
   /**
    * Adds each group's best term contribution per tool into `totals` and lists the tools in `touched`.
@@ -37,39 +39,38 @@ export class ScoreBuffers {
    */
   accumulate(index: InvertedIndex, groups: readonly QueryGroup[], parameters: Bm25fParameters): void {
     this.ensure(index.slotCount);
+    this.refreshMultipliers(index, parameters);
     const count = Math.max(1, index.size);
-    const norms = fieldNorms(index, parameters);
-    const { k1, boosts } = parameters;
+    const { k1 } = parameters;
+    const { best, multipliers, groupTouched } = this;
+    const idf = (term: number): number => {
+      const df = index.postingDocs[term]?.length ?? 0;
+      return Math.log(1 + (count - df + 0.5) / (df + 0.5));
+    };
     for (const group of groups) {
-      for (const [term, weight] of group) {
+      // A rare synonym of a common word must not outscore the word itself: cap its IDF at the word's.
+      const cap = group.exact === undefined ? Number.POSITIVE_INFINITY : idf(group.exact);
+      for (const [term, weight] of group.terms) {
         const docs = index.postingDocs[term] ?? [];
         const tfs = index.postingTfs[term] ?? [];
         const df = docs.length;
-        const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
+        const scale = weight * Math.min(idf(term), cap);
         for (let i = 0; i < df; i++) {
           const slot = docs[i] as number;
           const packed = tfs[i] as number;
-          let tf = 0;
-          for (let field = 0; field < FIELD_COUNT; field++) {
-            const frequency = fieldFrequency(packed, field);
-            if (frequency === 0) continue;
-            const length = (index.fieldLengths[field] as number[])[slot] ?? 0;
-            const [constant, slope] = norms[field] as [number, number];
-            tf += ((boosts[field] ?? 0) * frequency) / (constant + slope * length);
-          }
-          const contribution = (weight * idf * tf) / (k1 + tf);
-          const previous = this.best[slot] as number;
-          if (previous === 0) this.groupTouched.push(slot);
-          if (contribution > previous) this.best[slot] = contribution;
+          const at = slot * FIELD_COUNT;
+          const tf =
+            (multipliers[at] as number) * (packed & 15) +
+            (multipliers[at + 1] as number) * ((packed >>> 4) & 15) +
+            (multipliers[at + 2] as number) * ((packed >>> 8) & 255) +
+            (multipliers[at + 3] as number) * ((packed >>> 16) & 255);
+          const contribution = (scale * tf) / (k1 + tf);
+          const previous = best[slot] as number;
+          if (previous === 0) groupTouched.push(slot);
+          if (contribution > previous) best[slot] = contribution;
         }
       }
-      for (const slot of this.groupTouched) {
-        if (this.totals[slot] === 0) this.touched.push(slot);
-        this.totals[slot] = (this.totals[slot] as number) + (this.best[slot] as number);
-        this.matched[slot] = (this.matched[slot] as number) + 1;
-        this.best[slot] = 0;
-      }
-      this.groupTouched.length = 0;
+      this.mergeGroup();
     }
     if (parameters.coordination > 0 && groups.length > 1) {
       for (const slot of this.touched) {
@@ -88,6 +89,41 @@ export class ScoreBuffers {
     this.touched.length = 0;
   }
 
+  private mergeGroup(): void {
+    const { best, totals, matched, touched, groupTouched } = this;
+    for (const slot of groupTouched) {
+      if (totals[slot] === 0) touched.push(slot);
+      totals[slot] = (totals[slot] as number) + (best[slot] as number);
+      matched[slot] = (matched[slot] as number) + 1;
+      best[slot] = 0;
+    }
+    groupTouched.length = 0;
+  }
+
+  // boost / (1 - b + b * length / average) per slot and field; recomputed only after the index changed.
+  private refreshMultipliers(index: InvertedIndex, parameters: Bm25fParameters): void {
+    if (
+      this.multipliersVersion === index.version &&
+      this.multipliers.length >= index.slotCount * FIELD_COUNT
+    ) {
+      return;
+    }
+    const slots = index.slotCount;
+    if (this.multipliers.length < slots * FIELD_COUNT)
+      this.multipliers = new Float64Array(this.totals.length * FIELD_COUNT);
+    const count = Math.max(1, index.size);
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      const b = parameters.lengthNormalisation[field] ?? 0;
+      const boost = parameters.boosts[field] ?? 0;
+      const slope = b / Math.max(1, (index.fieldLengthSums[field] ?? 0) / count);
+      const lengths = index.fieldLengths[field] as number[];
+      for (let slot = 0; slot < slots; slot++) {
+        this.multipliers[slot * FIELD_COUNT + field] = boost / (1 - b + slope * (lengths[slot] ?? 0));
+      }
+    }
+    this.multipliersVersion = index.version;
+  }
+
   private ensure(size: number): void {
     if (this.totals.length >= size) return;
     const capacity = Math.max(size, this.totals.length * 2, 64);
@@ -99,14 +135,4 @@ export class ScoreBuffers {
     matched.set(this.matched);
     this.matched = matched;
   }
-}
-
-// 1 - b + b * length / average, split into a constant and a slope per field.
-function fieldNorms(index: InvertedIndex, parameters: Bm25fParameters): Array<[number, number]> {
-  const count = Math.max(1, index.size);
-  return Array.from({ length: FIELD_COUNT }, (_, field) => {
-    const b = parameters.lengthNormalisation[field] ?? 0;
-    const average = Math.max(1, (index.fieldLengthSums[field] ?? 0) / count);
-    return [1 - b, b / average];
-  });
 }

@@ -42,24 +42,42 @@ export function maxTypoDistance(word: string): number {
 export function boundedDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const width = b.length + 1;
-  let previous2 = new Array<number>(width).fill(0);
-  let previous = Array.from({ length: width }, (_, j) => j);
-  let current = new Array<number>(width).fill(0);
+  if (rows[0].length < width) for (let r = 0; r < 3; r++) rows[r] = new Int32Array(width * 2);
+  let previous2 = rows[0];
+  let previous = rows[1];
+  let current = rows[2];
+  for (let j = 0; j < width; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
     current[0] = i;
     let rowMin = i;
+    const charA = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, (previous2[j - 2] ?? 0) + 1);
+      const charB = b.charCodeAt(j - 1);
+      let value = (previous[j - 1] as number) + (charA === charB ? 0 : 1);
+      const insert = (current[j - 1] as number) + 1;
+      const remove = (previous[j] as number) + 1;
+      if (insert < value) value = insert;
+      if (remove < value) value = remove;
+      if (i > 1 && j > 1 && charA === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === charB) {
+        const transpose = (previous2[j - 2] as number) + 1;
+        if (transpose < value) value = transpose;
       }
       current[j] = value;
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > max) return max + 1;
-    [previous2, previous, current] = [previous, current, previous2];
+    const spare = previous2;
+    previous2 = previous;
+    previous = current;
+    current = spare;
   }
-  const distance = previous[b.length] ?? max + 1;
+  const distance = previous[b.length] as number;
   return distance > max ? max + 1 : distance;
 }
+
+// Three reusable DP rows: the matcher runs synchronously, so one set serves every call.
+const rows: [Int32Array, Int32Array, Int32Array] = [
+  new Int32Array(64),
+  new Int32Array(64),
+  new Int32Array(64),
+];

@@ -11,9 +11,15 @@ const FIELD_SHIFT = [0, 4, 8, 16] as const;
 const FIELD_MAX = [15, 15, 255, 255] as const;
 const FIELD_KEYS = ['name', 'source', 'description', 'parameters'] as const;
 
-/** Term frequency of field `field` in a packed posting value. */
-export function fieldFrequency(packed: number, field: number): number {
+// Term frequency of field `field` in a packed posting value.
+function fieldFrequency(packed: number, field: number): number {
   return (packed >>> (FIELD_SHIFT[field] ?? 0)) & (FIELD_MAX[field] ?? 0);
+}
+
+/** Told when a word enters or leaves the vocabulary (derived indexes such as concepts follow it). */
+export interface VocabularyListener {
+  wordAdded(surface: number, word: string, term: number): void;
+  wordRemoved(surface: number): void;
 }
 
 /** The index storage: one slot per tool, postings per stemmed term, surface words for spelling. */
@@ -41,6 +47,15 @@ export class InvertedIndex {
   private readonly surfaceDocs: number[] = [];
   private readonly freeSurfaces: number[] = [];
   private fuzzy: FuzzyMatcher | undefined;
+  private readonly nearCache = new Map<string, { words: string[]; distance: number }>();
+  private changes = 0;
+
+  /** Bumped by every add and remove, so derived data (length norms) knows when to refresh. */
+  get version(): number {
+    return this.changes;
+  }
+
+  constructor(private readonly listener?: VocabularyListener) {}
 
   /** Number of tools indexed. */
   get size(): number {
@@ -74,12 +89,23 @@ export class InvertedIndex {
 
   /** Known words closest to a word that is not in the vocabulary. */
   nearestWords(word: string, maxDistance: number): { words: string[]; distance: number } {
-    this.fuzzy ??= new FuzzyMatcher(this.surfaceIds.keys());
-    return this.fuzzy.nearest(word, maxDistance);
+    if (!this.fuzzy) {
+      this.fuzzy = new FuzzyMatcher(this.surfaceIds.keys());
+      this.nearCache.clear();
+    }
+    const key = `${maxDistance}:${word}`;
+    let near = this.nearCache.get(key);
+    if (!near) {
+      near = this.fuzzy.nearest(word, maxDistance);
+      if (this.nearCache.size >= 1024) this.nearCache.clear();
+      this.nearCache.set(key, near);
+    }
+    return near;
   }
 
   /** Adds a tool under a name that is not indexed yet. */
   add(name: string, fields: ToolFields): void {
+    this.changes++;
     const slot = this.freeSlots.pop() ?? this.names.length;
     this.names[slot] = name;
     this.slotByName.set(name, slot);
@@ -91,7 +117,7 @@ export class InvertedIndex {
       this.fieldLengthSums[field] = (this.fieldLengthSums[field] ?? 0) + words.length;
       for (const word of words) {
         const term = this.internTerm(stem(word));
-        surfaces.add(this.internSurface(word));
+        surfaces.add(this.internSurface(word, term));
         const packed = frequencies.get(term) ?? 0;
         if (fieldFrequency(packed, field) < (FIELD_MAX[field] ?? 0)) {
           frequencies.set(term, packed + (1 << (FIELD_SHIFT[field] ?? 0)));
@@ -111,6 +137,7 @@ export class InvertedIndex {
   remove(name: string): boolean {
     const slot = this.slotByName.get(name);
     if (slot === undefined) return false;
+    this.changes++;
     this.slotByName.delete(name);
     this.names[slot] = '';
     for (let field = 0; field < FIELD_COUNT; field++) {
@@ -156,7 +183,7 @@ export class InvertedIndex {
     }
   }
 
-  private internSurface(word: string): number {
+  private internSurface(word: string, term: number): number {
     let surface = this.surfaceIds.get(word);
     if (surface === undefined) {
       surface = this.freeSurfaces.pop() ?? this.surfaceWords.length;
@@ -164,6 +191,7 @@ export class InvertedIndex {
       this.surfaceWords[surface] = word;
       this.surfaceDocs[surface] = 0;
       this.fuzzy = undefined;
+      this.listener?.wordAdded(surface, word, term);
     }
     return surface;
   }
@@ -176,5 +204,6 @@ export class InvertedIndex {
     this.surfaceWords[surface] = '';
     this.freeSurfaces.push(surface);
     this.fuzzy = undefined;
+    this.listener?.wordRemoved(surface);
   }
 }

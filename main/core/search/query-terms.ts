@@ -1,8 +1,10 @@
 // A query as groups of weighted terms: one group per query word, holding the word's own term and the
 // terms it expands to (WordNet relations, spelling corrections, compound splits).
+import type { ConceptIndex } from './concept-index';
 import type { InvertedIndex } from './inverted-index';
 import { maxTypoDistance } from './fuzzy-matcher';
 import type { SynonymSource } from './synonyms';
+import { RELATION_WEIGHTS } from './synonyms';
 import { contentWords, stem } from './tokenize';
 
 /** How much a corrected spelling counts, by edit distance 1 and 2. */
@@ -13,27 +15,46 @@ const MAX_QUERY_WORDS = 32;
 const MIN_COMPOUND_PART = 3;
 
 /** One query word's alternatives: term id → weight (the best alternative a tool has is what counts). */
-export type QueryGroup = Map<number, number>;
+export interface QueryGroup {
+  terms: Map<number, number>;
+  /** The word's own term when the vocabulary has it: related terms never count more than it does. */
+  exact?: number;
+}
 
-/** Builds the term groups of a query against the current vocabulary. */
-export function queryGroups(query: string, index: InvertedIndex, synonyms: SynonymSource): QueryGroup[] {
+/** Builds the term groups of a query against the current vocabulary and its concepts. */
+export function queryGroups(
+  query: string,
+  index: InvertedIndex,
+  concepts: ConceptIndex,
+  synonyms: SynonymSource,
+): QueryGroup[] {
   const groups: QueryGroup[] = [];
   const seen = new Set<string>();
   for (const word of contentWords(query).slice(0, MAX_QUERY_WORDS)) {
     const own = stem(word);
     if (seen.has(own)) continue;
     seen.add(own);
-    const group: QueryGroup = new Map();
     const exact = index.termOf(own);
-    if (exact !== undefined) group.set(exact, 1);
-    for (const expansion of synonyms.expand(word)) addTerm(group, index.termOf(expansion.stem), expansion.weight);
-    if (group.size > 0) {
+    const group: QueryGroup = { terms: new Map() };
+    if (exact !== undefined) {
+      group.exact = exact;
+      group.terms.set(exact, 1);
+    }
+    const expansion = synonyms.expand(word);
+    for (const related of expansion.stems) addTerm(group, index.termOf(related.stem), related.weight);
+    for (const link of expansion.concepts) {
+      // The indexed word's own sense rank discounts too: "file" the cabinet is not "file" the data file.
+      concepts.forEachMember(link.concept, (term, rank) =>
+        addTerm(group, term, link.weight * RELATION_WEIGHTS.senseDecay ** rank),
+      );
+    }
+    if (group.terms.size > 0) {
       groups.push(group);
       continue;
     }
     groups.push(...fallbackGroups(word, index));
   }
-  return groups.filter((group) => group.size > 0);
+  return groups.filter((group) => group.terms.size > 0);
 }
 
 // A word nothing matched: first a near spelling, then a split into two known words.
@@ -42,7 +63,7 @@ function fallbackGroups(word: string, index: InvertedIndex): QueryGroup[] {
   if (maxDistance > 0) {
     const { words, distance } = index.nearestWords(word, maxDistance);
     if (words.length > 0) {
-      const group: QueryGroup = new Map();
+      const group: QueryGroup = { terms: new Map() };
       for (const near of words) addTerm(group, index.termOf(stem(near)), TYPO_WEIGHTS[distance] ?? 0);
       return [group];
     }
@@ -54,12 +75,15 @@ function fallbackGroups(word: string, index: InvertedIndex): QueryGroup[] {
     const leftTerm = index.termOf(stem(left));
     const rightTerm = index.termOf(stem(right));
     if (leftTerm === undefined || rightTerm === undefined) continue;
-    return [new Map([[leftTerm, COMPOUND_WEIGHT]]), new Map([[rightTerm, COMPOUND_WEIGHT]])];
+    return [
+      { terms: new Map([[leftTerm, COMPOUND_WEIGHT]]) },
+      { terms: new Map([[rightTerm, COMPOUND_WEIGHT]]) },
+    ];
   }
   return [];
 }
 
 function addTerm(group: QueryGroup, term: number | undefined, weight: number): void {
   if (term === undefined || weight <= 0) return;
-  if (weight > (group.get(term) ?? 0)) group.set(term, weight);
+  if (weight > (group.terms.get(term) ?? 0)) group.terms.set(term, weight);
 }

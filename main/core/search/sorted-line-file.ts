@@ -21,8 +21,9 @@ export class SortedLineFile {
 
   constructor(private readonly path: string) {}
 
-  /** The whole line whose first field is `key`, or undefined. */
+  /** The whole line whose first field is `key`, or undefined (always for empty keys or keys with spaces). */
   find(key: string): string | undefined {
+    if (key.length === 0 || /\s/.test(key)) return undefined;
     this.open();
     let lo = 0;
     let hi = this.size;
@@ -49,14 +50,6 @@ export class SortedLineFile {
     }
   }
 
-  /** The first `length` bytes of the line at a byte offset, for callers that need only its head. */
-  headAt(offset: number, length: number): string {
-    this.open();
-    const bytes = this.read(offset, length);
-    const end = bytes.indexOf(10);
-    return bytes.toString('latin1', 0, end >= 0 ? end : bytes.length);
-  }
-
   /** Releases the file descriptor; the next lookup reopens it. */
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
@@ -78,7 +71,8 @@ export class SortedLineFile {
     let probe: Probe | null = null;
     if (newline >= 0 && offset + newline + 1 < this.size) {
       const lineStart = offset + newline + 1;
-      const head = bytes.length - newline - 1 >= 128 ? bytes.subarray(newline + 1) : this.read(lineStart, 160);
+      const head =
+        bytes.length - newline - 1 >= 128 ? bytes.subarray(newline + 1) : this.read(lineStart, 160);
       const space = head.indexOf(32);
       probe = { lineStart, key: head.toString('latin1', 0, space >= 0 ? space : head.length) };
     }

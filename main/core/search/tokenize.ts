@@ -99,7 +99,9 @@ export function stem(word: string): string {
 
 /** Content words of a text: split, lowercased, stopwords and single letters removed (not stemmed). */
 export function contentWords(text: string): string[] {
-  return splitWords(text).filter((word) => !STOPWORDS.has(word) && !(word.length === 1 && charKind(word, 0) !== DIGIT));
+  return splitWords(text).filter(
+    (word) => !STOPWORDS.has(word) && !(word.length === 1 && charKind(word, 0) !== DIGIT),
+  );
 }
 
 /** Index terms of a text: content words, stemmed. */

@@ -2,6 +2,7 @@
 // parameters, with query words expanded through WordNet and a spelling fallback.
 import type { Bm25fParameters } from './bm25f';
 import { DEFAULT_BM25F, ScoreBuffers } from './bm25f';
+import { ConceptIndex } from './concept-index';
 import { InvertedIndex } from './inverted-index';
 import { queryGroups } from './query-terms';
 import type { SynonymSource } from './synonyms';
@@ -25,11 +26,15 @@ export interface ToolIndexOptions {
   bm25f?: Bm25fParameters;
 }
 
+// A query is a sentence, not a document: past this, text is ignored (and cannot slow a search down).
+const MAX_QUERY_LENGTH = 2000;
+
 let sharedSynonyms: WordNetSynonyms | undefined;
 
 /** Incremental search index over tools; every call is synchronous and bounded. */
 export class ToolIndex {
-  private readonly index = new InvertedIndex();
+  private readonly index: InvertedIndex;
+  private readonly concepts = new ConceptIndex();
   private readonly buffers = new ScoreBuffers();
   private readonly synonyms: SynonymSource;
   private readonly parameters: Bm25fParameters;
@@ -37,6 +42,11 @@ export class ToolIndex {
   constructor(options: ToolIndexOptions = {}) {
     this.synonyms = options.synonyms ?? (sharedSynonyms ??= new WordNetSynonyms());
     this.parameters = options.bm25f ?? DEFAULT_BM25F;
+    const { concepts, synonyms } = this;
+    this.index = new InvertedIndex({
+      wordAdded: (surface, word, term) => concepts.addWord(surface, term, synonyms.concepts(word)),
+      wordRemoved: (surface) => concepts.removeWord(surface),
+    });
   }
 
   /** Number of indexed tools. */
@@ -59,7 +69,7 @@ export class ToolIndex {
   /** The best `limit` tools for a query, best first, only scores > 0; [] for empty or odd input. */
   search(query: string, limit: number): SearchHit[] {
     if (typeof query !== 'string' || !(limit >= 1) || this.index.size === 0) return [];
-    const groups = queryGroups(query, this.index, this.synonyms);
+    const groups = queryGroups(query.slice(0, MAX_QUERY_LENGTH), this.index, this.concepts, this.synonyms);
     const exact = this.index.slotOf(query.trim());
     if (groups.length === 0 && exact === undefined) return [];
     const { buffers } = this;

@@ -1,7 +1,12 @@
 // The k best of many scored items without sorting them all: a bounded min-heap.
 
 /** The `k` items with the highest score, best first; equal scores ordered by name ascending. */
-export function topK<T>(items: Iterable<T>, k: number, score: (item: T) => number, name: (item: T) => string): T[] {
+export function topK<T>(
+  items: Iterable<T>,
+  k: number,
+  score: (item: T) => number,
+  name: (item: T) => string,
+): T[] {
   if (k <= 0) return [];
   // heap[0] is the worst kept item.
   const heap: T[] = [];
@@ -15,7 +20,7 @@ export function topK<T>(items: Iterable<T>, k: number, score: (item: T) => numbe
     heap[j] = item;
   };
   const siftDown = (start: number): void => {
-    for (let i = start; ; ) {
+    for (let i = start; ;) {
       const left = 2 * i + 1;
       const right = left + 1;
       let smallest = i;
@@ -29,7 +34,7 @@ export function topK<T>(items: Iterable<T>, k: number, score: (item: T) => numbe
   for (const item of items) {
     if (heap.length < k) {
       heap.push(item);
-      for (let i = heap.length - 1; i > 0; ) {
+      for (let i = heap.length - 1; i > 0;) {
         const parent = (i - 1) >> 1;
         if (!worse(heap[i] as T, heap[parent] as T)) break;
         swap(i, parent);

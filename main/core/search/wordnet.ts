@@ -49,7 +49,9 @@ export class WordNet {
   private readonly indexes = new Map<WordNetPos, SortedLineFile>();
   private readonly data = new Map<WordNetPos, SortedLineFile>();
 
-  constructor(private readonly dir: string = defaultWordNetDir()) {}
+  // Resolved on first use, so a missing package surfaces as a failed lookup (which callers absorb) rather
+  // than as a constructor that throws.
+  constructor(private dir?: string) {}
 
   /** The index entry of a lemma (lowercase, spaces as "_"), or undefined when WordNet lacks it. */
   lookup(lemma: string, pos: WordNetPos): IndexEntry | undefined {
@@ -86,17 +88,6 @@ export class WordNet {
     return { words, pointers };
   }
 
-  /** Only the words of a synset: reads just the head of its line (hyponym lists can be long). */
-  synsetWords(pos: WordNetPos, offset: number): string[] {
-    const file = this.file(this.data, 'data', pos);
-    let fields = file.headAt(offset, 200).split(' ');
-    const wordCount = parseInt(fields[3] ?? '0', 16);
-    if (fields.length < 5 + 2 * wordCount) fields = file.lineAt(offset).split(' ');
-    const words: string[] = [];
-    for (let i = 0; i < wordCount; i++) words.push(cleanWord(fields[4 + 2 * i] ?? ''));
-    return words;
-  }
-
   /** Closes the open files. */
   close(): void {
     for (const file of [...this.indexes.values(), ...this.data.values()]) file.close();
@@ -105,6 +96,7 @@ export class WordNet {
   private file(files: Map<WordNetPos, SortedLineFile>, kind: string, pos: WordNetPos): SortedLineFile {
     let file = files.get(pos);
     if (!file) {
+      this.dir ??= defaultWordNetDir();
       file = new SortedLineFile(join(this.dir, `${kind}.${pos}`));
       files.set(pos, file);
     }

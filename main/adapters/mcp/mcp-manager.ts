@@ -1,0 +1,149 @@
+// Every MCP server of mcp.json as a tool source: connected in parallel, each with a visible state (SPEC §10).
+import type { ToolLogger } from '../../../tools/types';
+import { Emitter } from '../../core/emitter';
+import type { ProcessGroups } from '../../core/process-group';
+import type { Redactor } from '../../core/redactor';
+import type { ToolRegistry } from '../../core/registry';
+import type { McpConfigFile } from './config-types';
+import type { SecretResolver } from './expand-vars';
+import type { HttpClientTimeouts } from './http-fetch';
+import { httpTimeoutsFor } from './http-fetch';
+import { readMcpConfig } from './parse-config';
+import type { Backoff } from './server-connection';
+import { DEFAULT_BACKOFF, ServerConnection } from './server-connection';
+import type { McpServerView } from './server-state';
+
+/** What the manager needs; the secret store plugs in through `getSecret`. */
+export interface McpManagerOptions {
+  /** $AGENVOY_HOME/mcp.json. */
+  configPath: string;
+  registry: ToolRegistry;
+  log: ToolLogger;
+  /** Resolves `${secret:NAME}`; undefined means the secret is missing. */
+  getSecret: SecretResolver;
+  /** Secret values used in mcp.json are added here, so logs and errors never show them. */
+  redactor?: Redactor;
+  /** Where stdio servers' process groups are tracked (killed on quit). */
+  groups?: ProcessGroups;
+  /** For `$VAR` expansion (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Working directory of stdio servers. */
+  cwd?: string;
+  /** HTTP client timeouts for a call limit (default: the limit plus a minute). */
+  httpTimeouts?: (limitMs: number) => HttpClientTimeouts;
+  backoff?: Partial<Backoff>;
+  clientInfo?: { name: string; version: string };
+}
+
+/** The MCP client side: reads mcp.json, runs one ServerConnection per server, reports their states. */
+export class McpManager {
+  private connections = new Map<string, ServerConnection>();
+  private broken: McpServerView[] = [];
+  private fileProblems: string[] = [];
+  private readonly changes = new Emitter<McpServerView>();
+  private unsubscribers: Array<() => void> = [];
+  private started: Promise<void> | null = null;
+
+  constructor(private readonly options: McpManagerOptions) {}
+
+  /** Reads mcp.json and connects every enabled server in parallel; resolves once each is ready or failed. */
+  start(): Promise<void> {
+    this.started ??= this.startOnce();
+    return this.started;
+  }
+
+  /** Resolves once the first start has settled (immediately when never started). */
+  async settled(): Promise<void> {
+    await (this.started ?? Promise.resolve());
+  }
+
+  /** Every configured server, in mcp.json order. */
+  states(): McpServerView[] {
+    return [...this.broken, ...[...this.connections.values()].map((connection) => connection.view())];
+  }
+
+  /** Problems of mcp.json as a whole (malformed JSON, unknown top-level keys). */
+  problems(): string[] {
+    return [...this.fileProblems];
+  }
+
+  /** Subscribes to state changes of any server; returns the unsubscribe. */
+  onChange(listener: (view: McpServerView) => void): () => void {
+    return this.changes.on(listener);
+  }
+
+  /** Connects `name` again now (after the user fixed its secret or restarted it). */
+  async reconnect(name: string): Promise<void> {
+    const connection = this.connections.get(name);
+    if (!connection) throw new Error(`no MCP server named "${name}" in ${this.options.configPath}`);
+    await connection.reconnect();
+  }
+
+  /** The live stdio pid of `name`, if any. */
+  pid(name: string): number | null {
+    return this.connections.get(name)?.pid ?? null;
+  }
+
+  /** Closes every session, kills every stdio server and unregisters every MCP tool. */
+  async stop(): Promise<void> {
+    // Stopping aborts connection attempts still under way, so start() settles at once.
+    await Promise.allSettled([...this.connections.values()].map((connection) => connection.stop()));
+    await this.started?.catch(() => {});
+    await Promise.allSettled([...this.connections.values()].map((connection) => connection.stop()));
+    for (const unsubscribe of this.unsubscribers) unsubscribe();
+    this.unsubscribers = [];
+    this.connections.clear();
+    this.broken = [];
+    this.started = null;
+  }
+
+  private async startOnce(): Promise<void> {
+    const file = await readMcpConfig(this.options.configPath);
+    this.broken = [];
+    this.load(file);
+    await Promise.allSettled([...this.connections.values()].map((connection) => connection.start()));
+  }
+
+  private load(file: McpConfigFile): void {
+    const { log } = this.options;
+    this.fileProblems = [...(file.error ? [file.error] : []), ...file.warnings];
+    if (file.error) log.error('mcp.json not loaded', { file: file.file, error: file.error });
+    for (const warning of file.warnings) log.warn('mcp.json warning', { warning });
+    const backoff = { ...DEFAULT_BACKOFF, ...this.options.backoff };
+    for (const entry of file.servers) {
+      for (const warning of entry.warnings) log.warn('mcp.json warning', { warning });
+      if (!entry.ok) {
+        // A broken entry fails alone; the other servers still start.
+        const view: McpServerView = {
+          name: entry.name,
+          endpoint: null,
+          state: entry.disabled ? { status: 'disabled' } : { status: 'failed', reason: entry.reason },
+          tools: [],
+          warnings: entry.disabled ? [...entry.warnings, entry.reason] : entry.warnings,
+        };
+        if (!entry.disabled) log.error('mcp server not loaded', { server: entry.name, reason: entry.reason });
+        this.broken.push(view);
+        this.changes.emit(view);
+        continue;
+      }
+      const connection = new ServerConnection(
+        entry.config,
+        {
+          registry: this.options.registry,
+          log,
+          getSecret: this.options.getSecret,
+          env: this.options.env ?? process.env,
+          cwd: this.options.cwd,
+          groups: this.options.groups,
+          onSecret: (name, value) => this.options.redactor?.add(name, value),
+          httpTimeouts: this.options.httpTimeouts ?? httpTimeoutsFor,
+          backoff,
+          clientInfo: this.options.clientInfo ?? { name: 'agenvoy-desktop', version: '0.1.0' },
+        },
+        entry.warnings,
+      );
+      this.unsubscribers.push(connection.onChange((view) => this.changes.emit(view)));
+      this.connections.set(entry.config.name, connection);
+    }
+  }
+}

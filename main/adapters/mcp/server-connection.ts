@@ -1,0 +1,301 @@
+// One MCP server's life: connect within its timeout, register its tools, follow tools/list_changed, and when
+// it crashes fail its in-flight calls at once, drop its tools and reconnect with backoff (SPEC §10).
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolLogger } from '../../../tools/types';
+import { CredentialError, ToolError } from '../../../tools/types';
+import { Emitter } from '../../core/emitter';
+import type { ProcessGroups } from '../../core/process-group';
+import type { ToolRegistry } from '../../core/registry';
+import { describeError } from './call-errors';
+import type { McpServerConfig } from './config-types';
+import type { McpSession } from './connect';
+import { connectSession } from './connect';
+import { isConnectionLost } from './connection-loss';
+import type { SecretResolver } from './expand-vars';
+import { expandEndpoint } from './expand-vars';
+import type { HttpClientTimeouts } from './http-fetch';
+import { plainOptions } from './request-options';
+import type { McpServerState, McpServerView } from './server-state';
+import { describeState } from './server-state';
+import { ServerTools } from './server-tools';
+
+/** How reconnecting backs off: `initialMs`, doubling up to `maxMs`, giving up after `maxAttempts`. */
+export interface Backoff {
+  initialMs: number;
+  maxMs: number;
+  maxAttempts: number;
+  /** A session that stayed up this long resets the attempt count; a crash loop keeps backing off. */
+  stableMs: number;
+}
+
+/** The default backoff: 1 s, 2 s, 4 s … 30 s, ten attempts. */
+export const DEFAULT_BACKOFF: Backoff = { initialMs: 1000, maxMs: 30_000, maxAttempts: 10, stableMs: 30_000 };
+
+/** What a connection needs from the manager. */
+export interface ConnectionDeps {
+  registry: ToolRegistry;
+  log: ToolLogger;
+  getSecret: SecretResolver;
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  groups?: ProcessGroups;
+  onSecret?: (name: string, value: string) => void;
+  httpTimeouts: (limitMs: number) => HttpClientTimeouts;
+  backoff: Backoff;
+  clientInfo: { name: string; version: string };
+}
+
+/** A configured server and its live session. */
+export class ServerConnection {
+  private state: McpServerState;
+  private session: McpSession | null = null;
+  private readonly tools: ServerTools;
+  private readonly changes = new Emitter<McpServerView>();
+  private readonly configWarnings: string[];
+  private readonly connectWarnings = new Set<string>();
+  private credentialKeys: string[] = [];
+  private generation = 0;
+  private attempt = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private lastLoss: string | null = null;
+  private refreshing: Promise<void> = Promise.resolve();
+  private attemptAbort: AbortController | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly config: McpServerConfig,
+    private readonly deps: ConnectionDeps,
+    warnings: string[] = [],
+  ) {
+    this.configWarnings = [...warnings];
+    this.state = config.disabled ? { status: 'disabled' } : { status: 'connecting', attempt: 1 };
+    this.tools = new ServerTools(deps.registry, {
+      server: config.name,
+      timeoutMs: config.timeoutMs,
+      trust: config.trust,
+      client: () => this.liveClient(),
+      lostReason: () => this.lastLoss,
+      credentialKeys: this.credentialKeys,
+    });
+  }
+
+  /** The server's name in mcp.json. */
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** The server's pid while a stdio session is live (for tests and diagnostics). */
+  get pid(): number | null {
+    return this.session?.pid ?? null;
+  }
+
+  /** The view of this server now. */
+  view(): McpServerView {
+    return {
+      name: this.config.name,
+      endpoint: this.config.endpoint.kind,
+      state: { ...this.state },
+      tools: this.tools.names(),
+      warnings: [...this.configWarnings, ...this.connectWarnings, ...this.tools.refused()],
+    };
+  }
+
+  /** Subscribes to changes of the view; returns the unsubscribe. */
+  onChange(listener: (view: McpServerView) => void): () => void {
+    return this.changes.on(listener);
+  }
+
+  /** Connects (unless disabled); resolves once ready or failed. */
+  async start(): Promise<void> {
+    if (this.config.disabled) return this.setState({ status: 'disabled' });
+    this.attempt = 1;
+    await this.connect(false);
+  }
+
+  /** Drops the session (if any) and connects again now, whatever the state. */
+  async reconnect(): Promise<void> {
+    clearTimeout(this.retryTimer);
+    this.stopped = false;
+    await this.closeSession();
+    this.attempt = 1;
+    await this.connect(false);
+  }
+
+  /** Closes the session for good and unregisters the tools. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    await this.closeSession();
+    this.tools.clear();
+  }
+
+  private async connect(retrying: boolean): Promise<void> {
+    const generation = ++this.generation;
+    this.attemptAbort?.abort();
+    const attemptAbort = new AbortController();
+    this.attemptAbort = attemptAbort;
+    this.setState({ status: 'connecting', attempt: this.attempt });
+    this.connectWarnings.clear();
+    let session: McpSession | null = null;
+    try {
+      const endpoint = await expandEndpoint(this.config.endpoint, {
+        env: this.deps.env,
+        getSecret: this.deps.getSecret,
+        onSecret: (name, value) => {
+          if (!this.credentialKeys.includes(name)) this.credentialKeys.push(name);
+          this.deps.onSecret?.(name, value);
+        },
+        onUnsetVar: (name) => this.connectWarnings.add(`environment variable ${name} is not set; it expands to ""`),
+      });
+      const started = Date.now();
+      session = await connectSession({
+        server: this.config.name,
+        endpoint,
+        connectTimeoutMs: this.config.connectTimeoutMs,
+        httpTimeouts: this.deps.httpTimeouts(this.config.timeoutMs),
+        env: this.deps.env,
+        cwd: this.deps.cwd,
+        groups: this.deps.groups,
+        log: this.deps.log,
+        clientInfo: this.deps.clientInfo,
+        signal: attemptAbort.signal,
+        prepare: (client) => this.watch(client, generation),
+      });
+      if (generation !== this.generation || this.stopped) {
+        await session.close().catch(() => {});
+        return;
+      }
+      this.session = session;
+      const tools = await listAllTools(session.client, this.config.connectTimeoutMs - (Date.now() - started));
+      if (generation !== this.generation) return;
+      this.lastLoss = null;
+      this.applyTools(tools);
+      this.setState({ status: 'ready', transport: session.kind, tools: this.tools.names().length, since: Date.now() });
+    } catch (error) {
+      if (generation !== this.generation || this.stopped) return;
+      if (session) {
+        this.session = null;
+        await session.close().catch(() => {});
+      }
+      this.failed(error, retrying);
+    }
+  }
+
+  private watch(client: Client, generation: number): void {
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (generation === this.generation) this.refreshTools();
+    });
+    client.onclose = () => {
+      // Before the session is set, connect() itself sees the failure and reports it.
+      if (generation !== this.generation || this.stopped || this.session?.client !== client) return;
+      this.lost(this.session.exitReason() ?? this.lastLoss ?? 'closed the connection');
+    };
+    client.onerror = (error) => {
+      if (generation !== this.generation || this.stopped) return;
+      if (this.session?.kind !== 'stdio' && this.state.status === 'ready' && isConnectionLost(error)) {
+        // HTTP has no process to watch: closing the session fails the in-flight calls and triggers onclose.
+        this.lastLoss = `lost the connection (${describeError(error)})`;
+        void this.session?.close().catch(() => {});
+        return;
+      }
+      this.deps.log.warn('mcp transport error', { server: this.config.name, error: describeError(error) });
+    };
+  }
+
+  private lost(reason: string): void {
+    this.lastLoss = reason;
+    const session = this.session;
+    this.session = null;
+    void session?.close().catch(() => {});
+    const removed = this.tools.clear();
+    this.deps.log.warn('mcp server connection lost', { server: this.config.name, reason, tools: removed.length });
+    const wasStable = this.state.status === 'ready' && Date.now() - this.state.since >= this.deps.backoff.stableMs;
+    this.attempt = wasStable ? 1 : this.attempt + 1;
+    this.scheduleRetry(reason);
+  }
+
+  private failed(error: unknown, retrying: boolean): void {
+    const reason = error instanceof ToolError ? error.message : describeError(error);
+    if (retrying && !(error instanceof CredentialError)) {
+      this.attempt += 1;
+      return this.scheduleRetry(reason);
+    }
+    if (error instanceof CredentialError) {
+      this.setState({ status: 'failed', reason, credential: { key: error.key, reason: error.reason } });
+    } else this.setState({ status: 'failed', reason });
+  }
+
+  private scheduleRetry(reason: string): void {
+    const { initialMs, maxMs, maxAttempts } = this.deps.backoff;
+    if (this.attempt > maxAttempts) {
+      return this.setState({ status: 'failed', reason: `gave up after ${maxAttempts} reconnect attempts: ${reason}` });
+    }
+    const delay = Math.min(maxMs, initialMs * 2 ** Math.max(0, this.attempt - 2));
+    this.setState({ status: 'reconnecting', reason, attempt: this.attempt, retryAt: Date.now() + delay });
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => void this.connect(true), delay);
+    this.retryTimer.unref?.();
+  }
+
+  private refreshTools(): void {
+    this.refreshing = this.refreshing.then(async () => {
+      const session = this.session;
+      if (!session || this.state.status !== 'ready') return;
+      try {
+        const tools = await listAllTools(session.client, this.config.connectTimeoutMs);
+        if (session !== this.session || this.state.status !== 'ready') return;
+        this.applyTools(tools);
+        this.setState({ status: 'ready', transport: session.kind, since: this.state.since, tools: this.tools.names().length });
+      } catch (error) {
+        this.deps.log.warn('mcp tools/list after list_changed failed', { server: this.config.name, error: describeError(error) });
+      }
+    });
+  }
+
+  private applyTools(tools: Tool[]): void {
+    const change = this.tools.sync(tools);
+    for (const reason of change.refused) this.deps.log.warn('mcp tool not registered', { server: this.config.name, reason });
+    if (change.added.length + change.updated.length + change.removed.length > 0) {
+      this.deps.log.info('mcp tools registered', { server: this.config.name, ...change, refused: change.refused.length });
+    }
+  }
+
+  private liveClient(): Client {
+    if (this.state.status === 'ready' && this.session) return this.session.client;
+    throw new ToolError('mcp_server_unavailable', `MCP server "${this.config.name}" is not ready: ${describeState(this.state)}`);
+  }
+
+  private async closeSession(): Promise<void> {
+    this.attemptAbort?.abort();
+    const session = this.session;
+    this.session = null;
+    this.generation++;
+    await session?.close().catch(() => {});
+  }
+
+  private setState(state: McpServerState): void {
+    const before = this.state.status;
+    this.state = state;
+    if (state.status !== before || state.status === 'failed') {
+      const line = `mcp server ${state.status}`;
+      const fields = { server: this.config.name, state: describeState(state) };
+      if (state.status === 'failed' || state.status === 'reconnecting') this.deps.log.warn(line, fields);
+      else this.deps.log.info(line, fields);
+    }
+    this.changes.emit(this.view());
+  }
+}
+
+async function listAllTools(client: Client, budgetMs: number): Promise<Tool[]> {
+  const deadline = Date.now() + Math.max(1000, budgetMs);
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, plainOptions(deadline - Date.now()));
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}

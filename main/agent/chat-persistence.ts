@@ -1,0 +1,79 @@
+// Commits core events (tool calls, approvals, tasks, process groups, loaded schemas) to the store before they are shown.
+import type { TaskView } from '../../tools/types';
+import type { Core } from '../app';
+import type { CallEvent } from '../core/dispatcher';
+import { killLeftoverGroups } from '../core/process-group';
+import type { ChatStore } from '../store';
+import type { TurnEvent } from './turn-events';
+
+/** Persists what the core does for chats, then forwards each event to `emit`; returns the undo. */
+export function persistCoreEvents(core: Core, store: ChatStore, emit: (event: TurnEvent) => void): () => void {
+  const safely = (what: string, write: () => void) => {
+    try {
+      write();
+    } catch (error) {
+      core.log.warn('could not record event', { what, error: (error as Error).message });
+    }
+  };
+  const unsubscribers = [
+    core.dispatcher.on((event: CallEvent) => {
+      if (store.chats.get(event.chatId)) safely(event.type, () => recordCall(store, event, core));
+      emit(event);
+    }),
+    core.tasks.onChange((task) => {
+      safely('task', () => store.tasks.upsert(task));
+      if (task.status !== 'running') safely('note', () => store.notes.add(task.chatId, { text: taskNote(task), taskId: task.id }));
+      emit({ type: 'task.updated', chatId: task.chatId, task });
+    }),
+    core.groups.onChange((change) => {
+      if (change.type === 'added') safely('group', () => store.processGroups.record(change.group));
+      else safely('group', () => void store.processGroups.remove(change.group.pgid));
+    }),
+  ];
+  return () => unsubscribers.forEach((off) => off());
+}
+
+/** Start-up recovery: marks leftovers interrupted and kills the process groups a crashed run left behind. */
+export async function recoverFromCrash(store: ChatStore, core: Core): Promise<{ tasks: number; groupsKilled: number }> {
+  const recovery = store.recover();
+  const results = await killLeftoverGroups(recovery.processGroups);
+  for (const group of recovery.processGroups) store.processGroups.remove(group.pgid);
+  const killed = results.filter((r) => r.outcome === 'killed').length;
+  if (recovery.tasks.length > 0 || killed > 0) {
+    core.log.warn('recovered from an unclean shutdown', { tasks: recovery.tasks.length, groupsKilled: killed });
+  }
+  for (const task of recovery.tasks) {
+    store.notes.add(task.chatId, { text: `Background task ${task.id} (${task.tool}) was interrupted when the app stopped.`, taskId: task.id });
+  }
+  return { tasks: recovery.tasks.length, groupsKilled: killed };
+}
+
+function recordCall(store: ChatStore, event: CallEvent, core: Core): void {
+  switch (event.type) {
+    case 'call.queued':
+      store.toolCalls.queued({
+        chatId: event.chatId,
+        callId: event.callId,
+        tool: event.tool,
+        source: core.registry.get(event.tool)?.spec.source ?? { kind: 'builtin' },
+        args: JSON.stringify(event.args),
+      });
+      break;
+    case 'call.approval':
+      break;
+    case 'call.started':
+      store.toolCalls.started(event.chatId, event.callId, { limitMs: event.limitMs, startedAt: event.startedAt });
+      break;
+    case 'call.progress':
+      break;
+    case 'call.finished':
+      store.toolCalls.finished(event.chatId, event.callId, event.outcome);
+      break;
+  }
+}
+
+function taskNote(task: TaskView): string {
+  const head = `Background task ${task.id} (${task.tool}: ${task.summary}) ended: ${task.status}.`;
+  const body = task.result ?? task.error ?? '';
+  return body ? `${head}\n${body.length > 4000 ? `${body.slice(-4000)}` : body}` : head;
+}

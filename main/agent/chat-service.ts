@@ -1,0 +1,125 @@
+// The chat service: runs turns for chats over the core and the store; one per host process.
+import type { AskUserPort } from '../../tools/chat-ports';
+import type { ToolServices } from '../../tools/types';
+import type { Core } from '../app';
+import { Emitter } from '../core/emitter';
+import type { CredentialHealer } from '../core/heal-budget';
+import type { ChatRecord, ChatStore } from '../store';
+import { storeChatPort } from './chat-port';
+import { persistCoreEvents } from './chat-persistence';
+import { providerSource } from './provider-source';
+import type { CreateProviderOptions } from './providers/create-provider';
+import { createProvider } from './providers/create-provider';
+import type { ProviderSettings } from './settings';
+import { storePersistence } from './store-persistence';
+import type { ToolFilter } from './tool-exposure';
+import type { TurnResult } from './turn-engine';
+import { TurnEngine } from './turn-engine';
+import type { TurnEvent } from './turn-events';
+
+/** What a host gives the chat service. */
+export interface ChatServiceOptions {
+  core: Core;
+  store: ChatStore;
+  settings: () => ProviderSettings;
+  healer: CredentialHealer | null;
+  askUser?: AskUserPort;
+  /** Which tools this host offers to the model. */
+  offered: ToolFilter;
+  background: boolean;
+  getSecret: (key: string) => Promise<string | undefined>;
+  providerOptions?: CreateProviderOptions;
+  maxRounds?: number;
+}
+
+/** Runs turns, keeps one in flight per chat, and emits every committed event. */
+export class ChatService {
+  private readonly events = new Emitter<TurnEvent>();
+  private readonly running = new Map<string, AbortController>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: ChatServiceOptions) {
+    this.unsubscribe = persistCoreEvents(options.core, options.store, (event) => this.events.emit(event));
+  }
+
+  /** Subscribes to every chat's events; returns the unsubscribe. */
+  on(listener: (event: TurnEvent) => void): () => void {
+    return this.events.on(listener);
+  }
+
+  /** Creates a chat working in `workspace`. */
+  createChat(input: { title?: string; workspace: string; id?: string }): ChatRecord {
+    return this.options.store.chats.create({ title: input.title ?? 'New chat', workspace: input.workspace, ...(input.id ? { id: input.id } : {}) });
+  }
+
+  /** Runs one user turn; a chat runs one turn at a time. */
+  async send(chatId: string, text: string, signal?: AbortSignal): Promise<TurnResult> {
+    const { core, store } = this.options;
+    const chat = store.chats.get(chatId);
+    if (!chat) throw new Error(`no chat with id ${chatId}`);
+    if (this.running.has(chatId)) throw new Error(`chat ${chatId} is already running a turn`);
+    const controller = new AbortController();
+    const forward = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', forward, { once: true });
+    this.running.set(chatId, controller);
+    core.schemas.restore(chatId, store.schemas.get(chatId));
+    const settings = this.options.settings();
+    const services: ToolServices = {
+      chat: storeChatPort(store, (event) => this.events.emit(event)),
+      ...(this.options.askUser ? { askUser: this.options.askUser } : {}),
+    };
+    const engine = new TurnEngine({
+      registry: core.registry,
+      schemas: core.schemas,
+      executor: core.executor,
+      redactor: core.redactor,
+      log: core.log,
+      persistence: storePersistence(store),
+      provider: providerSource(settings.apiKeyName, this.options.getSecret, (key) =>
+        createProvider(settings, key, this.options.providerOptions),
+      ),
+      model: settings.model,
+      healer: this.options.healer,
+      offered: this.options.offered,
+      background: this.options.background,
+      services,
+      maxRounds: this.options.maxRounds,
+      claimCallId: (id) => uniqueCallId(store, chatId, id),
+    });
+    const off = engine.on((event) => this.events.emit(event));
+    try {
+      return await engine.run(chatId, text, { workspace: chat.workspace, signal: controller.signal });
+    } finally {
+      off();
+      store.schemas.set(chatId, core.schemas.loaded(chatId));
+      signal?.removeEventListener('abort', forward);
+      this.running.delete(chatId);
+    }
+  }
+
+  /** Stops a chat's running turn; false when none runs. */
+  cancel(chatId: string): boolean {
+    const controller = this.running.get(chatId);
+    if (!controller) return false;
+    controller.abort();
+    return true;
+  }
+
+  /** Whether a chat has a turn in flight. */
+  isRunning(chatId: string): boolean {
+    return this.running.has(chatId);
+  }
+
+  /** Stops every turn and stops listening to the core. */
+  close(): void {
+    for (const controller of this.running.values()) controller.abort();
+    this.unsubscribe();
+  }
+}
+
+// Some local servers reuse ids like "call_0" every round; the store and the transcript need them unique per chat.
+function uniqueCallId(store: ChatStore, chatId: string, id: string): string {
+  let candidate = id || 'call';
+  for (let n = 2; store.toolCalls.get(chatId, candidate); n++) candidate = `${id || 'call'}_${n}`;
+  return candidate;
+}

@@ -1,0 +1,32 @@
+// Builds the provider the settings name.
+import type { ProviderSettings } from '../settings';
+import { AnthropicProvider } from './anthropic';
+import { OpenAiProvider } from './openai';
+import type { Provider } from './provider';
+import type { RetryNotice, RetryPolicy } from './retry';
+
+/** Tuning a host may pass on (tests shorten the retry waits; the app shows retries). */
+export interface CreateProviderOptions {
+  retry?: Partial<RetryPolicy>;
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** The provider for `settings`, sending `apiKey` (the value of settings.apiKeyName; null or undefined when absent). */
+export function createProvider(
+  settings: ProviderSettings,
+  apiKey: string | null | undefined,
+  options: CreateProviderOptions = {},
+): Provider {
+  const common = {
+    baseUrl: settings.baseUrl,
+    apiKey: apiKey ?? null,
+    keyName: settings.apiKeyName,
+    ...options,
+  };
+  switch (settings.provider) {
+    case 'anthropic':
+      return new AnthropicProvider(common);
+    case 'openai':
+      return new OpenAiProvider(common);
+  }
+}

@@ -1,0 +1,128 @@
+// Chat Completions stream chunks decoded into neutral StreamEvents. Servers differ in small ways
+// (ids missing, names repeated, no [DONE]); this decoder accepts what OpenAI, OpenRouter, DeepSeek,
+// Ollama, LM Studio and vLLM send.
+import { randomUUID } from 'node:crypto';
+import type { StreamEvent } from './provider';
+import { ProviderError } from './provider';
+import { statusKind } from './http';
+import type { SseMessage } from './sse';
+
+type ToolCallFragment = { index?: number; id?: string; function?: { name?: string; arguments?: string } };
+
+type Chunk = {
+  choices?: Array<{
+    delta?: { content?: string | null; tool_calls?: ToolCallFragment[] };
+    finish_reason?: string | null;
+  }>;
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  error?: { message?: string; code?: number | string; type?: string } | string;
+};
+
+type PendingCall = { id: string; name: string; args: string };
+
+/** Decodes one response's chunks; `finished` turns true at [DONE]; `end()` checks the stream was complete. */
+export class OpenAiStreamDecoder {
+  private readonly calls = new Map<number, PendingCall>();
+  private finishReason: string | undefined;
+  private usage: { inputTokens?: number; outputTokens?: number } = {};
+  /** True once [DONE] arrived. */
+  finished = false;
+
+  /** The neutral events one SSE message yields; throws ProviderError for an error chunk. */
+  push(message: SseMessage): StreamEvent[] {
+    if (message.data.trim() === '[DONE]') return this.done();
+    const chunk = parse(message.data);
+    if (chunk.error) throw chunkError(chunk.error);
+    if (chunk.usage) {
+      if (chunk.usage.prompt_tokens !== undefined) this.usage.inputTokens = chunk.usage.prompt_tokens;
+      if (chunk.usage.completion_tokens !== undefined)
+        this.usage.outputTokens = chunk.usage.completion_tokens;
+    }
+    const choice = chunk.choices?.[0];
+    if (!choice) return [];
+    const out: StreamEvent[] = [];
+    const content = choice.delta?.content;
+    if (typeof content === 'string' && content !== '') out.push({ type: 'text', delta: content });
+    choice.delta?.tool_calls?.forEach((fragment, position) => this.fragment(fragment, position));
+    if (choice.finish_reason) {
+      this.finishReason = choice.finish_reason;
+      out.push(...this.flushCalls());
+    }
+    return out;
+  }
+
+  /** At the end of the body: the final events if the response was complete, else a `stream_cut` error. */
+  end(): StreamEvent[] {
+    if (this.finished) return [];
+    // Some servers close after the finish_reason chunk without [DONE]; the answer is complete all the same.
+    if (this.finishReason !== undefined) return this.done();
+    throw new ProviderError(
+      'stream_cut',
+      'OpenAI-compatible server: the stream ended before finish_reason or [DONE]',
+    );
+  }
+
+  private fragment(fragment: ToolCallFragment, position: number): void {
+    const index = fragment.index ?? position;
+    let call = this.calls.get(index);
+    if (!call) {
+      call = { id: '', name: '', args: '' };
+      this.calls.set(index, call);
+    }
+    if (fragment.id && !call.id) call.id = fragment.id;
+    // OpenAI sends the name once; some servers repeat it in every fragment, so the first one wins.
+    if (fragment.function?.name && !call.name) call.name = fragment.function.name;
+    if (fragment.function?.arguments) call.args += fragment.function.arguments;
+  }
+
+  private flushCalls(): StreamEvent[] {
+    const calls = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+    this.calls.clear();
+    return calls.map((call) => ({
+      type: 'tool_call',
+      id: call.id || `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+      name: call.name,
+      args: call.args.trim() === '' ? '{}' : call.args,
+    }));
+  }
+
+  private done(): StreamEvent[] {
+    if (this.finished) return [];
+    this.finished = true;
+    return [
+      ...this.flushCalls(),
+      { type: 'done', stopReason: this.finishReason ?? 'stop', usage: this.usage },
+    ];
+  }
+}
+
+function parse(data: string): Chunk {
+  try {
+    const value: unknown = JSON.parse(data);
+    if (value && typeof value === 'object') return value as Chunk;
+  } catch {
+    // Reported below.
+  }
+  throw new ProviderError(
+    'server',
+    `OpenAI-compatible server sent a chunk that is not valid JSON: ${data.slice(0, 200)}`,
+  );
+}
+
+// OpenRouter and others report failures mid-stream as an error chunk, with an HTTP-like code.
+function chunkError(error: NonNullable<Chunk['error']>): ProviderError {
+  if (typeof error === 'string') return new ProviderError('server', `OpenAI-compatible server: ${error}`);
+  const code = typeof error.code === 'number' ? error.code : Number.parseInt(String(error.code ?? ''), 10);
+  const kind =
+    Number.isFinite(code) && code >= 400
+      ? statusKind(code)
+      : error.type === 'rate_limit_exceeded'
+        ? 'rate_limit'
+        : 'server';
+  const status = Number.isFinite(code) && code >= 400 ? code : undefined;
+  return new ProviderError(
+    kind,
+    `OpenAI-compatible server: ${error.message ?? error.type ?? 'error in the stream'}`,
+    status,
+  );
+}

@@ -1,0 +1,105 @@
+// A scripted server speaking the Anthropic Messages API (POST /v1/messages, SSE), and builders for
+// the event sequences a real response streams.
+import type { ScriptedBlock, ScriptedServer, SseFrame } from './scripted-server';
+import { pieces, startScriptedServer } from './scripted-server';
+
+/** Shape of a scripted response's stream. */
+export interface AnthropicScriptOptions {
+  /** Characters per text_delta / input_json_delta (default 8), so arguments arrive split. */
+  chunkSize?: number;
+  /** Default: tool_use when there is a tool call, else end_turn. */
+  stopReason?: string;
+  usage?: { input: number; output: number };
+  /** Leave out message_stop (a stream that ends without its terminal event). */
+  omitStop?: boolean;
+}
+
+/** Starts a local Anthropic-speaking server; its baseUrl is the origin. */
+export function startAnthropicTestServer(): Promise<ScriptedServer> {
+  return startScriptedServer({ path: '/v1/messages', basePath: '', errorBody: anthropicErrorBody });
+}
+
+/** The JSON error body the API sends with a failed status. */
+export function anthropicErrorBody(status: number, message: string): unknown {
+  const type =
+    status === 401
+      ? 'authentication_error'
+      : status === 403
+        ? 'permission_error'
+        : status === 429
+          ? 'rate_limit_error'
+          : status === 529
+            ? 'overloaded_error'
+            : status >= 500
+              ? 'api_error'
+              : 'invalid_request_error';
+  return { type: 'error', error: { type, message } };
+}
+
+/** The full event sequence of one streamed message: message_start … message_stop. */
+export function anthropicEvents(blocks: ScriptedBlock[], options: AnthropicScriptOptions = {}): SseFrame[] {
+  const size = options.chunkSize ?? 8;
+  const usage = options.usage ?? { input: 10, output: 5 };
+  const frames: SseFrame[] = [
+    frame({
+      type: 'message_start',
+      message: {
+        id: 'msg_test',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-test',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: usage.input, output_tokens: 1 },
+      },
+    }),
+    frame({ type: 'ping' }),
+  ];
+  blocks.forEach((block, index) => {
+    if ('text' in block) {
+      frames.push(frame({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
+      for (const text of pieces(block.text, size)) {
+        frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));
+      }
+    } else {
+      const { id, name, args } = block.toolCall;
+      frames.push(
+        frame({
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'tool_use', id, name, input: {} },
+        }),
+      );
+      for (const partial of args === '' ? [] : pieces(args, size)) {
+        frames.push(
+          frame({
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'input_json_delta', partial_json: partial },
+          }),
+        );
+      }
+    }
+    frames.push(frame({ type: 'content_block_stop', index }));
+  });
+  const stopReason = options.stopReason ?? (blocks.some((b) => 'toolCall' in b) ? 'tool_use' : 'end_turn');
+  frames.push(
+    frame({
+      type: 'message_delta',
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: usage.output },
+    }),
+  );
+  if (!options.omitStop) frames.push(frame({ type: 'message_stop' }));
+  return frames;
+}
+
+/** An `error` event as the API sends it mid-stream (e.g. overloaded_error). */
+export function anthropicErrorEvent(type: string, message: string): SseFrame {
+  return frame({ type: 'error', error: { type, message } });
+}
+
+function frame(data: { type: string } & Record<string, unknown>): SseFrame {
+  return { event: data.type, data };
+}

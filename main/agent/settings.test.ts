@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  loadSettings,
+  PROVIDER_DEFAULTS,
+  readSettingsFile,
+  saveSettings,
+  SettingsError,
+  settingsPath,
+} from './settings';
+
+let home: string;
+beforeEach(() => {
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-settings-'));
+});
+afterEach(() => {
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+const writeFile = (value: unknown) => {
+  const file = settingsPath(home);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+  return file;
+};
+
+describe('loadSettings', () => {
+  it('defaults to Anthropic with its key name when there is no file', () => {
+    expect(loadSettings({ home, env: {} })).toEqual({
+      provider: 'anthropic',
+      ...PROVIDER_DEFAULTS.anthropic,
+    });
+    expect(PROVIDER_DEFAULTS.anthropic.apiKeyName).toBe('ANTHROPIC_API_KEY');
+  });
+
+  it('reads the file, finds it through AGENVOY_HOME, and fills defaults for the chosen provider', () => {
+    writeFile({ provider: 'openai', model: 'gpt-local', theme: 'dark' });
+    expect(loadSettings({ env: { AGENVOY_HOME: home } })).toEqual({
+      provider: 'openai',
+      baseUrl: 'https://api.openai.com/v1',
+      model: 'gpt-local',
+      apiKeyName: 'OPENAI_API_KEY',
+    });
+  });
+
+  it('layers file < environment < flags, and null apiKeyName means no key', () => {
+    writeFile({
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'llama3.1',
+      apiKeyName: null,
+    });
+    const env = { AGENVOY_MODEL: 'qwen3', AGENVOY_BASE_URL: '' };
+    expect(loadSettings({ home, env })).toEqual({
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'qwen3',
+      apiKeyName: null,
+    });
+    expect(loadSettings({ home, env, flags: { model: 'mistral' } }).model).toBe('mistral');
+  });
+
+  it('a layer that switches provider drops the endpoint, model and key the lower layers set for the other one', () => {
+    writeFile({
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'llama3.1',
+      apiKeyName: null,
+    });
+    expect(loadSettings({ home, env: { AGENVOY_PROVIDER: 'anthropic' } })).toEqual({
+      provider: 'anthropic',
+      ...PROVIDER_DEFAULTS.anthropic,
+    });
+    expect(
+      loadSettings({ home, env: { AGENVOY_PROVIDER: 'anthropic' }, flags: { model: 'claude-x' } }).model,
+    ).toBe('claude-x');
+    // Naming the same provider again keeps everything.
+    expect(loadSettings({ home, env: { AGENVOY_PROVIDER: 'openai' } }).baseUrl).toBe(
+      'http://127.0.0.1:11434/v1',
+    );
+  });
+
+  it('names the file and the field of a bad value', () => {
+    const file = writeFile({ provider: 'gemini' });
+    expect(() => loadSettings({ home, env: {} })).toThrow(SettingsError);
+    expect(() => loadSettings({ home, env: {} })).toThrow(
+      `${file}: "provider" must be "anthropic" or "openai" (got "gemini")`,
+    );
+    writeFile({ baseUrl: 'localhost:11434' });
+    expect(() => loadSettings({ home, env: {} })).toThrow(/"baseUrl" must be an http:\/\/ or https:\/\/ URL/);
+    writeFile({ apiKeyName: 'my key' });
+    expect(() => loadSettings({ home, env: {} })).toThrow(/"apiKeyName" must be a key name/);
+    writeFile({ model: '' });
+    expect(() => loadSettings({ home, env: {} })).toThrow(/"model" must be a non-empty string/);
+    writeFile('{ "provider": "openai", }');
+    expect(() => loadSettings({ home, env: {} })).toThrow(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON`),
+    );
+    writeFile('[]');
+    expect(() => readSettingsFile(file)).toThrow(/must hold a JSON object/);
+  });
+
+  it('names the variable or flag of a bad override', () => {
+    expect(() => loadSettings({ home, env: { AGENVOY_PROVIDER: 'bedrock' } })).toThrow(
+      /^AGENVOY_PROVIDER must be/,
+    );
+    expect(() => loadSettings({ home, env: {}, flags: { baseUrl: 'ftp://x' } })).toThrow(
+      /^flag --base-url must be/,
+    );
+  });
+});
+
+describe('saveSettings', () => {
+  it('writes atomically, keeps fields it does not own, removes fields set to undefined', async () => {
+    writeFile({ provider: 'openai', model: 'old', theme: 'dark' });
+    const file = await saveSettings({ model: 'new', apiKeyName: null, provider: undefined }, { home });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
+      model: 'new',
+      theme: 'dark',
+      apiKeyName: null,
+    });
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['settings.json']);
+    expect(loadSettings({ home, env: {} })).toMatchObject({
+      provider: 'anthropic',
+      model: 'new',
+      apiKeyName: null,
+    });
+  });
+
+  it('creates the folder, and refuses a bad value without touching the file', async () => {
+    const file = await saveSettings({ provider: 'openai' }, { home });
+    expect(readSettingsFile(file)).toEqual({ provider: 'openai' });
+    await expect(saveSettings({ baseUrl: 'nope' }, { home })).rejects.toThrow(SettingsError);
+    expect(readSettingsFile(file)).toEqual({ provider: 'openai' });
+  });
+});

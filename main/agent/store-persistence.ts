@@ -1,0 +1,28 @@
+// TurnPersistence over the SQLite ChatStore.
+import type { ChatStore } from '../store';
+import type { TurnPersistence } from './turn-persistence';
+import { buildTranscript } from './transcript-builder';
+
+/** The turn engine's writes and reads, committed to `store`. */
+export function storePersistence(store: ChatStore): TurnPersistence {
+  const carried = new Map<string, number[]>();
+  return {
+    appendUser: (chatId, text) => void store.messages.append(chatId, { role: 'user', content: [{ type: 'text', text }] }),
+    beginAssistant: (chatId) => store.messages.begin(chatId).id,
+    checkpointAssistant: (id, content) => store.messages.checkpoint(id, content),
+    finishAssistant: (id, content, status) => store.messages.finish(id, content, status),
+    appendToolResults: (chatId, results) => void store.messages.append(chatId, { role: 'tool_results', results }),
+    transcript: (chatId) => {
+      const stored = store.messages.list(chatId);
+      carried.set(
+        chatId,
+        stored.flatMap((m) => (m.message.role === 'note' && !m.message.seen ? [m.id] : [])),
+      );
+      return buildTranscript(stored);
+    },
+    markNotesSeen: (chatId) => {
+      store.notes.markSeen(carried.get(chatId) ?? []);
+      carried.delete(chatId);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// Turns stored messages into the transcript a provider accepts: notes folded into user text, every tool call answered.
+import type { StoredMessage } from '../store';
+import type { AssistantPart, ToolResultPart, TranscriptMessage, UserPart } from './transcript';
+
+/** The transcript for the next request. Unanswered calls (a crash or kill mid-tool) get an `interrupted` error result. */
+export function buildTranscript(stored: StoredMessage[]): TranscriptMessage[] {
+  const out: TranscriptMessage[] = [];
+  let pending: AssistantPart[] = [];
+  const flushUnanswered = (answered: Set<string>) => {
+    const missing = pending.filter((p) => p.type === 'tool_call' && !answered.has(p.id));
+    if (missing.length === 0) return;
+    const results: ToolResultPart[] = missing.map((p) => ({
+      callId: p.type === 'tool_call' ? p.id : '',
+      name: p.type === 'tool_call' ? p.name : '',
+      content: [{ type: 'text', text: 'interrupted: the app stopped before this call finished; it may or may not have run' }],
+      isError: true,
+    }));
+    const last = out.at(-1);
+    if (last?.role === 'tool_results') last.results.push(...results);
+    else out.push({ role: 'tool_results', results });
+  };
+  for (const row of stored) {
+    const message = row.message;
+    if (message.role === 'note') {
+      flushUnanswered(new Set());
+      pending = [];
+      pushUser(out, [{ type: 'text', text: `[note] ${message.text}` }]);
+      continue;
+    }
+    switch (message.role) {
+      case 'user':
+        flushUnanswered(new Set());
+        pending = [];
+        pushUser(out, message.content);
+        break;
+      case 'assistant': {
+        flushUnanswered(new Set());
+        const content = message.content.filter((p) => p.type !== 'text' || p.text.length > 0);
+        if (content.length === 0) {
+          pending = [];
+          break;
+        }
+        out.push({ role: 'assistant', content });
+        pending = content;
+        break;
+      }
+      case 'tool_results': {
+        const ids = new Set(pending.flatMap((p) => (p.type === 'tool_call' ? [p.id] : [])));
+        const results = message.results.filter((r) => ids.has(r.callId));
+        out.push({ role: 'tool_results', results });
+        flushUnanswered(new Set(results.map((r) => r.callId)));
+        pending = [];
+        break;
+      }
+    }
+  }
+  flushUnanswered(new Set());
+  return out;
+}
+
+function pushUser(out: TranscriptMessage[], content: UserPart[]): void {
+  const last = out.at(-1);
+  if (last?.role === 'user') last.content.push(...content);
+  else out.push({ role: 'user', content: [...content] });
+}

@@ -1,0 +1,35 @@
+// "Allow for this chat": in memory only, per chat, per tool definition; a new chat (or a changed tool) asks again.
+
+/** The allow-for-this-chat grants of a running app. */
+export class ChatGrants {
+  private readonly grants = new Map<string, Set<string>>();
+
+  /** Grants `tool` at `definitionHash` for the rest of `chatId`. */
+  grant(chatId: string, tool: string, definitionHash: string): void {
+    let set = this.grants.get(chatId);
+    if (!set) this.grants.set(chatId, (set = new Set()));
+    set.add(key(tool, definitionHash));
+  }
+
+  /** Whether `tool` at `definitionHash` is granted in `chatId`. */
+  has(chatId: string, tool: string, definitionHash: string): boolean {
+    return this.grants.get(chatId)?.has(key(tool, definitionHash)) ?? false;
+  }
+
+  /** The tools granted in a chat, for the UI. */
+  list(chatId: string): Array<{ tool: string; definitionHash: string }> {
+    return [...(this.grants.get(chatId) ?? [])].map((entry) => {
+      const [tool = '', definitionHash = ''] = entry.split('\0');
+      return { tool, definitionHash };
+    });
+  }
+
+  /** Drops every grant of a chat (the chat ended or was deleted). */
+  forget(chatId: string): void {
+    this.grants.delete(chatId);
+  }
+}
+
+function key(tool: string, definitionHash: string): string {
+  return `${tool}\0${definitionHash}`;
+}

@@ -1,0 +1,195 @@
+// The confirm gate (SPEC §8): rules, chat grants and sensitive targets decide what they can; the user decides the rest.
+import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from '../core/gate-port';
+import { Emitter } from '../core/emitter';
+import type { CanonicalArgument } from './canonical-argument';
+import { canonicalArgument } from './canonical-argument';
+import { ChatGrants } from './chat-grants';
+import type { GateEvent } from './gate-events';
+import { escapeGlob } from './glob';
+import type { ApprovalPrompter, PromptItem } from './prompter-port';
+import type { RuleBook, RuleSet } from './rule-book';
+import { matchRules } from './rule-match';
+import type { SensitiveOptions, SensitiveTarget } from './sensitive-targets';
+import { findSensitiveTarget } from './sensitive-targets';
+import { askUser } from './ask-session';
+import type { Verdict } from './verdicts';
+import {
+  chatAllowed,
+  policyVerdict,
+  ruleAllowed,
+  ruleDenied,
+  unattended,
+  cancelledVerdict,
+} from './verdicts';
+
+/** How a host without a person at hand decides: ask (the prompter), allow everything, or deny all but alwaysAllow. */
+export type ApprovalPolicy = 'ask' | 'allow' | 'deny';
+
+/** Default wait for an answer in headless use (the desktop app waits for ever unless configured). */
+export const HEADLESS_APPROVAL_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** What a ConfirmGate is built from. */
+export interface ConfirmGateOptions {
+  rules: RuleBook;
+  sensitive: SensitiveOptions;
+  /** Default 'ask'. Deny rules still apply under 'allow': an explicit "always deny" is never overridden. */
+  policy?: ApprovalPolicy;
+  /** Who asks the user; null when nobody can be asked (then calls that need asking are denied). */
+  prompter?: ApprovalPrompter | null;
+  /** How long a batch waits for answers; null (the default) waits until the turn is cancelled. */
+  timeoutMs?: number | null;
+  grants?: ChatGrants;
+  /** The message a call gets when it needs asking and there is no prompter. */
+  unattendedMessage?: (request: ApprovalRequest, sensitive: string | null) => string;
+}
+
+/** One call of a batch, with what the gate worked out about it. */
+export interface Assessed {
+  request: ApprovalRequest;
+  canonical: CanonicalArgument;
+  sensitive: SensitiveTarget | null;
+}
+
+/** What standing approvals say about a call: a verdict, or what to show when the user must be asked. */
+export type Standing = { kind: 'decided'; verdict: Verdict } | { kind: 'ask'; item: PromptItem };
+
+/** The ApprovalGate the hosts use. */
+export class ConfirmGate implements ApprovalGate {
+  readonly rules: RuleBook;
+  readonly grants: ChatGrants;
+  private readonly events = new Emitter<GateEvent>();
+
+  constructor(private readonly options: ConfirmGateOptions) {
+    this.rules = options.rules;
+    this.grants = options.grants ?? new ChatGrants();
+  }
+
+  /** Subscribes to gate events; returns the unsubscribe. */
+  on(listener: (event: GateEvent) => void): () => void {
+    return this.events.on(listener);
+  }
+
+  /** Decides a batch item by item; the arguments are only ever matched, never read as an approval. */
+  async decide(
+    requests: ApprovalRequest[],
+    { signal }: { signal: AbortSignal },
+  ): Promise<ApprovalDecision[]> {
+    if (requests.length === 0) return [];
+    const chatId = requests[0]?.chatId ?? '';
+    const assessed = requests.map((request) => this.assess(request));
+    this.events.emit({
+      type: 'gate.requested',
+      chatId,
+      calls: assessed.map((a) => ({
+        callId: a.request.callId,
+        tool: a.request.tool,
+        sensitive: a.sensitive?.label ?? null,
+      })),
+    });
+    const verdicts: Array<Verdict | null> = requests.map(() => null);
+    const settle = (index: number, verdict: Verdict) => {
+      if (verdicts[index]) return;
+      verdicts[index] = verdict;
+      const { request } = assessed[index] as Assessed;
+      this.events.emit({
+        type: 'gate.decided',
+        chatId,
+        callId: request.callId,
+        tool: request.tool,
+        ...verdict,
+      });
+    };
+    const policy = this.options.policy ?? 'ask';
+    const asks: Array<{ index: number; item: PromptItem }> = [];
+    if (policy === 'deny') {
+      assessed.forEach((_, i) => settle(i, policyVerdict('deny')));
+    } else {
+      const ruleSet = await this.rules.current();
+      for (const [index, call] of assessed.entries()) {
+        const standing = await this.standing(call, ruleSet);
+        if (standing.kind === 'decided') settle(index, standing.verdict);
+        else if (policy === 'allow') settle(index, policyVerdict('allow'));
+        else asks.push({ index, item: standing.item });
+      }
+    }
+    if (asks.length > 0) {
+      const prompter = this.options.prompter ?? null;
+      if (signal.aborted) asks.forEach(({ index }) => settle(index, cancelledVerdict()));
+      else if (!prompter) {
+        for (const { index, item } of asks)
+          settle(index, unattended(this.unattendedMessage(item.request, item.sensitive)));
+      } else {
+        await askUser({
+          gate: this,
+          prompter,
+          chatId,
+          asks: asks.map(({ index, item }) => ({
+            item,
+            call: assessed[index] as Assessed,
+            settle: (v: Verdict) => settle(index, v),
+            isSettled: () => verdicts[index] !== null,
+          })),
+          timeoutMs: this.options.timeoutMs ?? null,
+          signal,
+          emit: (event) => this.events.emit(event),
+        });
+      }
+    }
+    return verdicts.map((v) => (v ?? cancelledVerdict()).decision);
+  }
+
+  /** Forgets the allow-for-this-chat grants of a chat (it ended or was deleted). */
+  forgetChat(chatId: string): void {
+    this.grants.forget(chatId);
+  }
+
+  /** The canonical argument and sensitive target of one call. */
+  assess(request: ApprovalRequest): Assessed {
+    const canonical = canonicalArgument(request.tool, request.args);
+    return {
+      request,
+      canonical,
+      sensitive: findSensitiveTarget(request.args, canonical, this.options.sensitive),
+    };
+  }
+
+  /** What rules and grants say about a call; sensitive targets and unmatched calls must be asked. */
+  async standing(call: Assessed, ruleSet: RuleSet): Promise<Standing> {
+    const { request, canonical, sensitive } = call;
+    const match =
+      ruleSet.kind === 'ok'
+        ? matchRules(ruleSet.rules, request, canonical)
+        : { kind: 'none' as const, voided: [], compound: null };
+    // A deny rule decides even for a sensitive target: denying is never the unsafe direction.
+    if (match.kind === 'deny') return { kind: 'decided', verdict: ruleDenied(match.rule) };
+    const compound = match.kind === 'none' ? match.compound : null;
+    if (!sensitive) {
+      if (match.kind === 'allow') {
+        if (match.bind)
+          await this.rules.bind(match.rule.id, request.tool, request.definitionHash).catch(() => undefined);
+        return { kind: 'decided', verdict: ruleAllowed(match.rule) };
+      }
+      // A chat grant is a standing approval like an allow rule: it does not cover compound command lines either.
+      if (!compound && this.grants.has(request.chatId, request.tool, request.definitionHash))
+        return { kind: 'decided', verdict: chatAllowed() };
+    }
+    return {
+      kind: 'ask',
+      item: {
+        request,
+        canonical: canonical.text,
+        suggestedPattern: canonical.kind === 'command' ? escapeGlob(canonical.text) : null,
+        sensitive: sensitive ? `${sensitive.label} (in \`${sensitive.argument}\`)` : null,
+        compound,
+        voidedRules: match.kind === 'none' ? match.voided.map((rule) => rule.id) : [],
+        offers: { chat: !sensitive, always: !sensitive && !compound },
+      },
+    };
+  }
+
+  private unattendedMessage(request: ApprovalRequest, sensitive: string | null): string {
+    if (this.options.unattendedMessage) return this.options.unattendedMessage(request, sensitive);
+    const why = sensitive ? ` (it touches ${sensitive}, which always asks)` : '';
+    return `denied: ${request.tool} needs approval${why} and there is nobody to ask`;
+  }
+}

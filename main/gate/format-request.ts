@@ -1,0 +1,71 @@
+// How a request reads on a terminal: tool, source, flags, limit and the full arguments, long values folded, never cut silently.
+import type { ApprovalRequest } from '../core/gate-port';
+import type { PromptItem } from './prompter-port';
+
+/** Strings longer than this are folded in the prompt (answer `v` to see them whole). */
+export const FOLD_AT = 600;
+
+// Control characters, C1 controls, bidi overrides and zero-width characters can repaint a terminal or hide text.
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/** Makes text safe to print: invisible and terminal-control characters become visible escapes. */
+export function visible(text: string): string {
+  return text.replace(INVISIBLE, (char) => `\\u{${char.codePointAt(0)?.toString(16).padStart(4, '0')}}`);
+}
+
+/** Where a tool comes from, in words. */
+export function describeSource(source: ApprovalRequest['source']): string {
+  switch (source.kind) {
+    case 'builtin':
+      return 'built-in';
+    case 'script':
+      return `script folder ${source.dir}`;
+    case 'mcp':
+      return `MCP server ${source.server}`;
+  }
+}
+
+/** The block shown for one item: what runs, where it comes from, its limits, its arguments and any warning. */
+export function formatItem(
+  item: PromptItem,
+  position: { index: number; count: number },
+  full = false,
+): string {
+  const { request } = item;
+  const flags = Object.entries(request.flags)
+    .filter(([, on]) => on)
+    .map(([flag]) => flag);
+  const limit = request.timeoutMs === null ? 'no limit' : `limit ${request.timeoutMs / 1000} s`;
+  const lines = [
+    '',
+    `Approve tool call ${position.count > 1 ? `${position.index + 1} of ${position.count}: ` : ''}${visible(request.tool)}`,
+    `  source:  ${visible(describeSource(request.source))}`,
+    `  flags:   ${flags.length > 0 ? flags.join(', ') : 'none'} · ${limit}`,
+    `  args:    ${formatArgs(request.args, full).replace(/\n/g, '\n           ')}`,
+  ];
+  if (item.sensitive)
+    lines.push(`  ! sensitive: ${visible(item.sensitive)}: this always asks, whatever the rules`);
+  for (const id of item.voidedRules)
+    lines.push(`  ! rule ${id} no longer applies: the tool's definition changed since it was approved`);
+  if (item.compound) lines.push(`  ! compound command (${item.compound}): no rule or chat grant covers it`);
+  return lines.join('\n') + '\n';
+}
+
+/** The arguments as indented JSON; strings past FOLD_AT are folded with a note saying how much is hidden. */
+export function formatArgs(args: Record<string, unknown>, full = false): string {
+  let folded = false;
+  const text = JSON.stringify(
+    args,
+    (_key, value: unknown) => {
+      if (full || typeof value !== 'string' || value.length <= FOLD_AT) return value;
+      folded = true;
+      const head = value.slice(0, FOLD_AT - 200);
+      const tail = value.slice(-120);
+      return `${head} … [${(value.length - head.length - tail.length).toLocaleString('en-US')} characters folded] … ${tail}`;
+    },
+    2,
+  );
+  return visible(text ?? '{}') + (folded ? '\n(long values are folded: answer v to see them whole)' : '');
+}

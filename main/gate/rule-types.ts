@@ -1,0 +1,63 @@
+// Approval rules (SPEC §8): a tool glob, an optional argument pattern, an effect, and where the rule came from.
+
+/** What a rule does to the calls it matches. */
+export type RuleEffect = 'allow' | 'deny';
+
+/** A rule as it is stored in approval-rules.json. */
+export interface StoredRule {
+  id: string;
+  /** Tool-name glob (`run_command`, `mcp__github__*`). */
+  tool: string;
+  /** Glob over the canonical argument; null matches any arguments. */
+  pattern: string | null;
+  /** Globs over the canonical argument that void the match (a default `git log **` excepts `--output`). */
+  except: string[];
+  effect: RuleEffect;
+  /** ISO time of creation. */
+  createdAt: string;
+  /** Per tool name, the definition hash this rule approved; a tool met for the first time is bound then. */
+  definitions: Record<string, string>;
+}
+
+/** A rule that ships with the app: visible, revocable, for built-in tools only. */
+export interface DefaultRule {
+  id: string;
+  tool: string;
+  pattern: string | null;
+  except: string[];
+  effect: 'allow';
+  /** Why the rule is safe, shown next to it. */
+  note: string;
+}
+
+/** A rule in force: a shipped default or one the user made. */
+export type ApprovalRule = ({ origin: 'default' } & DefaultRule) | ({ origin: 'user' } & StoredRule);
+
+/** A rule as listed by the API and `agenvoy rules list`. */
+export interface RuleView {
+  id: string;
+  origin: 'default' | 'user';
+  tool: string;
+  pattern: string | null;
+  except: string[];
+  effect: RuleEffect;
+  /** ISO time of creation; null for a shipped default. */
+  createdAt: string | null;
+  /** The rule no longer applies to some tool because its definition changed since it was approved. */
+  void: boolean;
+  /** The tools whose definition changed since this rule approved them. */
+  changedTools: string[];
+  /** The tool definitions this rule is bound to (tool name → definition hash). */
+  definitions: Record<string, string>;
+  note: string | null;
+}
+
+/** What a caller gives to add a rule. */
+export interface NewRule {
+  tool: string;
+  pattern?: string | null;
+  except?: string[];
+  effect: RuleEffect;
+  /** Definitions approved now (tool name → hash); tools not listed are bound when first met. */
+  definitions?: Record<string, string>;
+}

@@ -1,0 +1,65 @@
+// A real dispatcher stack with a ConfirmGate over a temp $AGENVOY_HOME, and recording test tools.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ToolSpec } from '../../../tools/types';
+import { defineTool } from '../../../tools/types';
+import { testCore } from '../../core/testing/test-core';
+import type { ApprovalPolicy } from '../confirm-gate';
+import { ConfirmGate } from '../confirm-gate';
+import type { GateEvent } from '../gate-events';
+import type { ApprovalPrompter } from '../prompter-port';
+import { RuleBook } from '../rule-book';
+import { RuleStore } from '../rule-store';
+
+/** A tool that records each run instead of doing anything. */
+export function recordingTool(
+  name: string,
+  runs: string[],
+  parameters: Record<string, unknown> = { command: { type: 'string', description: 'x' } },
+): ToolSpec {
+  return defineTool({
+    name,
+    description: `${name} for tests.\nUse when testing the gate.`,
+    parameters: { type: 'object', properties: parameters, additionalProperties: true },
+    handler: (args) => {
+      runs.push(`${name} ${JSON.stringify(args)}`);
+      return `ran ${name}`;
+    },
+  });
+}
+
+/** What a gate fixture is built with. */
+export interface GateFixtureOptions {
+  prompter?: ApprovalPrompter | null;
+  policy?: ApprovalPolicy;
+  timeoutMs?: number | null;
+  /** Reuse the home of an earlier fixture (a second process over the same rules). */
+  home?: string;
+  extraTools?: ToolSpec[];
+}
+
+/** A dispatcher stack whose gate is a ConfirmGate; `runs` lists the tool runs, `events` the gate events. */
+export function gateFixture(options: GateFixtureOptions = {}) {
+  const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-gate-'));
+  const runs: string[] = [];
+  const events: GateEvent[] = [];
+  const gate = new ConfirmGate({
+    rules: new RuleBook(RuleStore.inDesktop(path.join(home, 'desktop'))),
+    sensitive: { homes: ['/home/ann'], agenvoyHome: home },
+    policy: options.policy ?? 'ask',
+    prompter: options.prompter ?? null,
+    timeoutMs: options.timeoutMs ?? null,
+  });
+  gate.on((event) => events.push(event));
+  const tools = [
+    recordingTool('run_command', runs),
+    recordingTool('write_note', runs, {
+      path: { type: 'string', description: 'x' },
+      content: { type: 'string', description: 'x' },
+    }),
+    ...(options.extraTools ?? []),
+  ];
+  const core = testCore(tools, { gate });
+  return { home, runs, events, gate, ...core };
+}

@@ -1,0 +1,59 @@
+// Composes `agenvoy mcp serve`: a core with the script tools (watched) and the authoring helpers, served over
+// stdio until the client goes away. The client is the approver (SPEC §8); `deny` runs only alwaysAllow tools.
+import type { Readable, Writable } from 'node:stream';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Core } from '../app';
+import { createCore } from '../app';
+import { policyGate } from '../core/gate-port';
+import type { RegisteredTool } from '../core/registry';
+import type { AuthoringPort } from './authoring-tools';
+import { authoringTools } from './authoring-tools';
+import { guideTool } from './guide-tool';
+import { serveTools } from './mcp-serve';
+
+/** Who approves calls: the connecting client (`ask`), or nobody, so only alwaysAllow tools run (`deny`). */
+export type ServeApproval = 'ask' | 'deny';
+
+/** Options of runMcpServe. */
+export interface McpServeOptions {
+  home?: string;
+  workspace: string;
+  approve: ServeApproval;
+  stdin: Readable;
+  stdout: Writable;
+  /** Resolves when the server should stop (a signal); the client closing stdin stops it too. */
+  stop?: Promise<void>;
+}
+
+/** Serves until stdin ends, the transport closes or `stop` resolves; then closes the core. */
+export async function runMcpServe(options: McpServeOptions): Promise<void> {
+  let core: Core | null = null;
+  const port = (): AuthoringPort => {
+    if (!core) throw new Error('the core is still starting');
+    return { globalScripts: core.paths.globalScripts, workspace: core.workspace, scripts: core.scripts, registry: core.registry, dispatcher: core.dispatcher };
+  };
+  const helpers = [guideTool(), ...authoringTools(port)];
+  const helperNames = new Set(helpers.map((tool) => tool.name));
+  core = await createCore({
+    home: options.home,
+    workspace: options.workspace,
+    // The MCP host asks its own user before calling a tool, so our gate only enforces --approve deny.
+    gate: policyGate(options.approve === 'deny' ? 'deny' : 'allow'),
+    hostTools: helpers,
+    watchScripts: true,
+    mcp: 'off',
+  });
+  const exposed = (tool: RegisteredTool) => tool.spec.source.kind === 'script' || helperNames.has(tool.spec.name);
+  try {
+    const served = await serveTools(core, new StdioServerTransport(options.stdin, options.stdout), exposed);
+    core.log.info('mcp serve started', { approve: options.approve, tools: core.registry.all().filter(exposed).length });
+    const inputEnded = new Promise<void>((resolve) => {
+      options.stdin.once('end', resolve);
+      options.stdin.once('close', resolve);
+    });
+    await Promise.race([served.closed, inputEnded, options.stop ?? new Promise<void>(() => {})]);
+    await served.close().catch(() => {});
+  } finally {
+    await core.close();
+  }
+}
