@@ -7,6 +7,7 @@ const modules: Array<[string, () => Promise<BenchModule>]> = [
   ['script timeout', () => import('./script-timeout-bench')],
   ['find_tools speed', () => import('./find-tools-bench')],
   ['find_tools retrieval', () => import('./retrieval-bench')],
+  ['mcp', () => import('./mcp-bench')],
 ];
 
 const only = process.argv.slice(2);

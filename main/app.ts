@@ -64,6 +64,8 @@ export interface Core {
   redactor: Redactor;
   log: AppLogger;
   secrets: SecretStore;
+  /** Answers credential failures with the masked prompt (null when the host cannot ask). */
+  healer: CredentialHealer | null;
   /** The MCP servers of mcp.json, their states and reconnect. */
   mcp: McpManager;
   /** Stops watchers, cancels tasks and kills every process group this core started. */
@@ -97,10 +99,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     getSecret,
     services: { catalog, tasks, ...(secretPrompt ? { secretPrompt } : {}) },
   });
-  const executor = new BatchExecutor(
-    dispatcher,
-    options.healer ?? (secretPrompt ? new PromptingHealer(secretPrompt) : null),
-  );
+  const healer = options.healer ?? (secretPrompt ? new PromptingHealer(secretPrompt) : null);
+  const executor = new BatchExecutor(dispatcher, healer);
   const scripts = new ScriptToolSource({
     registry,
     dirs: [
@@ -114,7 +114,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   await scripts.start();
 
   // --- MCP servers (main/adapters/mcp): their tools go into the same registry, linted, never shadowing ---
-  const mcp = new McpManager({ configPath: paths.mcpConfig, registry, log, getSecret, redactor, groups, cwd: options.workspace });
+  const mcp = new McpManager({
+    configPath: paths.mcpConfig,
+    registry,
+    log,
+    getSecret,
+    redactor,
+    groups,
+    cwd: options.workspace,
+  });
   const mcpMode = options.mcp ?? 'wait';
   if (mcpMode === 'wait') await mcp.start();
   else if (mcpMode === 'background') void mcp.start();
@@ -134,6 +142,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     redactor,
     log,
     secrets,
+    healer,
     mcp,
     async close() {
       await mcp.stop();

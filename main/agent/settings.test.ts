@@ -76,10 +76,15 @@ describe('loadSettings', () => {
     expect(
       loadSettings({ home, env: { AGENVOY_PROVIDER: 'anthropic' }, flags: { model: 'claude-x' } }).model,
     ).toBe('claude-x');
-    // Naming the same provider again keeps everything.
+    // Naming the same provider again keeps everything; so does naming one when the file named none.
     expect(loadSettings({ home, env: { AGENVOY_PROVIDER: 'openai' } }).baseUrl).toBe(
       'http://127.0.0.1:11434/v1',
     );
+    writeFile({ model: 'gpt-4o' });
+    expect(loadSettings({ home, env: { AGENVOY_PROVIDER: 'openai' } })).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4o',
+    });
   });
 
   it('names the file and the field of a bad value', () => {

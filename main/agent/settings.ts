@@ -91,14 +91,19 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsLayer {
   return checkLayer(raw, (field) => names[field] ?? field);
 }
 
-/** Resolves layers from lowest to highest; a layer that switches provider drops the lower layers' endpoint, model and key. */
+/** Resolves layers from lowest to highest; switching away from a provider a lower layer named drops that layer's endpoint, model and key. */
 export function resolveSettings(layers: readonly SettingsLayer[]): ProviderSettings {
   let provider = DEFAULT_PROVIDER;
+  let named = false;
   let chosen: SettingsLayer = {};
   for (const layer of layers) {
-    // An Ollama URL from settings.json means nothing to --provider anthropic.
-    if (layer.provider !== undefined && layer.provider !== provider) chosen = {};
-    if (layer.provider !== undefined) provider = layer.provider;
+    if (layer.provider !== undefined) {
+      // An Ollama URL set for provider openai means nothing to --provider anthropic. Values set
+      // without naming a provider are kept: they were meant for whichever one is chosen.
+      if (named && layer.provider !== provider) chosen = {};
+      provider = layer.provider;
+      named = true;
+    }
     if (layer.baseUrl !== undefined) chosen.baseUrl = layer.baseUrl;
     if (layer.model !== undefined) chosen.model = layer.model;
     if (layer.apiKeyName !== undefined) chosen.apiKeyName = layer.apiKeyName;

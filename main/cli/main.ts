@@ -1,4 +1,5 @@
 // Entry of the `agenvoy` command: routes to its sub-commands.
+import { chatCommand } from './chat-command';
 import type { CliIo } from './io';
 import { processIo, UsageError } from './io';
 import { mcpCommand } from './mcp-command';
@@ -9,6 +10,9 @@ import { toolsCommand } from './tools-command';
 const USAGE = `usage: agenvoy <command> [options]
 
 commands:
+  chat "<prompt>" [--chat ID] [--workspace DIR] [--provider anthropic|openai] [--base-url URL]
+       [--model NAME] [--approve ask|allow|deny] [--json]
+                                                  run one agent turn headlessly
   tools list [--json] [--system]                  every registered tool
   tools search "<query>" [--limit N] [--json]     ranked find_tools matches
   tools lint [--dir DIR] [--json]                 design-rule findings
@@ -31,6 +35,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   const [command, ...rest] = argv;
   try {
     switch (command) {
+      case 'chat':
+        return await chatCommand(rest, io);
       case 'tools':
         return await toolsCommand(rest, io);
       case 'mcp':

@@ -15,7 +15,8 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     args: rest,
     options: { approve: { type: 'string', default: 'ask' }, workspace: { type: 'string' } },
   });
-  if (values.approve !== 'ask' && values.approve !== 'deny') throw new UsageError('--approve must be ask or deny');
+  if (values.approve !== 'ask' && values.approve !== 'deny')
+    throw new UsageError('--approve must be ask or deny');
   // stdout carries the protocol: nothing else may be written to it.
   const stdout = new Writable({
     write(chunk: Buffer, _encoding, done) {

@@ -4,6 +4,8 @@
 export interface SegmentPattern {
   test: RegExp;
   sample: string;
+  /** Lower-case text every matching segment contains (a fast pre-check); the sample when omitted. */
+  needle?: string;
 }
 
 /** A sensitive location named by consecutive path segments (compared case-insensitively, as macOS and Windows do). */
@@ -25,12 +27,12 @@ export const SENSITIVE_NAMES: readonly SensitiveName[] = [
   { label: 'GnuPG keys (~/.gnupg)', segments: [exact('.gnupg')] },
   { label: 'a keyring (~/.local/share/keyrings)', segments: [exact('keyrings')] },
   { label: 'a keychain (~/Library/Keychains)', segments: [exact('keychains')] },
-  { label: 'a keychain file', segments: [{ test: /\.keychain(-db)?$/i, sample: 'login.keychain-db' }] },
-  { label: 'a .env file', segments: [{ test: /^\.env(\..+)?$/i, sample: '.env' }] },
+  { label: 'a keychain file', segments: [{ test: /\.keychain(-db)?$/i, sample: 'login.keychain-db', needle: '.keychain' }] },
+  { label: 'a .env file', segments: [{ test: /^\.env(\..+)?$/i, sample: '.env', needle: '.env' }] },
   { label: 'a .envrc file', segments: [exact('.envrc')] },
   {
     label: 'a private SSH key',
-    segments: [{ test: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/i, sample: 'id_rsa' }],
+    segments: [{ test: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/i, sample: 'id_rsa', needle: 'id_' }],
   },
   { label: 'netrc credentials (~/.netrc)', segments: [exact('.netrc')] },
   { label: 'git credentials (~/.git-credentials)', segments: [exact('.git-credentials')] },

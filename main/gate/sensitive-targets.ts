@@ -1,7 +1,8 @@
 // Sensitive targets (SPEC §8): calls that touch secrets always ask, whatever the rules and grants say.
 import path from 'node:path';
 import type { CanonicalArgument } from './canonical-argument';
-import type { SensitiveName } from './sensitive-names';
+import { CANONICAL_KEYS } from './canonical-argument';
+import type { SegmentPattern } from './sensitive-names';
 import {
   SECRET_STORE_COMMANDS,
   SECRET_STORE_WORDS,
@@ -55,7 +56,9 @@ export function findSensitiveTarget(
 export function sensitivePath(text: string, options: SensitiveOptions, wide = false): string | null {
   const agenvoyHome = path.resolve(options.agenvoyHome);
   const absolute: string[] = [];
-  for (const word of [text, ...words(text)]) {
+  // The whole value counts as one path too (a folder name with spaces), unless it is clearly prose or code.
+  const whole = text.length <= 4096 && !/[\n\r]/.test(text) ? [text] : [];
+  for (const word of new Set([...whole, ...words(text)])) {
     const expanded = expandHome(word, options);
     for (const candidate of expanded === word ? [word] : [word, expanded]) {
       const named = namedLocation(candidate);
@@ -102,30 +105,49 @@ function matchName(word: string, names: readonly string[]): string | null {
   return names.find((name) => name === lower) ?? null;
 }
 
+// Every name's first segment leaves a trace in any word that names it, so most words are ruled out by one look-up.
+const NEEDLES = SENSITIVE_NAMES.map((name) =>
+  (name.segments[0]?.needle ?? name.segments[0]?.sample ?? '').toLowerCase(),
+);
+
+/** A path segment, with its glob compiled when it is one worth testing against the names. */
+interface Segment {
+  text: string;
+  glob: RegExp | null;
+}
+
 function namedLocation(word: string): string | null {
-  const segments = word.split(/[\\/]+/).filter((segment) => segment.length > 0);
+  const hasNeedle = (text: string) => NEEDLES.some((needle) => text.includes(needle));
+  const lower = word.toLowerCase();
+  if (!hasShellGlob(word) && !hasNeedle(lower)) return null;
+  const segments = word
+    .split(/[\\/]+/)
+    .filter((text) => text.length > 0)
+    .map(toSegment);
+  if (!segments.some((segment) => segment.glob) && !hasNeedle(lower)) return null;
   for (const name of SENSITIVE_NAMES) {
     for (let i = 0; i + name.segments.length <= segments.length; i++) {
-      if (segmentsMatch(segments.slice(i, i + name.segments.length), name)) return name.label;
+      if (name.segments.every((pattern, j) => segmentMatches(segments[i + j] as Segment, pattern)))
+        return name.label;
     }
   }
   return null;
 }
 
-function segmentsMatch(segments: string[], name: SensitiveName): boolean {
-  return name.segments.every((pattern, i) => {
-    const segment = segments[i] as string;
-    // `~/.ss?/id_rsa` or `~/.s*` reaches ~/.ssh without naming it: test the glob against the name. A glob with
-    // almost no literal text (`*`, `*s`) would flag every wildcard, so only hidden-name globs and specific ones count.
-    if (!hasShellGlob(segment)) return pattern.test.test(segment);
-    const literal = segment.replace(/\[[^\]]*\]|[*?]/g, '');
-    return (
-      (segment.startsWith('.') || literal.length >= 3) && shellGlobToRegExp(segment).test(pattern.sample)
-    );
-  });
+// `~/.ss?/id_rsa` or `~/.s*` reaches ~/.ssh without naming it: a glob is tested against the name's sample. A glob
+// with almost no literal text (`*`, `*s`) would flag every wildcard, so only hidden-name globs and specific ones count.
+function toSegment(text: string): Segment {
+  if (!hasShellGlob(text)) return { text, glob: null };
+  const literal = text.replace(/\[[^\]]*\]|[*?]/g, '');
+  return { text, glob: text.startsWith('.') || literal.length >= 3 ? shellGlobToRegExp(text) : null };
+}
+
+function segmentMatches(segment: Segment, pattern: SegmentPattern): boolean {
+  return segment.glob ? segment.glob.test(pattern.sample) : pattern.test.test(segment.text);
 }
 
 function expandHome(word: string, options: SensitiveOptions): string {
+  if (word[0] !== '~' && word[0] !== '$') return word;
   const home = options.homes[0] ?? '/';
   return word
     .replace(/^~(?=\/|\\|$)/, home)
@@ -138,10 +160,7 @@ function isInside(child: string, parent: string): boolean {
 }
 
 function isCanonicalValue(canonical: CanonicalArgument, key: string): boolean {
-  return (
-    canonical.kind !== 'json' &&
-    (key === canonical.key || ['path', 'url', 'file', 'target', 'command'].includes(key))
-  );
+  return canonical.kind !== 'json' && (CANONICAL_KEYS as readonly string[]).includes(key);
 }
 
 function* strings(value: unknown, where: string, key = ''): Generator<[string, string, string]> {

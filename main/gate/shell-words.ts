@@ -89,6 +89,17 @@ export function hasShellGlob(word: string): boolean {
 
 /** A shell glob as an anchored, case-insensitive regular expression; `*` and `?` do not match a leading dot, as in bash. */
 export function shellGlobToRegExp(glob: string): RegExp {
+  const cached = globCache.get(glob);
+  if (cached) return cached;
+  const compiled = compileShellGlob(glob);
+  if (globCache.size > 1000) globCache.clear();
+  globCache.set(glob, compiled);
+  return compiled;
+}
+
+const globCache = new Map<string, RegExp>();
+
+function compileShellGlob(glob: string): RegExp {
   let source = '';
   for (let i = 0; i < glob.length; i++) {
     const char = glob[i] as string;

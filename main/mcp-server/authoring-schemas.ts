@@ -3,7 +3,8 @@ import type { JsonSchema } from '../../tools/types';
 
 const name = {
   type: 'string',
-  description: 'Tool name in snake_case, without the script_ prefix it registers under. Example: "convert_units"',
+  description:
+    'Tool name in snake_case, without the script_ prefix it registers under. Example: "convert_units"',
 };
 
 const fields = {
@@ -15,7 +16,8 @@ const fields = {
   },
   parameters: {
     type: 'object',
-    description: 'JSON Schema object of the arguments; every property described, optional ones with a default. Example: {"type": "object", "properties": {}}',
+    description:
+      'JSON Schema object of the arguments; every property described, optional ones with a default. Example: {"type": "object", "properties": {}}',
   },
   script: {
     type: 'string',
@@ -28,9 +30,19 @@ const fields = {
     enum: ['js', 'py'],
     description: 'Script language: "js" runs script.js with node, "py" runs script.py with python3.',
   },
-  always_allow: { type: 'boolean', description: 'True only for a read-only tool: it then runs without asking the user.' },
-  concurrent: { type: 'boolean', description: 'True only if the tool has no side effects and may run in parallel with others.' },
-  timeout: { type: 'number', exclusiveMinimum: 0, description: 'Limit of one call in seconds; without it 900 (15 min). Example: 60' },
+  always_allow: {
+    type: 'boolean',
+    description: 'True only for a read-only tool: it then runs without asking the user.',
+  },
+  concurrent: {
+    type: 'boolean',
+    description: 'True only if the tool has no side effects and may run in parallel with others.',
+  },
+  timeout: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    description: 'Limit of one call in seconds; without it 900 (15 min). Example: 60',
+  },
   secrets: {
     type: 'array',
     items: { type: 'string' },
@@ -59,14 +71,21 @@ export const AUTHORING_PARAMETERS: Record<'create' | 'patch' | 'test' | 'list', 
       concurrent: { ...fields.concurrent, default: false },
       timeout: { ...fields.timeout, default: 900 },
       secrets: { ...fields.secrets, default: [] },
-      overwrite: { type: 'boolean', default: false, description: 'Replace an existing folder of that name instead of failing.' },
+      overwrite: {
+        type: 'boolean',
+        default: false,
+        description: 'Replace an existing folder of that name instead of failing.',
+      },
     },
     required: ['name', 'description', 'parameters', 'script'],
     additionalProperties: false,
   },
   patch: {
     type: 'object',
-    properties: { name, ...Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, keep(schema)])) },
+    properties: {
+      name,
+      ...Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, keep(schema)])),
+    },
     required: ['name'],
     additionalProperties: false,
   },
@@ -77,7 +96,8 @@ export const AUTHORING_PARAMETERS: Record<'create' | 'patch' | 'test' | 'list', 
       args: {
         type: 'object',
         default: {},
-        description: 'Sample arguments, checked against the tool schema before it runs. Example: {"value": 3, "from": "mi"}',
+        description:
+          'Sample arguments, checked against the tool schema before it runs. Example: {"value": 3, "from": "mi"}',
       },
     },
     required: ['name'],

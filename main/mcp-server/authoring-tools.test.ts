@@ -16,11 +16,26 @@ function setup() {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-authoring-'));
   const globalScripts = path.join(home, 'tools', 'script');
   const core = testCore([]);
-  const scripts = new ScriptToolSource({ registry: core.registry, dirs: [{ dir: globalScripts, scope: 'global' }], log: core.log, groups: new ProcessGroups(), watch: false });
-  const tools = authoringTools(() => ({ globalScripts, workspace: home, scripts, registry: core.registry, dispatcher: core.dispatcher }));
+  const scripts = new ScriptToolSource({
+    registry: core.registry,
+    dirs: [{ dir: globalScripts, scope: 'global' }],
+    log: core.log,
+    groups: new ProcessGroups(),
+    watch: false,
+  });
+  const tools = authoringTools(() => ({
+    globalScripts,
+    workspace: home,
+    scripts,
+    registry: core.registry,
+    dispatcher: core.dispatcher,
+  }));
   for (const tool of tools) core.registry.register(tool);
   const run = async (name: string, args: Record<string, unknown>) => {
-    const outcome = await core.dispatcher.dispatch({ id: name, name, args }, { chatId: 'authoring', workspace: home });
+    const outcome = await core.dispatcher.dispatch(
+      { id: name, name, args },
+      { chatId: 'authoring', workspace: home },
+    );
     return outcome;
   };
   return { home, globalScripts, core, scripts, tools, run };
@@ -34,7 +49,10 @@ describe('authoring helpers', () => {
   it('pass the design rules they teach (no findings at all)', () => {
     const all: ToolSpec[] = [guideTool(), ...setup().tools];
     for (const tool of all) {
-      expect({ tool: tool.name, findings: lintTool({ name: tool.name, description: tool.description, parameters: tool.parameters }) }).toEqual({
+      expect({
+        tool: tool.name,
+        findings: lintTool({ name: tool.name, description: tool.description, parameters: tool.parameters }),
+      }).toEqual({
         tool: tool.name,
         findings: [],
       });
@@ -43,27 +61,50 @@ describe('authoring helpers', () => {
 
   it('refuses to overwrite an existing folder unless asked, and refuses names that leave the folder', async () => {
     const s = setup();
-    const args = { name: 'say_hi', description: TEST_DESCRIPTION, parameters: { type: 'object', properties: {} }, script: 'process.stdout.write("hi")' };
+    const args = {
+      name: 'say_hi',
+      description: TEST_DESCRIPTION,
+      parameters: { type: 'object', properties: {} },
+      script: 'process.stdout.write("hi")',
+    };
     expect(await s.run('create_script_tool', args)).toMatchObject({ outcome: 'ok' });
-    expect(await s.run('create_script_tool', args)).toMatchObject({ outcome: 'error', message: expect.stringContaining('already exists') });
+    expect(await s.run('create_script_tool', args)).toMatchObject({
+      outcome: 'error',
+      message: expect.stringContaining('already exists'),
+    });
     expect(await s.run('create_script_tool', { ...args, overwrite: true })).toMatchObject({ outcome: 'ok' });
-    expect(await s.run('create_script_tool', { ...args, name: '../escape' })).toMatchObject({ outcome: 'error', message: expect.stringContaining('must be 1-57 letters') });
+    expect(await s.run('create_script_tool', { ...args, name: '../escape' })).toMatchObject({
+      outcome: 'error',
+      message: expect.stringContaining('must be 1-57 letters'),
+    });
     expect(fs.existsSync(path.join(s.home, 'tools', 'escape'))).toBe(false);
   });
 
   it('repairs a folder whose tool.json is broken, and switches its script language', async () => {
     const s = setup();
-    writeToolFolder(s.globalScripts, 'fix_me', { manifest: '{"name": "fix_me", ', js: 'process.stdout.write("old")' });
+    writeToolFolder(s.globalScripts, 'fix_me', {
+      manifest: '{"name": "fix_me", ',
+      js: 'process.stdout.write("old")',
+    });
     await s.scripts.rescan();
     expect(s.scripts.problems()).toHaveLength(1);
     const handler = s.tools.find((tool) => tool.name === 'patch_script_tool')?.handler;
     const result = await handler?.(
-      { name: 'fix_me', description: TEST_DESCRIPTION, parameters: { type: 'object', properties: {} }, script: 'print("new", end="")', language: 'py' },
+      {
+        name: 'fix_me',
+        description: TEST_DESCRIPTION,
+        parameters: { type: 'object', properties: {} },
+        script: 'print("new", end="")',
+        language: 'py',
+      },
       testContext({ workspace: s.home }).ctx,
     );
     expect(body(result as ToolResult)).toMatchObject({ tool: 'script_fix_me', loaded: true, problem: null });
     expect(fs.readdirSync(path.join(s.globalScripts, 'fix_me')).sort()).toEqual(['script.py', 'tool.json']);
-    expect(await s.run('test_script_tool', { name: 'fix_me' })).toMatchObject({ outcome: 'ok', data: { outcome: 'ok', text: 'new' } });
+    expect(await s.run('test_script_tool', { name: 'fix_me' })).toMatchObject({
+      outcome: 'ok',
+      data: { outcome: 'ok', text: 'new' },
+    });
   });
 
   it('says which tool is missing when patching one that does not exist', async () => {

@@ -37,7 +37,12 @@ export function authoringTools(core: () => AuthoringPort): ToolSpec[] {
         const port = core();
         const manifest = manifestFields(args);
         const language = (args.language as ScriptLanguage | undefined) ?? 'js';
-        const written = await createToolFolder(port.globalScripts, manifest, { source: String(args.script), language }, args.overwrite === true);
+        const written = await createToolFolder(
+          port.globalScripts,
+          manifest,
+          { source: String(args.script), language },
+          args.overwrite === true,
+        );
         return report(port, manifest.name, written);
       },
     }),
@@ -59,10 +64,18 @@ export function authoringTools(core: () => AuthoringPort): ToolSpec[] {
         ) as Partial<ManifestFields>;
         const hasScript = typeof args.script === 'string';
         if (!hasScript && args.language !== undefined && args.language !== null) {
-          throw new ToolError('invalid_arguments', 'language changes only together with script: give the new script too');
+          throw new ToolError(
+            'invalid_arguments',
+            'language changes only together with script: give the new script too',
+          );
         }
-        const language = (args.language as ScriptLanguage | null | undefined) ?? (await scriptLanguageOf(dir)) ?? 'js';
-        const written = await patchToolFolder(dir, { ...changes, name }, hasScript ? { source: args.script as string, language } : null);
+        const language =
+          (args.language as ScriptLanguage | null | undefined) ?? (await scriptLanguageOf(dir)) ?? 'js';
+        const written = await patchToolFolder(
+          dir,
+          { ...changes, name },
+          hasScript ? { source: args.script as string, language } : null,
+        );
         return report(port, name, written);
       },
     }),
@@ -77,7 +90,11 @@ export function authoringTools(core: () => AuthoringPort): ToolSpec[] {
         await port.scripts.rescan();
         const name = String(args.name).replace(new RegExp(`^${SCRIPT_PREFIX}`), '');
         const outcome = await port.dispatcher.dispatch(
-          { id: `test_${++testRuns}`, name: SCRIPT_PREFIX + name, args: (args.args as Record<string, unknown> | undefined) ?? {} },
+          {
+            id: `test_${++testRuns}`,
+            name: SCRIPT_PREFIX + name,
+            args: (args.args as Record<string, unknown> | undefined) ?? {},
+          },
           { chatId: ctx.chatId, workspace: port.workspace, signal: ctx.signal },
         );
         return json({ tool: SCRIPT_PREFIX + name, ...outcome });
@@ -130,11 +147,16 @@ async function locate(port: AuthoringPort, name: string): Promise<string> {
   await port.scripts.rescan();
   const loaded = port.scripts.tools().find((tool) => tool.manifest.name === name);
   if (loaded) return loaded.dir;
-  const broken = port.scripts.problems().find((problem) => problem.file !== problem.dir && path.basename(problem.dir) === name);
+  const broken = port.scripts
+    .problems()
+    .find((problem) => problem.file !== problem.dir && path.basename(problem.dir) === name);
   if (broken) return broken.dir;
   const dir = path.join(port.globalScripts, name);
   if ((await scriptLanguageOf(dir)) !== null) return dir;
-  throw new ToolError('not_found', `no script tool "${name}": list_script_tools shows them; create_script_tool makes a new one`);
+  throw new ToolError(
+    'not_found',
+    `no script tool "${name}": list_script_tools shows them; create_script_tool makes a new one`,
+  );
 }
 
 async function report(port: AuthoringPort, name: string, written: WrittenTool): Promise<ToolResult> {
@@ -148,9 +170,14 @@ async function report(port: AuthoringPort, name: string, written: WrittenTool): 
     loaded: loadedHere,
     dir: written.dir,
     files: written.files,
-    problem: written.manifestProblem ?? problem?.reason ?? (registered && !loadedHere ? `overridden by ${describeOrigin(registered.spec.source)}` : null),
+    problem:
+      written.manifestProblem ??
+      problem?.reason ??
+      (registered && !loadedHere ? `overridden by ${describeOrigin(registered.spec.source)}` : null),
     lint: loadedHere ? registered.lint : written.lint,
-    next: loadedHere ? `run it with test_script_tool {"name": "${name}", "args": {…}}` : 'fix the problem with patch_script_tool',
+    next: loadedHere
+      ? `run it with test_script_tool {"name": "${name}", "args": {…}}`
+      : 'fix the problem with patch_script_tool',
   });
 }
 

@@ -12,7 +12,8 @@ import { TOOL_GENERATE_GUIDE } from '../../tools/guides/tool-generate-guide';
 import { manifest, TEST_DESCRIPTION, writeToolFolder } from '../adapters/script/script-testing';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/agenvoy');
-const ECHO_JS = 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const a=JSON.parse(s);process.stdout.write("got "+a.text)});';
+const ECHO_JS =
+  'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const a=JSON.parse(s);process.stdout.write("got "+a.text)});';
 const TEXT_PARAMS = {
   type: 'object',
   properties: { text: { type: 'string', description: 'The text to send back unchanged. Example: "hi"' } },
@@ -24,10 +25,15 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => {});
 });
 
-async function serve(approve: 'ask' | 'deny' = 'ask'): Promise<{ client: Client; home: string; scripts: string }> {
+async function serve(
+  approve: 'ask' | 'deny' = 'ask',
+): Promise<{ client: Client; home: string; scripts: string }> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-serve-'));
   const scripts = path.join(home, 'tools', 'script');
-  writeToolFolder(scripts, 'echo_args', { manifest: manifest('echo_args', { parameters: TEXT_PARAMS }), js: ECHO_JS });
+  writeToolFolder(scripts, 'echo_args', {
+    manifest: manifest('echo_args', { parameters: TEXT_PARAMS }),
+    js: ECHO_JS,
+  });
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', 'serve', '--approve', approve],
@@ -58,7 +64,11 @@ describe('agenvoy mcp serve', () => {
       'tool_generate_guide',
     ]);
     const echo = tools.find((tool) => tool.name === 'script_echo_args');
-    expect(echo).toMatchObject({ description: TEST_DESCRIPTION, inputSchema: TEXT_PARAMS, annotations: { readOnlyHint: false } });
+    expect(echo).toMatchObject({
+      description: TEST_DESCRIPTION,
+      inputSchema: TEXT_PARAMS,
+      annotations: { readOnlyHint: false },
+    });
 
     const called = await client.callTool({ name: 'script_echo_args', arguments: { text: 'hello' } });
     expect(called.isError).toBeFalsy();
@@ -66,7 +76,9 @@ describe('agenvoy mcp serve', () => {
     const invalid = await client.callTool({ name: 'script_echo_args', arguments: {} });
     expect(invalid.isError).toBe(true);
     expect(text(invalid)).toMatch(/^error \[invalid_arguments\]: /);
-    expect(text(await client.callTool({ name: 'tool_generate_guide', arguments: {} }))).toBe(TOOL_GENERATE_GUIDE);
+    expect(text(await client.callTool({ name: 'tool_generate_guide', arguments: {} }))).toBe(
+      TOOL_GENERATE_GUIDE,
+    );
   });
 
   it('sends tools/list_changed when a tool folder is added', async () => {
@@ -75,7 +87,10 @@ describe('agenvoy mcp serve', () => {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       changed += 1;
     });
-    writeToolFolder(scripts, 'second_tool', { manifest: manifest('second_tool'), js: 'process.stdout.write("two")' });
+    writeToolFolder(scripts, 'second_tool', {
+      manifest: manifest('second_tool'),
+      js: 'process.stdout.write("two")',
+    });
     const until = Date.now() + 10_000;
     while (changed === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(changed).toBeGreaterThan(0);
@@ -89,24 +104,47 @@ describe('agenvoy mcp serve', () => {
       text(
         await client.callTool({
           name: 'create_script_tool',
-          arguments: { name: 'shout_text', description: 'Shout.', parameters: TEXT_PARAMS, script: ECHO_JS.replace('"got "+a.text', 'a.text.toUpperCase()') },
+          arguments: {
+            name: 'shout_text',
+            description: 'Shout.',
+            parameters: TEXT_PARAMS,
+            script: ECHO_JS.replace('"got "+a.text', 'a.text.toUpperCase()'),
+          },
         }),
       ),
     ) as { tool: string; loaded: boolean; lint: Array<{ code: string }>; dir: string };
-    expect(created).toMatchObject({ tool: 'script_shout_text', loaded: true, dir: path.join(scripts, 'shout_text') });
+    expect(created).toMatchObject({
+      tool: 'script_shout_text',
+      loaded: true,
+      dir: path.join(scripts, 'shout_text'),
+    });
     expect(created.lint.map((finding) => finding.code)).toContain('R2_LINE_COUNT');
     expect(fs.existsSync(path.join(scripts, 'shout_text', 'script.js'))).toBe(true);
 
     const patched = JSON.parse(
-      text(await client.callTool({ name: 'patch_script_tool', arguments: { name: 'shout_text', description: TEST_DESCRIPTION } })),
+      text(
+        await client.callTool({
+          name: 'patch_script_tool',
+          arguments: { name: 'shout_text', description: TEST_DESCRIPTION },
+        }),
+      ),
     ) as { loaded: boolean; lint: Array<{ level: string }> };
     expect(patched.loaded).toBe(true);
     expect(patched.lint.filter((finding) => finding.level === 'error')).toEqual([]);
 
-    const run = JSON.parse(text(await client.callTool({ name: 'test_script_tool', arguments: { name: 'shout_text', args: { text: 'hey' } } })));
+    const run = JSON.parse(
+      text(
+        await client.callTool({
+          name: 'test_script_tool',
+          arguments: { name: 'shout_text', args: { text: 'hey' } },
+        }),
+      ),
+    );
     expect(run).toMatchObject({ tool: 'script_shout_text', outcome: 'ok', text: 'HEY' });
 
-    const listed = JSON.parse(text(await client.callTool({ name: 'list_script_tools', arguments: {} }))) as { tools: Array<{ tool: string }> };
+    const listed = JSON.parse(text(await client.callTool({ name: 'list_script_tools', arguments: {} }))) as {
+      tools: Array<{ tool: string }>;
+    };
     expect(listed.tools.map((tool) => tool.tool)).toEqual(['script_echo_args', 'script_shout_text']);
   });
 
@@ -115,6 +153,8 @@ describe('agenvoy mcp serve', () => {
     const denied = await client.callTool({ name: 'script_echo_args', arguments: { text: 'x' } });
     expect(denied.isError).toBe(true);
     expect(text(denied)).toBe('denied: denied: this host runs without approvals (--approve deny)');
-    expect(text(await client.callTool({ name: 'tool_generate_guide', arguments: {} }))).toBe(TOOL_GENERATE_GUIDE);
+    expect(text(await client.callTool({ name: 'tool_generate_guide', arguments: {} }))).toBe(
+      TOOL_GENERATE_GUIDE,
+    );
   });
 });

@@ -36,7 +36,8 @@ export async function serveTools(
 ): Promise<ServedTools> {
   const server = new Server(info, {
     capabilities: { tools: { listChanged: true } },
-    instructions: 'Agenvoy script tools and helpers to write them: read tool_generate_guide before creating a tool.',
+    instructions:
+      'Agenvoy script tools and helpers to write them: read tool_generate_guide before creating a tool.',
   });
   let calls = 0;
 
@@ -47,7 +48,8 @@ export async function serveTools(
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const tool = core.registry.get(name);
-    if (!tool || !exposed(tool)) return errorResult(`unknown tool "${name}": tools/list shows what this server offers`);
+    if (!tool || !exposed(tool))
+      return errorResult(`unknown tool "${name}": tools/list shows what this server offers`);
     const id = `mcp_${++calls}`;
     const token = request.params._meta?.progressToken;
     let step = 0;
@@ -88,7 +90,9 @@ export async function serveTools(
     if (!exposed(change.tool) && !(change.type === 'replaced' && exposed(change.previous))) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
-      server.sendToolListChanged().catch((error: unknown) => core.log.warn('tools/list_changed not sent', { error }));
+      server
+        .sendToolListChanged()
+        .catch((error: unknown) => core.log.warn('tools/list_changed not sent', { error }));
     }, LIST_CHANGED_DEBOUNCE_MS);
   });
 

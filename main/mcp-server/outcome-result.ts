@@ -11,7 +11,12 @@ export function outcomeToResult(outcome: CallOutcome): CallToolResult {
   switch (outcome.outcome) {
     case 'ok': {
       const result: CallToolResult = { content: outcome.content.map(toBlock) };
-      if (outcome.data !== undefined && outcome.data !== null && typeof outcome.data === 'object' && !Array.isArray(outcome.data)) {
+      if (
+        outcome.data !== undefined &&
+        outcome.data !== null &&
+        typeof outcome.data === 'object' &&
+        !Array.isArray(outcome.data)
+      ) {
         result.structuredContent = outcome.data as Record<string, unknown>;
       }
       return result;
@@ -37,7 +42,8 @@ function toBlock(part: ContentPart): Block {
     case 'image':
       return { type: 'image', data: part.data, mimeType: part.mimeType };
     case 'resource': {
-      const base = part.mimeType === undefined ? { uri: part.uri } : { uri: part.uri, mimeType: part.mimeType };
+      const base =
+        part.mimeType === undefined ? { uri: part.uri } : { uri: part.uri, mimeType: part.mimeType };
       if (part.blob !== undefined) return { type: 'resource', resource: { ...base, blob: part.blob } };
       return { type: 'resource', resource: { ...base, text: part.text ?? '' } };
     }

@@ -30,7 +30,13 @@ export async function runMcpServe(options: McpServeOptions): Promise<void> {
   let core: Core | null = null;
   const port = (): AuthoringPort => {
     if (!core) throw new Error('the core is still starting');
-    return { globalScripts: core.paths.globalScripts, workspace: core.workspace, scripts: core.scripts, registry: core.registry, dispatcher: core.dispatcher };
+    return {
+      globalScripts: core.paths.globalScripts,
+      workspace: core.workspace,
+      scripts: core.scripts,
+      registry: core.registry,
+      dispatcher: core.dispatcher,
+    };
   };
   const helpers = [guideTool(), ...authoringTools(port)];
   const helperNames = new Set(helpers.map((tool) => tool.name));
@@ -43,10 +49,14 @@ export async function runMcpServe(options: McpServeOptions): Promise<void> {
     watchScripts: true,
     mcp: 'off',
   });
-  const exposed = (tool: RegisteredTool) => tool.spec.source.kind === 'script' || helperNames.has(tool.spec.name);
+  const exposed = (tool: RegisteredTool) =>
+    tool.spec.source.kind === 'script' || helperNames.has(tool.spec.name);
   try {
     const served = await serveTools(core, new StdioServerTransport(options.stdin, options.stdout), exposed);
-    core.log.info('mcp serve started', { approve: options.approve, tools: core.registry.all().filter(exposed).length });
+    core.log.info('mcp serve started', {
+      approve: options.approve,
+      tools: core.registry.all().filter(exposed).length,
+    });
     const inputEnded = new Promise<void>((resolve) => {
       options.stdin.once('end', resolve);
       options.stdin.once('close', resolve);

@@ -35,7 +35,9 @@ export interface WrittenTool {
 /** Throws unless `name` is a safe folder and tool name. */
 export function checkToolName(name: string): void {
   if (!FOLDER_NAME.test(name)) {
-    throw new Error(`tool name ${JSON.stringify(name)} must be 1-57 letters, digits, "_" or "-" (it becomes script_<name>)`);
+    throw new Error(
+      `tool name ${JSON.stringify(name)} must be 1-57 letters, digits, "_" or "-" (it becomes script_<name>)`,
+    );
   }
 }
 
@@ -52,7 +54,8 @@ export async function createToolFolder(
     () => true,
     () => false,
   );
-  if (exists && !overwrite) throw new Error(`${dir} already exists: use patch_script_tool, or set overwrite to true`);
+  if (exists && !overwrite)
+    throw new Error(`${dir} already exists: use patch_script_tool, or set overwrite to true`);
   await fs.mkdir(dir, { recursive: true });
   return writeFolder(dir, manifest, script);
 }
@@ -104,7 +107,11 @@ async function writeFolder(
     dir,
     files,
     manifestProblem: parsed.ok ? null : parsed.reason,
-    lint: lintTool({ name: manifest.name, description: manifest.description, parameters: manifest.parameters ?? {} }),
+    lint: lintTool({
+      name: manifest.name,
+      description: manifest.description,
+      parameters: manifest.parameters ?? {},
+    }),
   };
 }
 

@@ -19,7 +19,7 @@ export type Detection =
 /** What the probe needs; tests and hosts may swap the pieces. */
 export interface DetectOptions {
   loadKeytar?: () => Keytar;
-  /** secret-tool to verify against the probe item (Linux only); null when absent. */
+  /** secret-tool (Linux): probed first, since it can be killed on a hang, then checked against keytar's item. */
   secretTool: SecretTool | null;
   timeoutMs?: number;
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redactor } from '../core/redactor';
-import { PROBE_TIMEOUT_MS } from './detect-backend';
+import { detectKeychain, PROBE_TIMEOUT_MS } from './detect-backend';
 import { SecretStore } from './secret-store';
 import type { PrivateBus } from './testing/private-bus';
 import { startPrivateBus } from './testing/private-bus';
@@ -36,7 +36,7 @@ afterAll(async () => {
       // already gone
     }
   }
-  // Stopping the bus also ends the keytar call still waiting in a libuv worker.
+  // The keytar call of the second test still waits in a libuv worker; the bus ends with this process.
   await bus?.stop();
   fs.rmSync(serviceDir, { recursive: true, force: true });
 });
@@ -58,5 +58,13 @@ describe('SecretStore with a Secret Service that never answers', () => {
     await store.set('HUNG_TOKEN', 'hung-value-1');
     expect(await store.get('HUNG_TOKEN')).toBe('hung-value-1');
     console.info(`hung keychain detected in ${Math.round(elapsed)} ms: ${status.reason}`);
+  });
+
+  it('bounds keytar itself where secret-tool is not installed', async () => {
+    const started = performance.now();
+    const detection = await detectKeychain({ secretTool: null, timeoutMs: 1000 });
+    const elapsed = performance.now() - started;
+    expect(detection).toMatchObject({ usable: false, reason: 'the keychain did not answer within 1000 ms' });
+    expect(elapsed).toBeLessThan(2000);
   });
 });

@@ -100,8 +100,8 @@ export class SecretTool {
       child.stdin?.on('error', () => {}).end(input);
       let stdout = '';
       let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         reject(new KeychainTimeoutError(`secret-tool ${args[0]}`, this.timeoutMs));

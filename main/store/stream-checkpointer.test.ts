@@ -67,17 +67,21 @@ describe('StreamCheckpointer', () => {
 
   it('reports a failed timed write at the next call instead of crashing the process', () => {
     const { id } = store.messages.begin('c');
+    const finished: unknown[] = [];
     const stream = new StreamCheckpointer(
       {
         checkpoint: () => {
           throw new Error('disk full');
         },
-        finish: () => {},
+        finish: (...args) => finished.push(args),
       },
       id,
     );
     stream.update(text('x'));
     vi.advanceTimersByTime(CHECKPOINT_INTERVAL_MS);
     expect(() => stream.update(text('xy'))).toThrow('disk full');
+    // The final content still gets its chance, and supersedes the failed checkpoint.
+    stream.finish(text('xyz'), 'complete');
+    expect(finished).toEqual([[id, text('xyz'), 'complete']]);
   });
 });

@@ -46,7 +46,8 @@ export class StreamCheckpointer {
     this.clearTimer();
     this.pending = null;
     this.done = true;
-    this.throwIfFailed();
+    // The final content supersedes any checkpoint that failed on the way.
+    this.failure = null;
     this.messages.finish(this.id, content, status);
   }
 

@@ -25,17 +25,30 @@ export function mapCallError(error: unknown, context: ErrorContext): ToolError {
         );
       }
       case ErrorCode.RequestTimeout:
-        return new ToolError('mcp_timeout', `MCP server "${server}" did not answer in time: ${stripPrefix(error.message)}`);
+        return new ToolError(
+          'mcp_timeout',
+          `MCP server "${server}" did not answer in time: ${stripPrefix(error.message)}`,
+        );
       default:
-        return new ToolError('mcp_error', `MCP server "${server}" answered with an error: ${stripPrefix(error.message)}`);
+        return new ToolError(
+          'mcp_error',
+          `MCP server "${server}" answered with an error: ${stripPrefix(error.message)}`,
+        );
     }
   }
   const status = httpStatus(error);
   if ((status === 401 || status === 403) && context.credentialKeys.length > 0) {
     const [key] = context.credentialKeys;
-    return new CredentialError(key as string, 'rejected', `MCP server "${server}" rejected the credentials (HTTP ${status}); check secret ${context.credentialKeys.join(', ')}`);
+    return new CredentialError(
+      key as string,
+      'rejected',
+      `MCP server "${server}" rejected the credentials (HTTP ${status}); check secret ${context.credentialKeys.join(', ')}`,
+    );
   }
-  return new ToolError('mcp_transport_error', `request to MCP server "${server}" failed: ${describeError(error)}`);
+  return new ToolError(
+    'mcp_transport_error',
+    `request to MCP server "${server}" failed: ${describeError(error)}`,
+  );
 }
 
 /** An error's message with its causes (`fetch failed: Headers Timeout Error`). */

@@ -24,11 +24,16 @@ describe('toToolResult', () => {
       ],
     });
     // The dispatcher joins the text parts for the model.
-    expect(okOutcome(result, 1)).toMatchObject({ text: 'one\n[resource link] b.txt: file:///b.txt (text/plain)\ntwo' });
+    expect(okOutcome(result, 1)).toMatchObject({
+      text: 'one\n[resource link] b.txt: file:///b.txt (text/plain)\ntwo',
+    });
   });
 
   it('passes structured content on as data, and as text when there is no content', () => {
-    expect(toToolResult({ content: [], structuredContent: { n: 1 } })).toEqual({ content: [{ type: 'text', text: '{"n":1}' }], data: { n: 1 } });
+    expect(toToolResult({ content: [], structuredContent: { n: 1 } })).toEqual({
+      content: [{ type: 'text', text: '{"n":1}' }],
+      data: { n: 1 },
+    });
   });
 
   it('turns isError results into ToolError("mcp_tool_error") with the server text', () => {
@@ -45,7 +50,13 @@ describe('toToolResult', () => {
 
   it('caps the whole output at 1 MiB with a note of how much was cut', () => {
     const big = 'x'.repeat(700 * 1024);
-    const result = toToolResult({ content: [{ type: 'text', text: big }, { type: 'text', text: big }, { type: 'image', mimeType: 'image/png', data: 'abc' }] });
+    const result = toToolResult({
+      content: [
+        { type: 'text', text: big },
+        { type: 'text', text: big },
+        { type: 'image', mimeType: 'image/png', data: 'abc' },
+      ],
+    });
     const parts = typeof result === 'string' ? [] : result.content;
     const bytes = parts.reduce((sum, p) => sum + (p.type === 'text' ? Buffer.byteLength(p.text) : 0), 0);
     expect(bytes).toBeLessThan(1024 * 1024 + 200);

@@ -13,13 +13,17 @@ export function toToolResult(result: CallToolResult, maxBytes: number = MAX_RESU
   const legacy = (result as { toolResult?: unknown }).toolResult;
   const structured = result.structuredContent ?? legacy;
   // A result that carries only structured data still needs something the model can read.
-  if (parts.length === 0 && structured !== undefined) parts = [{ type: 'text', text: JSON.stringify(structured) }];
+  if (parts.length === 0 && structured !== undefined)
+    parts = [{ type: 'text', text: JSON.stringify(structured) }];
   if (result.isError === true) {
     const text = parts
       .filter((p): p is Extract<ContentPart, { type: 'text' }> => p.type === 'text')
       .map((p) => p.text)
       .join('\n');
-    throw new ToolError('mcp_tool_error', capText(text.trim() || 'the MCP tool reported an error without a message', maxBytes));
+    throw new ToolError(
+      'mcp_tool_error',
+      capText(text.trim() || 'the MCP tool reported an error without a message', maxBytes),
+    );
   }
   const capped = capContent(parts, maxBytes);
   return structured === undefined ? { content: capped } : { content: capped, data: structured };
@@ -68,7 +72,10 @@ function toPart(block: ContentBlock): ContentPart {
       return { type: 'image', mimeType: block.mimeType, data: block.data };
     case 'audio':
       // The agent loop has no audio part to pass on: say what was there instead of dropping it silently.
-      return { type: 'text', text: `[audio (${block.mimeType}, ${Math.round((block.data.length * 3) / 4)} bytes) not shown]` };
+      return {
+        type: 'text',
+        text: `[audio (${block.mimeType}, ${Math.round((block.data.length * 3) / 4)} bytes) not shown]`,
+      };
     case 'resource': {
       const { resource } = block;
       const part: ContentPart = { type: 'resource', uri: resource.uri };
@@ -79,7 +86,10 @@ function toPart(block: ContentBlock): ContentPart {
     }
     case 'resource_link': {
       const details = [block.mimeType, block.description].filter(Boolean).join('; ');
-      return { type: 'text', text: `[resource link] ${block.name}: ${block.uri}${details ? ` (${details})` : ''}` };
+      return {
+        type: 'text',
+        text: `[resource link] ${block.name}: ${block.uri}${details ? ` (${details})` : ''}`,
+      };
     }
   }
 }

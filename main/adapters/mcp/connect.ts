@@ -3,7 +3,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ToolLogger } from '../../../tools/types';
 import { formatSeconds } from '../../core/abort';
@@ -94,9 +97,18 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
           return session(await initialise(streamable(), options, deadline), 'streamable-http');
         } catch (error) {
           // A server that only speaks the older SSE transport answers the POST with a 4xx.
-          if (!(error instanceof StreamableHTTPError) || error.code === undefined || error.code < 400 || error.code >= 500) throw error;
+          if (
+            !(error instanceof StreamableHTTPError) ||
+            error.code === undefined ||
+            error.code < 400 ||
+            error.code >= 500
+          )
+            throw error;
           if (error.code === 401 || error.code === 403) throw error;
-          options.log.info('mcp server does not speak Streamable HTTP; trying SSE', { server: options.server, status: error.code });
+          options.log.info('mcp server does not speak Streamable HTTP; trying SSE', {
+            server: options.server,
+            status: error.code,
+          });
           return session(await initialise(sse(), options, deadline), 'sse');
         }
       } catch (error) {
@@ -113,7 +125,10 @@ async function initialise(transport: Transport, options: ConnectOptions, deadlin
   const left = deadline - Date.now();
   // One signal ends the attempt: the connect timeout, or the caller stopping it (quit, reconnect).
   const attempt = new AbortController();
-  const timer = setTimeout(() => attempt.abort(new ConnectTimeoutError(options.connectTimeoutMs)), Math.max(0, left));
+  const timer = setTimeout(
+    () => attempt.abort(new ConnectTimeoutError(options.connectTimeoutMs)),
+    Math.max(0, left),
+  );
   const unlink = linkAbort(options.signal, attempt);
   const ended = new Promise<never>((_, reject) => {
     attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true });

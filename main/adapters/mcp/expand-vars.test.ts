@@ -9,14 +9,22 @@ const getSecret = async (name: string) => secrets[name];
 describe('expandString', () => {
   it('expands $VAR and ${VAR} from the environment and keeps $$ as a dollar', async () => {
     const unset: string[] = [];
-    const text = await expandString('$HOME/x:${PORT} $$5 $NOPE.', { env, getSecret, onUnsetVar: (n) => unset.push(n) });
+    const text = await expandString('$HOME/x:${PORT} $$5 $NOPE.', {
+      env,
+      getSecret,
+      onUnsetVar: (n) => unset.push(n),
+    });
     expect(text).toBe('/home/u/x:8080 $5 .');
     expect(unset).toEqual(['NOPE']);
   });
 
   it('expands ${secret:NAME} through the resolver and reports the value for redaction', async () => {
     const seen: Array<[string, string]> = [];
-    const text = await expandString('Bearer ${secret:GITHUB_TOKEN}', { env, getSecret, onSecret: (n, v) => seen.push([n, v]) });
+    const text = await expandString('Bearer ${secret:GITHUB_TOKEN}', {
+      env,
+      getSecret,
+      onSecret: (n, v) => seen.push([n, v]),
+    });
     expect(text).toBe('Bearer ghp_secretvalue');
     expect(seen).toEqual([['GITHUB_TOKEN', 'ghp_secretvalue']]);
   });
@@ -32,13 +40,36 @@ describe('expandString', () => {
 describe('expandEndpoint', () => {
   it('expands command, args, env values, url and header values', async () => {
     expect(
-      await expandEndpoint({ kind: 'stdio', command: '$HOME/bin/srv', args: ['--port', '${PORT}'], env: { T: '${secret:GITHUB_TOKEN}' } }, { env, getSecret }),
-    ).toEqual({ kind: 'stdio', command: '/home/u/bin/srv', args: ['--port', '8080'], env: { T: 'ghp_secretvalue' } });
-    expect(
       await expandEndpoint(
-        { kind: 'http', url: 'http://127.0.0.1:$PORT/mcp', headers: { Authorization: 'Bearer ${secret:GITHUB_TOKEN}' }, sseOnly: false },
+        {
+          kind: 'stdio',
+          command: '$HOME/bin/srv',
+          args: ['--port', '${PORT}'],
+          env: { T: '${secret:GITHUB_TOKEN}' },
+        },
         { env, getSecret },
       ),
-    ).toEqual({ kind: 'http', url: 'http://127.0.0.1:8080/mcp', headers: { Authorization: 'Bearer ghp_secretvalue' }, sseOnly: false });
+    ).toEqual({
+      kind: 'stdio',
+      command: '/home/u/bin/srv',
+      args: ['--port', '8080'],
+      env: { T: 'ghp_secretvalue' },
+    });
+    expect(
+      await expandEndpoint(
+        {
+          kind: 'http',
+          url: 'http://127.0.0.1:$PORT/mcp',
+          headers: { Authorization: 'Bearer ${secret:GITHUB_TOKEN}' },
+          sseOnly: false,
+        },
+        { env, getSecret },
+      ),
+    ).toEqual({
+      kind: 'http',
+      url: 'http://127.0.0.1:8080/mcp',
+      headers: { Authorization: 'Bearer ghp_secretvalue' },
+      sseOnly: false,
+    });
   });
 });

@@ -27,22 +27,30 @@ export async function expandString(text: string, context: ExpandContext): Promis
   for (const match of text.matchAll(PATTERN)) {
     const name = match[1];
     if (name === undefined || secrets.has(name)) continue;
-    if (!KEY_NAME.test(name)) throw new CredentialError(name, 'missing', `"\${secret:${name}}" does not name a valid secret key`);
+    if (!KEY_NAME.test(name))
+      throw new CredentialError(name, 'missing', `"\${secret:${name}}" does not name a valid secret key`);
     const value = await context.getSecret(name);
     if (value === undefined || value === '') {
-      throw new CredentialError(name, 'missing', `missing secret ${name} (used as \${secret:${name}} in mcp.json): store it with store_secret`);
+      throw new CredentialError(
+        name,
+        'missing',
+        `missing secret ${name} (used as \${secret:${name}} in mcp.json): store it with store_secret`,
+      );
     }
     context.onSecret?.(name, value);
     secrets.set(name, value);
   }
-  return text.replace(PATTERN, (whole, secret: string | undefined, braced: string | undefined, bare: string | undefined) => {
-    if (whole === '$$') return '$';
-    if (secret !== undefined) return secrets.get(secret) ?? '';
-    const name = (braced ?? bare) as string;
-    const value = context.env[name];
-    if (value === undefined) context.onUnsetVar?.(name);
-    return value ?? '';
-  });
+  return text.replace(
+    PATTERN,
+    (whole, secret: string | undefined, braced: string | undefined, bare: string | undefined) => {
+      if (whole === '$$') return '$';
+      if (secret !== undefined) return secrets.get(secret) ?? '';
+      const name = (braced ?? bare) as string;
+      const value = context.env[name];
+      if (value === undefined) context.onUnsetVar?.(name);
+      return value ?? '';
+    },
+  );
 }
 
 /** Expands every string of an endpoint: command, args, env values, url and header values. */
@@ -65,7 +73,10 @@ export async function expandEndpoint(endpoint: McpEndpoint, context: ExpandConte
   }
 }
 
-async function expandMap(map: Record<string, string>, context: ExpandContext): Promise<Record<string, string>> {
+async function expandMap(
+  map: Record<string, string>,
+  context: ExpandContext,
+): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(map)) out[key] = await expandString(value, context);
   return out;

@@ -34,7 +34,9 @@ export function createMcpFetch(timeouts: HttpClientTimeouts): McpFetch {
   const fetch: FetchLike = (url, init) => {
     const dispatcher = (init?.method ?? 'GET').toUpperCase() === 'GET' ? stream : calls;
     // undici's Request/Response types are its own; at runtime they are the WHATWG ones the SDK expects.
-    return undiciFetch(url, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>;
+    return undiciFetch(url, { ...(init as object), dispatcher } as Parameters<
+      typeof undiciFetch
+    >[1]) as unknown as Promise<Response>;
   };
   return {
     fetch,

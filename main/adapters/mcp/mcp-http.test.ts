@@ -28,8 +28,12 @@ function harness(...args: Parameters<typeof mcpHarness>) {
   return h;
 }
 
-function messages(proxied: RecordingProxy): Array<{ method?: string; id?: number; params?: Record<string, unknown> }> {
-  return proxied.bodies.filter((body) => body.startsWith('{')).map((body) => JSON.parse(body) as { method?: string });
+function messages(
+  proxied: RecordingProxy,
+): Array<{ method?: string; id?: number; params?: Record<string, unknown> }> {
+  return proxied.bodies
+    .filter((body) => body.startsWith('{'))
+    .map((body) => JSON.parse(body) as { method?: string });
 }
 
 const isEchoCall = (body: string) => body.includes('"tools/call"') && body.includes('"echo"');
@@ -40,9 +44,19 @@ describe('MCP over Streamable HTTP against server-everything', () => {
     const h = harness({ servers: { web: { url: ev.url } } });
     await h.manager.start();
     expect(h.state('web')).toMatchObject({ status: 'ready', transport: 'streamable-http' });
-    expect(h.core.registry.get('mcp__web__get-sum')?.spec.source).toEqual({ kind: 'mcp', server: 'web', remoteName: 'get-sum' });
-    expect(await h.dispatch('mcp__web__echo', { message: 'over http' })).toMatchObject({ outcome: 'ok', text: 'Echo: over http' });
-    expect(await h.dispatch('mcp__web__get-sum', { a: 1.5, b: 2 })).toMatchObject({ outcome: 'ok', text: 'The sum of 1.5 and 2 is 3.5.' });
+    expect(h.core.registry.get('mcp__web__get-sum')?.spec.source).toEqual({
+      kind: 'mcp',
+      server: 'web',
+      remoteName: 'get-sum',
+    });
+    expect(await h.dispatch('mcp__web__echo', { message: 'over http' })).toMatchObject({
+      outcome: 'ok',
+      text: 'Echo: over http',
+    });
+    expect(await h.dispatch('mcp__web__get-sum', { a: 1.5, b: 2 })).toMatchObject({
+      outcome: 'ok',
+      text: 'The sum of 1.5 and 2 is 3.5.',
+    });
   });
 
   it('sends notifications/cancelled to the server when a call is cancelled', async () => {
@@ -53,12 +67,18 @@ describe('MCP over Streamable HTTP against server-everything', () => {
     const events: CallEvent[] = [];
     h.core.dispatcher.on((event) => events.push(event));
     const controller = new AbortController();
-    const pending = h.dispatch('mcp__web__trigger-long-running-operation', { duration: 20, steps: 40 }, controller.signal);
+    const pending = h.dispatch(
+      'mcp__web__trigger-long-running-operation',
+      { duration: 20, steps: 40 },
+      controller.signal,
+    );
     await waitFor(() => events.some((e) => e.type === 'call.progress'));
     controller.abort();
     expect((await pending).outcome).toBe('cancelled');
     const call = messages(recorded).find((m) => m.method === 'tools/call');
-    const cancel = await waitFor(() => messages(recorded).find((m) => m.method === 'notifications/cancelled'));
+    const cancel = await waitFor(() =>
+      messages(recorded).find((m) => m.method === 'notifications/cancelled'),
+    );
     expect(cancel.params?.requestId).toBe(call?.id);
   });
 
@@ -75,13 +95,18 @@ describe('MCP over Streamable HTTP against server-everything', () => {
     const outcome = await pending;
     expect(Date.now() - killedAt).toBeLessThan(1000);
     expect(outcome).toMatchObject({ outcome: 'error', code: 'mcp_server_disconnected' });
-    expect(outcome.outcome === 'error' && outcome.message).toMatch(/^MCP server "web" lost the connection \(.+\) during the call/);
+    expect(outcome.outcome === 'error' && outcome.message).toMatch(
+      /^MCP server "web" lost the connection \(.+\) during the call/,
+    );
     await waitFor(() => h.state('web')?.status === 'reconnecting');
     expect(h.core.registry.get('mcp__web__echo')).toBeUndefined();
 
     await server(ev.port);
     await waitFor(() => h.state('web')?.status === 'ready', 15_000);
-    expect(await h.dispatch('mcp__web__echo', { message: 'again' })).toMatchObject({ outcome: 'ok', text: 'Echo: again' });
+    expect(await h.dispatch('mcp__web__echo', { message: 'again' })).toMatchObject({
+      outcome: 'ok',
+      text: 'Echo: again',
+    });
   });
 
   it('falls back to the older SSE transport for a server that only speaks it', async () => {
@@ -89,7 +114,10 @@ describe('MCP over Streamable HTTP against server-everything', () => {
     const h = harness({ servers: { old: { url: ev.url } } });
     await h.manager.start();
     expect(h.state('old')).toMatchObject({ status: 'ready', transport: 'sse' });
-    expect(await h.dispatch('mcp__old__echo', { message: 'legacy' })).toMatchObject({ outcome: 'ok', text: 'Echo: legacy' });
+    expect(await h.dispatch('mcp__old__echo', { message: 'legacy' })).toMatchObject({
+      outcome: 'ok',
+      text: 'Echo: legacy',
+    });
   });
 });
 
@@ -124,11 +152,17 @@ describe('a silent HTTP response', () => {
     const silent = await proxy(ev.url, (body) => (isEchoCall(body) ? 5000 : 0));
     const h = harness({ servers: { web: { url: silent.url, timeout: 1 } } });
     await h.manager.start();
-    expect(await h.dispatch('mcp__web__echo', { message: 'too slow' })).toMatchObject({ outcome: 'timed_out', message: 'timed out after 1 s' });
+    expect(await h.dispatch('mcp__web__echo', { message: 'too slow' })).toMatchObject({
+      outcome: 'timed_out',
+      message: 'timed out after 1 s',
+    });
   });
 
   it('derives the client timeouts from the limit: past 15 min for the default, never Node’s 5 min', () => {
-    expect(httpTimeoutsFor(15 * 60_000)).toEqual({ headersTimeoutMs: 16 * 60_000, bodyTimeoutMs: 16 * 60_000 });
+    expect(httpTimeoutsFor(15 * 60_000)).toEqual({
+      headersTimeoutMs: 16 * 60_000,
+      bodyTimeoutMs: 16 * 60_000,
+    });
     expect(httpTimeoutsFor(Number.POSITIVE_INFINITY)).toEqual({ headersTimeoutMs: 0, bodyTimeoutMs: 0 });
     const http = createMcpFetch(httpTimeoutsFor(1000));
     cleanups.push(() => http.close());

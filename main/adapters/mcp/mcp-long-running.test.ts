@@ -21,7 +21,10 @@ describe('a long MCP call', () => {
       if (event.type === 'call.progress') progress.push(event);
     });
     const outcome = await h.dispatch('mcp__ev__trigger-long-running-operation', { duration: 66, steps: 11 });
-    expect(outcome).toMatchObject({ outcome: 'ok', text: 'Long running operation completed. Duration: 66 seconds, Steps: 11.' });
+    expect(outcome).toMatchObject({
+      outcome: 'ok',
+      text: 'Long running operation completed. Duration: 66 seconds, Steps: 11.',
+    });
     expect(outcome.outcome === 'ok' && outcome.durationMs).toBeGreaterThan(65_000);
     // Every step reached the UI as a progress event, with elapsed time for the elapsed/limit display.
     expect(progress.map((event) => event.update.progress)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);

@@ -22,7 +22,9 @@ describe('McpManager', () => {
     const h = harness('{"servers": {"a": {"command": "x",}}}');
     await h.manager.start();
     expect(h.manager.states()).toEqual([]);
-    expect(h.manager.problems()).toEqual([expect.stringMatching(new RegExp(`^${h.configPath}: malformed JSON: `))]);
+    expect(h.manager.problems()).toEqual([
+      expect.stringMatching(new RegExp(`^${h.configPath}: malformed JSON: `)),
+    ]);
     expect(h.core.readLog()).toContain('mcp.json not loaded');
   });
 
@@ -51,14 +53,20 @@ describe('McpManager', () => {
 
   it('cuts a server that never answers initialize at its connect timeout, in parallel with the others', async () => {
     const h = harness({
-      servers: { silent: { command: process.execPath, args: [fixture('silent-server.mjs')], connectTimeout: 1 }, ev: everythingStdio() },
+      servers: {
+        silent: { command: process.execPath, args: [fixture('silent-server.mjs')], connectTimeout: 1 },
+        ev: everythingStdio(),
+      },
     });
     const started = Date.now();
     await h.manager.start();
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(950);
     expect(elapsed).toBeLessThan(3000);
-    expect(h.state('silent')).toEqual({ status: 'failed', reason: 'no answer to initialize within 1 s (connectTimeout)' });
+    expect(h.state('silent')).toEqual({
+      status: 'failed',
+      reason: 'no answer to initialize within 1 s (connectTimeout)',
+    });
     expect(h.state('ev')).toMatchObject({ status: 'ready' });
     // Its process group is gone, and only the live server is still tracked.
     expect(h.groups.size).toBe(1);
@@ -67,13 +75,18 @@ describe('McpManager', () => {
   it('fails a server whose ${secret:NAME} is missing, naming NAME; reconnect picks the secret up and redacts it', async () => {
     const secrets: Record<string, string> = {};
     const h = harness(
-      { servers: { ev: everythingStdio({ env: { API_TOKEN: '${secret:API_TOKEN}', PLAIN: '$AGENVOY_TEST_PLAIN' } }) } },
+      {
+        servers: {
+          ev: everythingStdio({ env: { API_TOKEN: '${secret:API_TOKEN}', PLAIN: '$AGENVOY_TEST_PLAIN' } }),
+        },
+      },
       { getSecret: async (name) => secrets[name], env: { AGENVOY_TEST_PLAIN: 'plain-value' } },
     );
     await h.manager.start();
     expect(h.state('ev')).toEqual({
       status: 'failed',
-      reason: 'missing secret API_TOKEN (used as ${secret:API_TOKEN} in mcp.json): store it with store_secret',
+      reason:
+        'missing secret API_TOKEN (used as ${secret:API_TOKEN} in mcp.json): store it with store_secret',
       credential: { key: 'API_TOKEN', reason: 'missing' },
     });
     secrets.API_TOKEN = 'tok-1234567890';
@@ -90,11 +103,21 @@ describe('McpManager', () => {
   it('says why a command cannot start', async () => {
     const h = harness({ servers: { nope: { command: '/nonexistent/mcp-server' } } });
     await h.manager.start();
-    expect(h.state('nope')).toMatchObject({ status: 'failed', reason: expect.stringContaining('cannot start "/nonexistent/mcp-server"') });
+    expect(h.state('nope')).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('cannot start "/nonexistent/mcp-server"'),
+    });
   });
 
   it('reports a server that exits during the handshake with its exit code and last stderr line', async () => {
-    const h = harness({ servers: { dies: { command: process.execPath, args: ['-e', 'console.error("bad config: no ROOT"); process.exit(3)'] } } });
+    const h = harness({
+      servers: {
+        dies: {
+          command: process.execPath,
+          args: ['-e', 'console.error("bad config: no ROOT"); process.exit(3)'],
+        },
+      },
+    });
     await h.manager.start();
     expect(h.state('dies')).toEqual({
       status: 'failed',

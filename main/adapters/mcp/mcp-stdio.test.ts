@@ -38,27 +38,55 @@ describe('MCP over stdio against server-everything', () => {
     await h.manager.start();
     expect(h.state('ev')).toMatchObject({ status: 'ready', transport: 'stdio' });
     const names = h.core.registry.all().map((t) => t.spec.name);
-    expect(names).toEqual(expect.arrayContaining(['mcp__ev__echo', 'mcp__ev__get-sum', 'mcp__ev__trigger-long-running-operation']));
-    expect(h.core.registry.get('mcp__ev__echo')?.spec.source).toEqual({ kind: 'mcp', server: 'ev', remoteName: 'echo' });
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'mcp__ev__echo',
+        'mcp__ev__get-sum',
+        'mcp__ev__trigger-long-running-operation',
+      ]),
+    );
+    expect(h.core.registry.get('mcp__ev__echo')?.spec.source).toEqual({
+      kind: 'mcp',
+      server: 'ev',
+      remoteName: 'echo',
+    });
 
-    expect(await h.dispatch('mcp__ev__echo', { message: 'hello' })).toMatchObject({ outcome: 'ok', text: 'Echo: hello' });
-    expect(await h.dispatch('mcp__ev__get-sum', { a: 2, b: 40 })).toMatchObject({ outcome: 'ok', text: 'The sum of 2 and 40 is 42.' });
+    expect(await h.dispatch('mcp__ev__echo', { message: 'hello' })).toMatchObject({
+      outcome: 'ok',
+      text: 'Echo: hello',
+    });
+    expect(await h.dispatch('mcp__ev__get-sum', { a: 2, b: 40 })).toMatchObject({
+      outcome: 'ok',
+      text: 'The sum of 2 and 40 is 42.',
+    });
     // Arguments are checked against the server's schema before anything is sent.
-    expect(await h.dispatch('mcp__ev__get-sum', { a: 'two', b: 1 })).toMatchObject({ outcome: 'error', code: 'invalid_arguments' });
+    expect(await h.dispatch('mcp__ev__get-sum', { a: 'two', b: 1 })).toMatchObject({
+      outcome: 'error',
+      code: 'invalid_arguments',
+    });
     const image = await h.dispatch('mcp__ev__get-tiny-image', {});
     expect(image.outcome === 'ok' && image.content.map((p) => p.type)).toEqual(['text', 'image', 'text']);
     // stderr goes to the app log, never to our own stderr.
-    expect(h.core.readLog()).toContain('mcp server stderr server=ev line="Starting default (STDIO) server..."');
+    expect(h.core.readLog()).toContain(
+      'mcp server stderr server=ev line="Starting default (STDIO) server..."',
+    );
   });
 
   it('makes readOnlyHint tools concurrent, and alwaysAllow only through trust', async () => {
     const h = open({
-      servers: { plain: everythingStdio(), all: everythingStdio({ trust: true }), some: everythingStdio({ trust: ['gzip-file-as-resource'] }) },
+      servers: {
+        plain: everythingStdio(),
+        all: everythingStdio({ trust: true }),
+        some: everythingStdio({ trust: ['gzip-file-as-resource'] }),
+      },
     });
     await h.manager.start();
     const flags = (name: string) => h.core.registry.get(name)?.spec.flags;
     expect(flags('mcp__plain__echo')).toMatchObject({ concurrent: true, alwaysAllow: false });
-    expect(flags('mcp__plain__gzip-file-as-resource')).toMatchObject({ concurrent: false, alwaysAllow: false });
+    expect(flags('mcp__plain__gzip-file-as-resource')).toMatchObject({
+      concurrent: false,
+      alwaysAllow: false,
+    });
     expect(flags('mcp__all__echo')).toMatchObject({ alwaysAllow: true });
     expect(flags('mcp__all__gzip-file-as-resource')).toMatchObject({ alwaysAllow: false });
     expect(flags('mcp__some__echo')).toMatchObject({ alwaysAllow: false });
@@ -73,7 +101,11 @@ describe('MCP over stdio against server-everything', () => {
     const events: CallEvent[] = [];
     h.core.dispatcher.on((event) => events.push(event));
     const controller = new AbortController();
-    const pending = h.dispatch('mcp__ev__trigger-long-running-operation', { duration: 20, steps: 40 }, controller.signal);
+    const pending = h.dispatch(
+      'mcp__ev__trigger-long-running-operation',
+      { duration: 20, steps: 40 },
+      controller.signal,
+    );
     await waitFor(() => events.some((e) => e.type === 'call.progress'));
     const cancelledAt = Date.now();
     controller.abort();
@@ -112,17 +144,26 @@ describe('MCP over stdio against server-everything', () => {
     const outcome = await pending;
     expect(Date.now() - killedAt).toBeLessThan(1000);
     expect(outcome).toMatchObject({ outcome: 'error', code: 'mcp_server_disconnected' });
-    expect(outcome.outcome === 'error' && outcome.message).toContain('MCP server "ev" was killed by SIGKILL during the call');
+    expect(outcome.outcome === 'error' && outcome.message).toContain(
+      'MCP server "ev" was killed by SIGKILL during the call',
+    );
     expect(h.state('ev')).toMatchObject({ status: 'reconnecting', reason: 'was killed by SIGKILL' });
     expect(h.core.registry.get('mcp__ev__echo')).toBeUndefined();
 
     await waitFor(() => h.state('ev')?.status === 'ready');
     expect(h.manager.pid('ev')).not.toBe(pid);
-    expect(await h.dispatch('mcp__ev__echo', { message: 'back' })).toMatchObject({ outcome: 'ok', text: 'Echo: back' });
+    expect(await h.dispatch('mcp__ev__echo', { message: 'back' })).toMatchObject({
+      outcome: 'ok',
+      text: 'Echo: back',
+    });
   });
 
   it('follows tools/list_changed: new tools appear, a changed description gets a new definition hash', async () => {
-    const h = open({ servers: { chg: { command: process.execPath, args: [fixture('changing-server.mjs')], trust: ['echo_text'] } } });
+    const h = open({
+      servers: {
+        chg: { command: process.execPath, args: [fixture('changing-server.mjs')], trust: ['echo_text'] },
+      },
+    });
     await h.manager.start();
     const before = h.core.registry.get('mcp__chg__echo_text');
     expect(before?.spec.flags.alwaysAllow).toBe(true);
@@ -131,7 +172,9 @@ describe('MCP over stdio against server-everything', () => {
     await waitFor(() => h.core.registry.get('mcp__chg__fresh_tool'));
     expect(h.manager.states()[0]).toMatchObject({ state: { status: 'ready', tools: 4 } });
 
-    expect(await h.dispatch('mcp__chg__set_description', { text: 'Echo text back, louder.' })).toMatchObject({ outcome: 'ok' });
+    expect(await h.dispatch('mcp__chg__set_description', { text: 'Echo text back, louder.' })).toMatchObject({
+      outcome: 'ok',
+    });
     const after = await waitFor(() => {
       const tool = h.core.registry.get('mcp__chg__echo_text');
       return tool?.spec.description === 'Echo text back, louder.' ? tool : null;

@@ -16,7 +16,10 @@ import { McpManager } from './mcp-manager';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** server-everything's entry point (pinned as a dev dependency: its tool names change between releases). */
-export const EVERYTHING_BIN = path.resolve(here, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const EVERYTHING_BIN = path.resolve(
+  here,
+  '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
 
 /** A fixture script of this folder. */
 export function fixture(name: string): string {
@@ -41,7 +44,10 @@ export interface EverythingHttp {
 }
 
 /** Starts server-everything over Streamable HTTP (or the old SSE transport) on `port`; resolves once it listens. */
-export async function startEverythingHttp(port?: number, mode: 'streamableHttp' | 'sse' = 'streamableHttp'): Promise<EverythingHttp> {
+export async function startEverythingHttp(
+  port?: number,
+  mode: 'streamableHttp' | 'sse' = 'streamableHttp',
+): Promise<EverythingHttp> {
   const chosen = port ?? (await freePort());
   const child = spawn(process.execPath, [EVERYTHING_BIN, mode], {
     env: { ...process.env, PORT: String(chosen) },
@@ -82,7 +88,10 @@ export interface RecordingProxy {
 }
 
 /** Starts a proxy to `target`; `delayMs(body)` holds a request back that long (a silent server). */
-export async function startProxy(target: string, delayMs: (body: string) => number = () => 0): Promise<RecordingProxy> {
+export async function startProxy(
+  target: string,
+  delayMs: (body: string) => number = () => 0,
+): Promise<RecordingProxy> {
   const targetUrl = new URL(target);
   const bodies: string[] = [];
   const server = http.createServer((req, res) => {
@@ -91,18 +100,27 @@ export async function startProxy(target: string, delayMs: (body: string) => numb
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       bodies.push(body.toString('utf8'));
-      setTimeout(() => {
-        const upstream = http.request(
-          { host: targetUrl.hostname, port: targetUrl.port, path: req.url, method: req.method, headers: req.headers },
-          (reply) => {
-            res.writeHead(reply.statusCode ?? 502, reply.headers);
-            reply.pipe(res);
-          },
-        );
-        upstream.on('error', () => res.destroy());
-        res.on('close', () => upstream.destroy());
-        upstream.end(body);
-      }, delayMs(body.toString('utf8')));
+      setTimeout(
+        () => {
+          const upstream = http.request(
+            {
+              host: targetUrl.hostname,
+              port: targetUrl.port,
+              path: req.url,
+              method: req.method,
+              headers: req.headers,
+            },
+            (reply) => {
+              res.writeHead(reply.statusCode ?? 502, reply.headers);
+              reply.pipe(res);
+            },
+          );
+          upstream.on('error', () => res.destroy());
+          res.on('close', () => upstream.destroy());
+          upstream.end(body);
+        },
+        delayMs(body.toString('utf8')),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -137,7 +155,10 @@ export function mcpHarness(mcpJson: unknown, options: Partial<McpManagerOptions>
   });
   let calls = 0;
   const dispatch = (name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
-    core.dispatcher.dispatch({ id: `call_${++calls}`, name, args }, { chatId: 'mcp-test', workspace: home, signal });
+    core.dispatcher.dispatch(
+      { id: `call_${++calls}`, name, args },
+      { chatId: 'mcp-test', workspace: home, signal },
+    );
   return {
     home,
     configPath,
@@ -155,7 +176,11 @@ export function mcpHarness(mcpJson: unknown, options: Partial<McpManagerOptions>
 }
 
 /** Polls `check` until it is truthy or `withinMs` passes. */
-export async function waitFor<T>(check: () => T | undefined | null | false, withinMs = 10_000, pollMs = 25): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | null | false,
+  withinMs = 10_000,
+  pollMs = 25,
+): Promise<T> {
   const until = Date.now() + withinMs;
   for (;;) {
     const value = check();
@@ -166,7 +191,10 @@ export async function waitFor<T>(check: () => T | undefined | null | false, with
 }
 
 /** A stdio server entry running server-everything, optionally through the stdin tap. */
-export function everythingStdio(extra: Record<string, unknown> = {}, tapFile?: string): Record<string, unknown> {
+export function everythingStdio(
+  extra: Record<string, unknown> = {},
+  tapFile?: string,
+): Record<string, unknown> {
   if (!tapFile) return { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], ...extra };
   return {
     command: process.execPath,

@@ -12,8 +12,18 @@ describe('parseMcpConfig', () => {
     const parsed = parseMcpConfig(
       JSON.stringify({
         servers: {
-          files: { command: 'npx', args: ['-y', 'server-files'], env: { ROOT: '/tmp' }, timeout: 120, connectTimeout: 5 },
-          remote: { url: 'https://example.test/mcp', headers: { Authorization: 'Bearer ${secret:TOKEN}' }, trust: ['search'] },
+          files: {
+            command: 'npx',
+            args: ['-y', 'server-files'],
+            env: { ROOT: '/tmp' },
+            timeout: 120,
+            connectTimeout: 5,
+          },
+          remote: {
+            url: 'https://example.test/mcp',
+            headers: { Authorization: 'Bearer ${secret:TOKEN}' },
+            trust: ['search'],
+          },
         },
       }),
       FILE,
@@ -37,7 +47,12 @@ describe('parseMcpConfig', () => {
         warnings: [],
         config: {
           name: 'remote',
-          endpoint: { kind: 'http', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer ${secret:TOKEN}' }, sseOnly: false },
+          endpoint: {
+            kind: 'http',
+            url: 'https://example.test/mcp',
+            headers: { Authorization: 'Bearer ${secret:TOKEN}' },
+            sseOnly: false,
+          },
           timeoutMs: DEFAULT_MCP_TIMEOUT_MS,
           connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
           disabled: false,
@@ -48,19 +63,37 @@ describe('parseMcpConfig', () => {
   });
 
   it('accepts the Claude-Desktop form and trust: true', () => {
-    const parsed = parseMcpConfig(JSON.stringify({ mcpServers: { a: { command: 'srv', trust: true, disabled: true } } }), FILE);
-    expect(parsed.servers[0]).toMatchObject({ ok: true, config: { name: 'a', disabled: true, trust: { kind: 'read-only' } } });
+    const parsed = parseMcpConfig(
+      JSON.stringify({ mcpServers: { a: { command: 'srv', trust: true, disabled: true } } }),
+      FILE,
+    );
+    expect(parsed.servers[0]).toMatchObject({
+      ok: true,
+      config: { name: 'a', disabled: true, trust: { kind: 'read-only' } },
+    });
   });
 
   it('ignores unknown keys with a warning naming the file and the server', () => {
-    const parsed = parseMcpConfig(JSON.stringify({ version: 2, servers: { a: { command: 'srv', autoStart: true } } }), FILE);
+    const parsed = parseMcpConfig(
+      JSON.stringify({ version: 2, servers: { a: { command: 'srv', autoStart: true } } }),
+      FILE,
+    );
     expect(parsed.warnings).toEqual([`${FILE}: unknown key "version" ignored`]);
-    expect(parsed.servers[0]).toMatchObject({ ok: true, warnings: [`${FILE}: server "a": unknown key "autoStart" ignored`] });
+    expect(parsed.servers[0]).toMatchObject({
+      ok: true,
+      warnings: [`${FILE}: server "a": unknown key "autoStart" ignored`],
+    });
   });
 
   it('fails only the server with a wrong type, naming the file, the server and the field', () => {
     const parsed = parseMcpConfig(
-      JSON.stringify({ servers: { bad: { command: 'srv', timeout: '90' }, worse: { url: 'http://x', headers: { A: 1 } }, good: { command: 'srv' } } }),
+      JSON.stringify({
+        servers: {
+          bad: { command: 'srv', timeout: '90' },
+          worse: { url: 'http://x', headers: { A: 1 } },
+          good: { command: 'srv' },
+        },
+      }),
       FILE,
     );
     expect(parsed.servers.map((s) => s.ok)).toEqual([false, false, true]);
@@ -69,12 +102,21 @@ describe('parseMcpConfig', () => {
       name: 'bad',
       reason: `${FILE}: server "bad": "timeout" must be a number of seconds above 0 and at most 86400 (got "90")`,
     });
-    expect(parsed.servers[1]).toMatchObject({ reason: `${FILE}: server "worse": "headers" must be an object of string values (got an object)` });
+    expect(parsed.servers[1]).toMatchObject({
+      reason: `${FILE}: server "worse": "headers" must be an object of string values (got an object)`,
+    });
   });
 
   it('rejects entries with neither or both of command and url, and stdio keys on an HTTP server', () => {
     const parsed = parseMcpConfig(
-      JSON.stringify({ servers: { none: {}, both: { command: 'a', url: 'http://b' }, mixed: { url: 'http://b', args: ['x'] }, notObject: 3 } }),
+      JSON.stringify({
+        servers: {
+          none: {},
+          both: { command: 'a', url: 'http://b' },
+          mixed: { url: 'http://b', args: ['x'] },
+          notObject: 3,
+        },
+      }),
       FILE,
     );
     expect(parsed.servers.map((s) => (s.ok ? 'ok' : s.reason.split(': ').slice(2).join(': ')))).toEqual([
@@ -87,13 +129,22 @@ describe('parseMcpConfig', () => {
 
   it('reports malformed JSON and a wrong top-level shape as a file error', () => {
     expect(parseMcpConfig('{"servers": {', FILE).error).toMatch(new RegExp(`^${FILE}: malformed JSON: `));
-    expect(parseMcpConfig('[]', FILE).error).toBe(`${FILE}: must hold a JSON object with "servers" (or "mcpServers")`);
-    expect(parseMcpConfig('{"servers": []}', FILE).error).toBe(`${FILE}: "servers" must be an object mapping server names to their settings`);
+    expect(parseMcpConfig('[]', FILE).error).toBe(
+      `${FILE}: must hold a JSON object with "servers" (or "mcpServers")`,
+    );
+    expect(parseMcpConfig('{"servers": []}', FILE).error).toBe(
+      `${FILE}: "servers" must be an object mapping server names to their settings`,
+    );
   });
 
   it('treats a missing or empty file as no servers', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-config-'));
-    expect(await readMcpConfig(path.join(dir, 'mcp.json'))).toEqual({ file: path.join(dir, 'mcp.json'), servers: [], error: null, warnings: [] });
+    expect(await readMcpConfig(path.join(dir, 'mcp.json'))).toEqual({
+      file: path.join(dir, 'mcp.json'),
+      servers: [],
+      error: null,
+      warnings: [],
+    });
     fs.writeFileSync(path.join(dir, 'mcp.json'), '  \n');
     expect((await readMcpConfig(path.join(dir, 'mcp.json'))).servers).toEqual([]);
   });

@@ -3,7 +3,18 @@ import fs from 'node:fs/promises';
 import type { McpConfigFile, McpServerConfig, McpServerEntry, McpTrust } from './config-types';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from './config-types';
 
-const SERVER_KEYS = new Set(['command', 'args', 'env', 'url', 'headers', 'timeout', 'connectTimeout', 'disabled', 'trust', 'type']);
+const SERVER_KEYS = new Set([
+  'command',
+  'args',
+  'env',
+  'url',
+  'headers',
+  'timeout',
+  'connectTimeout',
+  'disabled',
+  'trust',
+  'type',
+]);
 const TOP_KEYS = new Set(['servers', 'mcpServers']);
 // A day is far past any sensible call and well inside setTimeout's 2^31-1 ms.
 const MAX_SECONDS = 24 * 60 * 60;
@@ -14,7 +25,8 @@ export async function readMcpConfig(file: string): Promise<McpConfigFile> {
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file, servers: [], error: null, warnings: [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { file, servers: [], error: null, warnings: [] };
     return { file, servers: [], error: `${file}: cannot read: ${(error as Error).message}`, warnings: [] };
   }
   return parseMcpConfig(text, file);
@@ -30,7 +42,8 @@ export function parseMcpConfig(text: string, file: string): McpConfigFile {
   } catch (error) {
     return { ...result, error: `${file}: malformed JSON: ${(error as Error).message}` };
   }
-  if (!isObject(raw)) return { ...result, error: `${file}: must hold a JSON object with "servers" (or "mcpServers")` };
+  if (!isObject(raw))
+    return { ...result, error: `${file}: must hold a JSON object with "servers" (or "mcpServers")` };
   for (const key of Object.keys(raw)) {
     if (!TOP_KEYS.has(key)) result.warnings.push(`${file}: unknown key "${key}" ignored`);
   }
@@ -44,7 +57,9 @@ export function parseMcpConfig(text: string, file: string): McpConfigFile {
     }
     for (const [name, value] of Object.entries(block)) {
       if (names.has(name)) {
-        result.warnings.push(`${file}: server "${name}" appears in both "servers" and "mcpServers"; the first is used`);
+        result.warnings.push(
+          `${file}: server "${name}" appears in both "servers" and "mcpServers"; the first is used`,
+        );
         continue;
       }
       names.add(name);
@@ -77,14 +92,22 @@ function parseServer(name: string, raw: unknown, file: string): McpServerEntry {
     optional(url, 'url', isNonEmptyString, 'a non-empty string') ??
     optional(headers, 'headers', isStringMap, 'an object of string values') ??
     optional(timeout, 'timeout', isSeconds, `a number of seconds above 0 and at most ${MAX_SECONDS}`) ??
-    optional(connectTimeout, 'connectTimeout', isSeconds, `a number of seconds above 0 and at most ${MAX_SECONDS}`) ??
+    optional(
+      connectTimeout,
+      'connectTimeout',
+      isSeconds,
+      `a number of seconds above 0 and at most ${MAX_SECONDS}`,
+    ) ??
     optional(disabled, 'disabled', isBoolean, 'true or false') ??
     optional(trust, 'trust', isTrust, 'true, false or an array of tool names') ??
     optional(type, 'type', isTransportType, '"stdio", "http", "streamable-http" or "sse"');
   if (problem) return fail(problem);
   if (command === undefined && url === undefined) return fail('needs "command" (stdio) or "url" (HTTP)');
   if (command !== undefined && url !== undefined) return fail('has both "command" and "url"; give one');
-  if (command !== undefined && (headers !== undefined || type === 'sse' || type === 'http' || type === 'streamable-http')) {
+  if (
+    command !== undefined &&
+    (headers !== undefined || type === 'sse' || type === 'http' || type === 'streamable-http')
+  ) {
     return fail('"headers" and an HTTP "type" need "url", not "command"');
   }
   if (url !== undefined && (args !== undefined || env !== undefined || type === 'stdio')) {
@@ -94,7 +117,12 @@ function parseServer(name: string, raw: unknown, file: string): McpServerEntry {
     name,
     endpoint:
       typeof command === 'string'
-        ? { kind: 'stdio', command, args: (args as string[] | undefined) ?? [], env: (env as Record<string, string> | undefined) ?? {} }
+        ? {
+            kind: 'stdio',
+            command,
+            args: (args as string[] | undefined) ?? [],
+            env: (env as Record<string, string> | undefined) ?? {},
+          }
         : {
             kind: 'http',
             url: url as string,
@@ -102,14 +130,20 @@ function parseServer(name: string, raw: unknown, file: string): McpServerEntry {
             sseOnly: type === 'sse',
           },
     timeoutMs: typeof timeout === 'number' ? Math.round(timeout * 1000) : DEFAULT_MCP_TIMEOUT_MS,
-    connectTimeoutMs: typeof connectTimeout === 'number' ? Math.round(connectTimeout * 1000) : DEFAULT_CONNECT_TIMEOUT_MS,
+    connectTimeoutMs:
+      typeof connectTimeout === 'number' ? Math.round(connectTimeout * 1000) : DEFAULT_CONNECT_TIMEOUT_MS,
     disabled: disabled === true,
     trust: toTrust(trust),
   };
   return { ok: true, config, warnings };
 }
 
-function optional(value: unknown, field: string, check: (v: unknown) => boolean, expected: string): string | null {
+function optional(
+  value: unknown,
+  field: string,
+  check: (v: unknown) => boolean,
+  expected: string,
+): string | null {
   if (value === undefined || check(value)) return null;
   return `"${field}" must be ${expected} (got ${describe(value)})`;
 }

@@ -13,8 +13,14 @@ export const MAX_TIMER_MS = 2_147_483_647;
 export const SDK_TIMER_SLACK_MS = 1000;
 
 /** Request options for one tool call under `ctx` (its deadline, signal and progress callback). */
-export function callOptions(ctx: Pick<ToolContext, 'deadline' | 'signal' | 'progress'>, now: number = Date.now()): RequestOptions {
-  const budget = ctx.deadline === null ? MAX_TIMER_MS : Math.min(MAX_TIMER_MS, Math.max(1, ctx.deadline - now) + SDK_TIMER_SLACK_MS);
+export function callOptions(
+  ctx: Pick<ToolContext, 'deadline' | 'signal' | 'progress'>,
+  now: number = Date.now(),
+): RequestOptions {
+  const budget =
+    ctx.deadline === null
+      ? MAX_TIMER_MS
+      : Math.min(MAX_TIMER_MS, Math.max(1, ctx.deadline - now) + SDK_TIMER_SLACK_MS);
   const options: RequestOptions = {
     signal: ctx.signal,
     timeout: budget,

@@ -147,7 +147,8 @@ export class ServerConnection {
           if (!this.credentialKeys.includes(name)) this.credentialKeys.push(name);
           this.deps.onSecret?.(name, value);
         },
-        onUnsetVar: (name) => this.connectWarnings.add(`environment variable ${name} is not set; it expands to ""`),
+        onUnsetVar: (name) =>
+          this.connectWarnings.add(`environment variable ${name} is not set; it expands to ""`),
       });
       const started = Date.now();
       session = await connectSession({
@@ -172,7 +173,12 @@ export class ServerConnection {
       if (generation !== this.generation) return;
       this.lastLoss = null;
       this.applyTools(tools);
-      this.setState({ status: 'ready', transport: session.kind, tools: this.tools.names().length, since: Date.now() });
+      this.setState({
+        status: 'ready',
+        transport: session.kind,
+        tools: this.tools.names().length,
+        since: Date.now(),
+      });
     } catch (error) {
       if (generation !== this.generation || this.stopped) return;
       if (session) {
@@ -210,8 +216,13 @@ export class ServerConnection {
     this.session = null;
     void session?.close().catch(() => {});
     const removed = this.tools.clear();
-    this.deps.log.warn('mcp server connection lost', { server: this.config.name, reason, tools: removed.length });
-    const wasStable = this.state.status === 'ready' && Date.now() - this.state.since >= this.deps.backoff.stableMs;
+    this.deps.log.warn('mcp server connection lost', {
+      server: this.config.name,
+      reason,
+      tools: removed.length,
+    });
+    const wasStable =
+      this.state.status === 'ready' && Date.now() - this.state.since >= this.deps.backoff.stableMs;
     this.attempt = wasStable ? 1 : this.attempt + 1;
     this.scheduleRetry(reason);
   }
@@ -230,7 +241,10 @@ export class ServerConnection {
   private scheduleRetry(reason: string): void {
     const { initialMs, maxMs, maxAttempts } = this.deps.backoff;
     if (this.attempt > maxAttempts) {
-      return this.setState({ status: 'failed', reason: `gave up after ${maxAttempts} reconnect attempts: ${reason}` });
+      return this.setState({
+        status: 'failed',
+        reason: `gave up after ${maxAttempts} reconnect attempts: ${reason}`,
+      });
     }
     const delay = Math.min(maxMs, initialMs * 2 ** Math.max(0, this.attempt - 2));
     this.setState({ status: 'reconnecting', reason, attempt: this.attempt, retryAt: Date.now() + delay });
@@ -247,24 +261,40 @@ export class ServerConnection {
         const tools = await listAllTools(session.client, this.config.connectTimeoutMs);
         if (session !== this.session || this.state.status !== 'ready') return;
         this.applyTools(tools);
-        this.setState({ status: 'ready', transport: session.kind, since: this.state.since, tools: this.tools.names().length });
+        this.setState({
+          status: 'ready',
+          transport: session.kind,
+          since: this.state.since,
+          tools: this.tools.names().length,
+        });
       } catch (error) {
-        this.deps.log.warn('mcp tools/list after list_changed failed', { server: this.config.name, error: describeError(error) });
+        this.deps.log.warn('mcp tools/list after list_changed failed', {
+          server: this.config.name,
+          error: describeError(error),
+        });
       }
     });
   }
 
   private applyTools(tools: Tool[]): void {
     const change = this.tools.sync(tools);
-    for (const reason of change.refused) this.deps.log.warn('mcp tool not registered', { server: this.config.name, reason });
+    for (const reason of change.refused)
+      this.deps.log.warn('mcp tool not registered', { server: this.config.name, reason });
     if (change.added.length + change.updated.length + change.removed.length > 0) {
-      this.deps.log.info('mcp tools registered', { server: this.config.name, ...change, refused: change.refused.length });
+      this.deps.log.info('mcp tools registered', {
+        server: this.config.name,
+        ...change,
+        refused: change.refused.length,
+      });
     }
   }
 
   private liveClient(): Client {
     if (this.state.status === 'ready' && this.session) return this.session.client;
-    throw new ToolError('mcp_server_unavailable', `MCP server "${this.config.name}" is not ready: ${describeState(this.state)}`);
+    throw new ToolError(
+      'mcp_server_unavailable',
+      `MCP server "${this.config.name}" is not ready: ${describeState(this.state)}`,
+    );
   }
 
   private async closeSession(): Promise<void> {

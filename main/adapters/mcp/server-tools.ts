@@ -40,11 +40,16 @@ export class ServerTools {
   /** Makes the registry hold exactly `tools` for this server. */
   sync(tools: readonly Tool[]): ToolSetChange {
     const change: ToolSetChange = { added: [], updated: [], removed: [], refused: [] };
-    const names = mcpToolNames(this.deps.server, tools.map((tool) => tool.name));
+    const names = mcpToolNames(
+      this.deps.server,
+      tools.map((tool) => tool.name),
+    );
     const wanted = new Set<string>();
     for (const tool of tools) {
       if (tool.execution?.taskSupport === 'required') {
-        change.refused.push(`tool "${tool.name}" not registered: it needs task-based execution, which this host does not support`);
+        change.refused.push(
+          `tool "${tool.name}" not registered: it needs task-based execution, which this host does not support`,
+        );
         continue;
       }
       const name = names.get(tool.name) as string;

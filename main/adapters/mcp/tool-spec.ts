@@ -36,7 +36,11 @@ export function mcpToolSpec(tool: Tool, name: string, deps: McpToolDeps): ToolSp
     handler: async (args, ctx) => {
       const client = deps.client();
       try {
-        const result = await client.callTool({ name: tool.name, arguments: args }, undefined, callOptions(ctx));
+        const result = await client.callTool(
+          { name: tool.name, arguments: args },
+          undefined,
+          callOptions(ctx),
+        );
         return toToolResult(result as Parameters<typeof toToolResult>[0]);
       } catch (error) {
         // Once the call's signal fired, the dispatcher reports timed_out or cancelled by itself.

@@ -81,11 +81,6 @@ function charKind(text: string, i: number): number {
   return /[\p{L}\p{N}]/u.test(char) ? LOWER : OTHER;
 }
 
-/** Whether a lowercase word is a stopword. */
-export function isStopword(word: string): boolean {
-  return STOPWORDS.has(word);
-}
-
 /** The Porter stem of a lowercase word, cached: the same few thousand words recur in every tool. */
 export function stem(word: string): string {
   let stemmed = stemCache.get(word);

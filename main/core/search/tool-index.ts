@@ -11,6 +11,7 @@ import type { IndexedTool } from './tool-document';
 import { toolFields } from './tool-document';
 import { topK } from './top-k';
 
+/** The tool shape the index takes (name, description, optional JSON Schema parameters). */
 export type { IndexedTool } from './tool-document';
 
 /** A ranked result. */
