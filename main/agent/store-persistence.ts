@@ -1,16 +1,32 @@
 // TurnPersistence over the SQLite ChatStore.
 import type { ChatStore } from '../store';
+import { StreamCheckpointer } from '../store';
 import type { TurnPersistence } from './turn-persistence';
 import { buildTranscript } from './transcript-builder';
 
 /** The turn engine's writes and reads, committed to `store`. */
 export function storePersistence(store: ChatStore): TurnPersistence {
   const carried = new Map<string, number[]>();
+  const streaming = new Map<number, StreamCheckpointer>();
   return {
     appendUser: (chatId, text) => void store.messages.append(chatId, { role: 'user', content: [{ type: 'text', text }] }),
-    beginAssistant: (chatId) => store.messages.begin(chatId).id,
-    checkpointAssistant: (id, content) => store.messages.checkpoint(id, content),
-    finishAssistant: (id, content, status) => store.messages.finish(id, content, status),
+    beginAssistant: (chatId) => {
+      const id = store.messages.begin(chatId).id;
+      streaming.set(id, new StreamCheckpointer(store.messages, id));
+      return id;
+    },
+    checkpointAssistant: (id, content, now) => {
+      const checkpointer = streaming.get(id);
+      if (!checkpointer) return;
+      checkpointer.update(content);
+      if (now) checkpointer.flush();
+    },
+    finishAssistant: (id, content, status) => {
+      const checkpointer = streaming.get(id);
+      streaming.delete(id);
+      if (checkpointer) checkpointer.finish(content, status);
+      else store.messages.finish(id, content, status);
+    },
     appendToolResults: (chatId, results) => void store.messages.append(chatId, { role: 'tool_results', results }),
     transcript: (chatId) => {
       const stored = store.messages.list(chatId);

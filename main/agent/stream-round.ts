@@ -1,14 +1,12 @@
-// One model round: stream a response, checkpoint its text at least every 250 ms, collect complete tool calls.
+// One model round: stream a response into a sink that checkpoints it, collect complete tool calls.
 import type { Provider, ModelRequest } from './providers/provider';
 import { ProviderError } from './providers/provider';
 import type { AssistantPart, ToolCallPart } from './transcript';
 
-/** How often streaming text is committed at the least. */
-export const CHECKPOINT_MS = 250;
-
 /** Where a round's assistant message is committed. */
 export interface RoundSink {
-  checkpoint(content: AssistantPart[]): void;
+  /** Takes the content so far; the sink saves it at least every 250 ms, at once when `now`. */
+  checkpoint(content: AssistantPart[], now?: boolean): void;
   /** Shown after the checkpoint policy ran for this delta. */
   onText(delta: string): void;
   onToolCall(call: ToolCallPart): void;
@@ -25,23 +23,18 @@ export async function streamRound(provider: Provider, request: ModelRequest, sin
   let text = '';
   const toolCalls: ToolCallPart[] = [];
   const content = (): AssistantPart[] => [...(text ? [{ type: 'text' as const, text }] : []), ...toolCalls];
-  let lastCheckpoint = Date.now();
   try {
     for await (const event of provider.stream(request)) {
       switch (event.type) {
         case 'text': {
           text += event.delta;
-          if (Date.now() - lastCheckpoint >= CHECKPOINT_MS) {
-            sink.checkpoint(content());
-            lastCheckpoint = Date.now();
-          }
+          sink.checkpoint(content());
           sink.onText(event.delta);
           break;
         }
         case 'tool_call': {
           toolCalls.push({ type: 'tool_call', id: event.id, name: event.name, args: event.args });
-          sink.checkpoint(content());
-          lastCheckpoint = Date.now();
+          sink.checkpoint(content(), true);
           sink.onToolCall(toolCalls.at(-1) as ToolCallPart);
           break;
         }

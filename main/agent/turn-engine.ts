@@ -171,7 +171,7 @@ export class TurnEngine {
       provider,
       { model: this.deps.model, system: systemPrompt({ workspace, now: new Date(), background: this.deps.background }), messages, tools, signal },
       {
-        checkpoint: (content) => persistence.checkpointAssistant(messageId, redactor.redactDeep(content)),
+        checkpoint: (content, now) => persistence.checkpointAssistant(messageId, redactor.redactDeep(content), now),
         onText: (delta) => this.emit({ type: 'text.delta', chatId, messageId, delta: redactor.redact(delta) }),
         onToolCall: (call) => this.emit({ type: 'tool.call', chatId, callId: call.id, name: call.name, args: redactor.redact(call.args) }),
       },

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Core } from '../app';
 import { createCore } from '../app';
+import { TerminalSecretPrompt } from '../secrets/terminal-prompt';
 import type { ApprovalGate } from '../core/gate-port';
 import { policyGate } from '../core/gate-port';
 import { outcomeText } from '../core/outcome';
@@ -31,7 +32,13 @@ export async function toolsCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function withCore<T>(io: CliIo, gate: ApprovalGate, workspace: string, run: (core: Core) => Promise<T>): Promise<T> {
-  const core = await createCore({ workspace, gate, home: io.env.AGENVOY_HOME ? path.resolve(io.env.AGENVOY_HOME) : undefined });
+  const core = await createCore({
+    workspace,
+    gate,
+    home: io.env.AGENVOY_HOME ? path.resolve(io.env.AGENVOY_HOME) : undefined,
+    // store_secret and auto-heal ask on the terminal when there is one.
+    secretPrompt: io.interactive ? new TerminalSecretPrompt(io.stdin as never, io.stderr) : undefined,
+  });
   try {
     return await run(core);
   } finally {

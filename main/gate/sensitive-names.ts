@@ -27,7 +27,10 @@ export const SENSITIVE_NAMES: readonly SensitiveName[] = [
   { label: 'GnuPG keys (~/.gnupg)', segments: [exact('.gnupg')] },
   { label: 'a keyring (~/.local/share/keyrings)', segments: [exact('keyrings')] },
   { label: 'a keychain (~/Library/Keychains)', segments: [exact('keychains')] },
-  { label: 'a keychain file', segments: [{ test: /\.keychain(-db)?$/i, sample: 'login.keychain-db', needle: '.keychain' }] },
+  {
+    label: 'a keychain file',
+    segments: [{ test: /\.keychain(-db)?$/i, sample: 'login.keychain-db', needle: '.keychain' }],
+  },
   { label: 'a .env file', segments: [{ test: /^\.env(\..+)?$/i, sample: '.env', needle: '.env' }] },
   { label: 'a .envrc file', segments: [exact('.envrc')] },
   {

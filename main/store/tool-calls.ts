@@ -97,8 +97,9 @@ export class ToolCallTable {
       INSERT INTO tool_calls (chat_id, call_id, message_id, tool, source, args, status, queued_at)
       VALUES (?, ?, ?, ?, ?, ?, 'queued', ?)`);
     this.start = db.prepare(`
-      UPDATE tool_calls SET status = 'running', started_at = ?, limit_ms = ?
-      WHERE chat_id = ? AND call_id = ? AND status = 'queued'`);
+      UPDATE tool_calls SET status = 'running', started_at = ?, limit_ms = ?,
+          outcome = NULL, code = NULL, result = NULL, ended_at = NULL, duration_ms = NULL
+      WHERE chat_id = ? AND call_id = ? AND (status = 'queued' OR (status = 'finished' AND code LIKE 'credential_%'))`);
     this.finish = db.prepare(`
       UPDATE tool_calls
       SET status = 'finished', outcome = ?, code = ?, result = ?, ended_at = ?, duration_ms = ?,
@@ -120,7 +121,7 @@ export class ToolCallTable {
     );
   }
 
-  /** Records that a queued call started running under `limitMs` (null or Infinity for none). */
+  /** Records that a queued call started running under `limitMs`; a call that failed for a credential may start again (auto-heal retry). */
   started(chatId: string, callId: string, start: { limitMs: number | null; startedAt?: number }): void {
     const changes = this.start.run(
       start.startedAt ?? Date.now(),

@@ -9,8 +9,9 @@ import type { SecretResolver } from './expand-vars';
 import type { HttpClientTimeouts } from './http-fetch';
 import { httpTimeoutsFor } from './http-fetch';
 import { readMcpConfig } from './parse-config';
-import type { Backoff } from './server-connection';
-import { DEFAULT_BACKOFF, ServerConnection } from './server-connection';
+import type { Backoff } from './backoff';
+import { DEFAULT_BACKOFF } from './backoff';
+import { ServerConnection } from './server-connection';
 import type { McpServerView } from './server-state';
 
 /** What the manager needs; the secret store plugs in through `getSecret`. */

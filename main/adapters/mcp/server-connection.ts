@@ -3,48 +3,26 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolLogger } from '../../../tools/types';
 import { CredentialError, ToolError } from '../../../tools/types';
 import { Emitter } from '../../core/emitter';
-import type { ProcessGroups } from '../../core/process-group';
 import type { ToolRegistry } from '../../core/registry';
+import type { Backoff } from './backoff';
+import { retryDelay } from './backoff';
 import { describeError } from './call-errors';
 import type { McpServerConfig } from './config-types';
 import type { McpSession } from './connect';
-import { connectSession } from './connect';
 import { isConnectionLost } from './connection-loss';
-import type { SecretResolver } from './expand-vars';
-import { expandEndpoint } from './expand-vars';
-import type { HttpClientTimeouts } from './http-fetch';
-import { plainOptions } from './request-options';
+import type { SessionDeps } from './open-session';
+import { openSession } from './open-session';
 import type { McpServerState, McpServerView } from './server-state';
 import { describeState } from './server-state';
 import { ServerTools } from './server-tools';
 
-/** How reconnecting backs off: `initialMs`, doubling up to `maxMs`, giving up after `maxAttempts`. */
-export interface Backoff {
-  initialMs: number;
-  maxMs: number;
-  maxAttempts: number;
-  /** A session that stayed up this long resets the attempt count; a crash loop keeps backing off. */
-  stableMs: number;
-}
-
-/** The default backoff: 1 s, 2 s, 4 s … 30 s, ten attempts. */
-export const DEFAULT_BACKOFF: Backoff = { initialMs: 1000, maxMs: 30_000, maxAttempts: 10, stableMs: 30_000 };
-
 /** What a connection needs from the manager. */
-export interface ConnectionDeps {
+export interface ConnectionDeps extends SessionDeps {
   registry: ToolRegistry;
-  log: ToolLogger;
-  getSecret: SecretResolver;
-  env: NodeJS.ProcessEnv;
-  cwd?: string;
-  groups?: ProcessGroups;
   onSecret?: (name: string, value: string) => void;
-  httpTimeouts: (limitMs: number) => HttpClientTimeouts;
   backoff: Backoff;
-  clientInfo: { name: string; version: string };
 }
 
 /** A configured server and its live session. */
@@ -138,11 +116,10 @@ export class ServerConnection {
     this.attemptAbort = attemptAbort;
     this.setState({ status: 'connecting', attempt: this.attempt });
     this.connectWarnings.clear();
-    let session: McpSession | null = null;
     try {
-      const endpoint = await expandEndpoint(this.config.endpoint, {
-        env: this.deps.env,
-        getSecret: this.deps.getSecret,
+      const { session, tools } = await openSession(this.config, this.deps, {
+        signal: attemptAbort.signal,
+        prepare: (client) => this.watch(client, generation),
         onSecret: (name, value) => {
           if (!this.credentialKeys.includes(name)) this.credentialKeys.push(name);
           this.deps.onSecret?.(name, value);
@@ -150,27 +127,11 @@ export class ServerConnection {
         onUnsetVar: (name) =>
           this.connectWarnings.add(`environment variable ${name} is not set; it expands to ""`),
       });
-      const started = Date.now();
-      session = await connectSession({
-        server: this.config.name,
-        endpoint,
-        connectTimeoutMs: this.config.connectTimeoutMs,
-        httpTimeouts: this.deps.httpTimeouts(this.config.timeoutMs),
-        env: this.deps.env,
-        cwd: this.deps.cwd,
-        groups: this.deps.groups,
-        log: this.deps.log,
-        clientInfo: this.deps.clientInfo,
-        signal: attemptAbort.signal,
-        prepare: (client) => this.watch(client, generation),
-      });
       if (generation !== this.generation || this.stopped) {
         await session.close().catch(() => {});
         return;
       }
       this.session = session;
-      const tools = await listAllTools(session.client, this.config.connectTimeoutMs - (Date.now() - started));
-      if (generation !== this.generation) return;
       this.lastLoss = null;
       this.applyTools(tools);
       this.setState({
@@ -181,10 +142,6 @@ export class ServerConnection {
       });
     } catch (error) {
       if (generation !== this.generation || this.stopped) return;
-      if (session) {
-        this.session = null;
-        await session.close().catch(() => {});
-      }
       this.failed(error, retrying);
     }
   }
@@ -239,14 +196,14 @@ export class ServerConnection {
   }
 
   private scheduleRetry(reason: string): void {
-    const { initialMs, maxMs, maxAttempts } = this.deps.backoff;
+    const { maxAttempts } = this.deps.backoff;
     if (this.attempt > maxAttempts) {
       return this.setState({
         status: 'failed',
         reason: `gave up after ${maxAttempts} reconnect attempts: ${reason}`,
       });
     }
-    const delay = Math.min(maxMs, initialMs * 2 ** Math.max(0, this.attempt - 2));
+    const delay = retryDelay(this.deps.backoff, this.attempt);
     this.setState({ status: 'reconnecting', reason, attempt: this.attempt, retryAt: Date.now() + delay });
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => void this.connect(true), delay);
@@ -316,16 +273,4 @@ export class ServerConnection {
     }
     this.changes.emit(this.view());
   }
-}
-
-async function listAllTools(client: Client, budgetMs: number): Promise<Tool[]> {
-  const deadline = Date.now() + Math.max(1000, budgetMs);
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, plainOptions(deadline - Date.now()));
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
 }
