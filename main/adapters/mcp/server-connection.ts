@@ -12,6 +12,7 @@ import { describeError } from './call-errors';
 import type { McpServerConfig } from './config-types';
 import type { McpSession } from './connect';
 import { isConnectionLost } from './connection-loss';
+import { listAllTools } from './list-tools';
 import type { SessionDeps } from './open-session';
 import { openSession } from './open-session';
 import type { McpServerState, McpServerView } from './server-state';
