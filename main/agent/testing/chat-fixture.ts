@@ -41,6 +41,7 @@ export async function chatFixture(
     healer?: CredentialHealer | null;
     apiKeyName?: string | null;
     maxRounds?: number;
+    /** Looks secrets up; leave out to use the real secret store of the temp AGENVOY_HOME. */
     getSecret?: (key: string) => Promise<string | undefined>;
     prepare?: (home: string) => void;
   } = {},
@@ -48,8 +49,15 @@ export async function chatFixture(
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-chat-'));
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-ws-'));
   options.prepare?.(home);
-  const getSecret = options.getSecret ?? (async () => undefined);
-  const core = await createCore({ home, workspace, gate: options.gate ?? policyGate('allow'), getSecret, healer: options.healer ?? null, mcp: 'off' });
+  const core = await createCore({
+    home,
+    workspace,
+    gate: options.gate ?? policyGate('allow'),
+    getSecret: options.getSecret,
+    healer: options.healer ?? null,
+    mcp: 'off',
+  });
+  const getSecret = options.getSecret ?? ((key: string) => core.secrets.get(key));
   const store = openChatStore(path.join(home, 'desktop', 'agenvoy.db'));
   const server = await startOpenAiTestServer();
   const settings: ProviderSettings = { provider: 'openai', baseUrl: server.baseUrl, model: 'test-model', apiKeyName: options.apiKeyName ?? null };
