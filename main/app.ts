@@ -97,6 +97,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     redactor,
     log,
     getSecret,
+    timeoutScale: timeoutScaleFromEnv(process.env),
     services: { catalog, tasks, ...(secretPrompt ? { secretPrompt } : {}) },
   });
   const healer = options.healer ?? (secretPrompt ? new PromptingHealer(secretPrompt) : null);
@@ -152,4 +153,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await groups.killAll();
     },
   };
+}
+
+/** AGENVOY_TIMEOUT_SCALE: a factor on every tool limit, so tests can exercise a 30 min limit in a second. */
+export function timeoutScaleFromEnv(env: NodeJS.ProcessEnv): number {
+  const scale = Number(env.AGENVOY_TIMEOUT_SCALE);
+  return Number.isFinite(scale) && scale > 0 ? scale : 1;
 }

@@ -32,7 +32,7 @@ function setup() {
 }
 
 function startChat(home: string, workspace: string, args: string[]) {
-  const env = { ...process.env, AGENVOY_HOME: home };
+  const env: NodeJS.ProcessEnv = { ...process.env, AGENVOY_HOME: home };
   delete env.DBUS_SESSION_BUS_ADDRESS;
   delete env.DISPLAY;
   const child = spawn(process.execPath, [bin, 'chat', ...args, '--json', '--approve', 'allow', '--workspace', workspace], {

@@ -50,6 +50,8 @@ export interface DispatcherDeps extends PrepareDeps {
   log: AppLogger;
   getSecret: (key: string) => Promise<string | undefined>;
   services: ToolServices;
+  /** Multiplies every limit (tests only: AGENVOY_TIMEOUT_SCALE); 1 in real use. */
+  timeoutScale?: number;
 }
 
 /** Looks up, validates, approves and runs tool calls; emits CallEvents. */
@@ -105,7 +107,7 @@ export class Dispatcher {
     const { spec } = call.tool;
     const startedAt = Date.now();
     if (spec.flags.background) return this.finish(call, scope, this.startTask(call, scope, startedAt));
-    const limitMs = spec.timeoutMs;
+    const limitMs = this.scaled(spec.timeoutMs);
     this.emit({ type: 'call.started', callId: call.id, chatId: scope.chatId, tool: call.name, startedAt, limitMs: timeoutJson(limitMs) });
     const result = await runWithLimit((signal) => spec.handler(call.args, this.context(call, scope, signal, startedAt, limitMs)), {
       limitMs,
@@ -148,7 +150,7 @@ export class Dispatcher {
 
   private startTask(call: ReadyCall, scope: CallScope, startedAt: number): CallOutcome {
     const { spec } = call.tool;
-    const limitMs = spec.taskLimitMs?.(call.args) ?? spec.timeoutMs;
+    const limitMs = this.scaled(spec.taskLimitMs?.(call.args) ?? spec.timeoutMs);
     const task = this.deps.tasks.start({
       tool: call.name,
       chatId: scope.chatId,
@@ -193,6 +195,11 @@ export class Dispatcher {
       deadline: Number.isFinite(limitMs) ? startedAt + limitMs : null,
       services: { ...this.deps.services, ...scope.services },
     };
+  }
+
+  private scaled(limitMs: number): number {
+    const scale = this.deps.timeoutScale ?? 1;
+    return Number.isFinite(limitMs) ? Math.max(1, Math.round(limitMs * scale)) : limitMs;
   }
 
   private emit(event: CallEvent): void {

@@ -199,6 +199,9 @@ describe('ConfirmGate batches, time-outs and hosts without a prompter', () => {
     expect((await fx.dispatcher.dispatch(call('git log --oneline', 'c2'), scope())).outcome).toBe('ok');
     await fx.gate.rules.add({ tool: 'run_command', pattern: 'npm test', effect: 'allow' });
     expect((await fx.dispatcher.dispatch(call('npm test', 'c3'), scope())).outcome).toBe('ok');
+    // A rule added without a definition (as from a glob) is bound to the first one it approves.
+    const [rule] = (await fx.gate.rules.list()).filter((r) => r.origin === 'user');
+    expect(rule?.definitions).toEqual({ run_command: fx.registry.get('run_command')?.definitionHash });
   });
 
   it('policy allow runs everything except what a deny rule forbids; policy deny runs nothing gated', async () => {

@@ -157,8 +157,9 @@ export class ServerConnection {
       this.lost(this.session.exitReason() ?? this.lastLoss ?? 'closed the connection');
     };
     client.onerror = (error) => {
-      if (generation !== this.generation || this.stopped) return;
-      if (this.session?.kind !== 'stdio' && this.state.status === 'ready' && isConnectionLost(error)) {
+      // While connecting, the attempt's own failure reports the error; a stale session's errors are noise.
+      if (generation !== this.generation || this.stopped || this.state.status !== 'ready') return;
+      if (this.session?.kind !== 'stdio' && isConnectionLost(error)) {
         // HTTP has no process to watch: closing the session fails the in-flight calls and triggers onclose.
         this.lastLoss = `lost the connection (${describeError(error)})`;
         void this.session?.close().catch(() => {});
@@ -169,6 +170,8 @@ export class ServerConnection {
   }
 
   private lost(reason: string): void {
+    // Events of the dead session (its transport's last errors) no longer concern this server.
+    this.generation++;
     this.lastLoss = reason;
     const session = this.session;
     this.session = null;
