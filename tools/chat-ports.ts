@@ -49,3 +49,23 @@ export interface ChatPort {
   /** Records and announces a deliverable. */
   publishResult(chatId: string, result: ResultFile): void;
 }
+
+/** One subtask for a subagent. */
+export interface SubagentTask {
+  prompt: string;
+  /** A short label for the UI and the answer. */
+  title: string;
+}
+
+/** How a subagent's child chat ended. */
+export interface SubagentAnswer {
+  chatId: string;
+  status: 'completed' | 'failed' | 'cancelled';
+  text: string;
+  error?: string;
+}
+
+/** Runs subtasks in child chats (SPEC §1: a child chat has no subagents, background_*, ask_user or store_secret). */
+export interface SubagentPort {
+  run(parentChatId: string, task: SubagentTask, signal: AbortSignal): Promise<SubagentAnswer>;
+}

@@ -1,6 +1,6 @@
 // The tool contract shared by main/ and tools/: what a tool is, what it receives, what it returns.
 // tools/ gets every capability through ToolContext, so nothing here imports main/.
-import type { AskUserPort, ChatPort } from './chat-ports';
+import type { AskUserPort, ChatPort, SubagentPort } from './chat-ports';
 
 /** Default limit of a tool call: 15 minutes. */
 export const DEFAULT_TOOL_TIMEOUT = 15 * 60 * 1000;
@@ -124,6 +124,8 @@ export interface ToolServices {
   askUser?: AskUserPort;
   /** Present in a chat (write_todo, chat_history, write_result). */
   chat?: ChatPort;
+  /** Present where subagents can run (not inside a subagent's own child chat). */
+  subagents?: SubagentPort;
 }
 
 /** Everything a handler receives besides its arguments. */

@@ -125,6 +125,7 @@ export function formatRules(rules: RuleView[]): string {
     rule.pattern ?? '(any)',
     rule.createdAt ? rule.createdAt.slice(0, 19).replace('T', ' ') : 'shipped',
     [
+      rule.note ?? '',
       rule.except.length > 0 ? `except ${rule.except.join(' ')}` : '',
       rule.void ? `VOID: definition changed (${rule.changedTools.join(', ')}): asks again` : '',
     ]
