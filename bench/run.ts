@@ -7,6 +7,8 @@ const modules: Array<[string, () => Promise<BenchModule>]> = [
   ['script timeout', () => import('./script-timeout-bench')],
   ['find_tools speed', () => import('./find-tools-bench')],
   ['find_tools retrieval', () => import('./retrieval-bench')],
+  ['store', () => import('./store-bench')],
+  ['agent loop', () => import('./agent-bench')],
   ['mcp', () => import('./mcp-bench')],
 ];
 
