@@ -19,12 +19,21 @@ async function requestBytes(): Promise<BenchRow[]> {
     const { tools: catalogue } = loadRetrievalSet();
     for (const tool of catalogue.slice(0, 300 - fixture.core.registry.size)) {
       fixture.core.registry.register(
-        defineTool({ name: tool.name, description: tool.description, parameters: tool.parameters ?? { type: 'object', properties: {} }, handler: () => '' }),
+        defineTool({
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters ?? { type: 'object', properties: {} },
+          handler: () => '',
+        }),
       );
     }
-    const lazy = JSON.stringify(toolDeclarations(fixture.core.registry, fixture.core.schemas, 'bench')).length;
+    const lazy = JSON.stringify(
+      toolDeclarations(fixture.core.registry, fixture.core.schemas, 'bench'),
+    ).length;
     const all = JSON.stringify(
-      fixture.core.registry.all().map((t) => ({ name: t.spec.name, description: t.spec.description, parameters: t.spec.parameters })),
+      fixture.core.registry
+        .all()
+        .map((t) => ({ name: t.spec.name, description: t.spec.description, parameters: t.spec.parameters })),
     ).length;
     return [
       {
@@ -55,7 +64,8 @@ async function callLatency(): Promise<BenchRow[]> {
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const list = served++ % 2 === 0 ? frames : answer;
-      for (const frame of list) res.write(`data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`);
+      for (const frame of list)
+        res.write(`data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`);
       lastByteAt = performance.now();
       res.end();
     });
@@ -96,10 +106,17 @@ async function persistShare(): Promise<BenchRow[]> {
   let inStore = 0;
   let writes = 0;
   const costs: number[] = [];
-  for (const table of [store.messages, store.toolCalls, store.notes, store.todos, store.schemas] as unknown as Array<Record<string, unknown>>) {
+  for (const table of [
+    store.messages,
+    store.toolCalls,
+    store.notes,
+    store.todos,
+    store.schemas,
+  ] as unknown as Array<Record<string, unknown>>) {
     for (const key of Object.getOwnPropertyNames(Object.getPrototypeOf(table))) {
       const original = table[key];
-      if (typeof original !== 'function' || key === 'constructor' || /^(get|list|unseen)$/.test(key)) continue;
+      if (typeof original !== 'function' || key === 'constructor' || /^(get|list|unseen)$/.test(key))
+        continue;
       table[key] = (...args: unknown[]) => {
         const start = performance.now();
         try {
@@ -116,7 +133,9 @@ async function persistShare(): Promise<BenchRow[]> {
   // 190 text chunks at 10 ms each (100 tokens/s) plus a tool round: about 200 committed events.
   const text = Array.from({ length: 190 }, (_, i) => `t${i} `).join('');
   server.enqueue(
-    { events: openAiEvents([{ toolCall: { id: 'a', name: 'write_todo', args: '{"items":[{"text":"x"}]}' } }]) },
+    {
+      events: openAiEvents([{ toolCall: { id: 'a', name: 'write_todo', args: '{"items":[{"text":"x"}]}' } }]),
+    },
     { events: openAiEvents([{ text }], { chunkSize: 4 }), delayMs: 10 },
   );
   const chat = service.createChat({ workspace: fixture.workspace });
@@ -128,7 +147,12 @@ async function persistShare(): Promise<BenchRow[]> {
   await fixture.close();
   costs.sort((a, b) => a - b);
   return [
-    { bench: 'agent', metric: `persist one event, synchronous=FULL (median of ${writes} writes in the turn)`, value: round(percentile(costs, 50)), unit: 'ms' },
+    {
+      bench: 'agent',
+      metric: `persist one event, synchronous=FULL (median of ${writes} writes in the turn)`,
+      value: round(percentile(costs, 50)),
+      unit: 'ms',
+    },
     { bench: 'agent', metric: 'persist one event, p99', value: round(percentile(costs, 99)), unit: 'ms' },
     {
       bench: 'agent',

@@ -9,7 +9,11 @@ import { printRows } from './print';
 const noop = defineTool({
   name: 'noop_tool',
   description: 'Do nothing.\nUse when measuring dispatch overhead.',
-  parameters: { type: 'object', properties: { n: { type: 'integer', description: 'counter' } }, additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { n: { type: 'integer', description: 'counter' } },
+    additionalProperties: false,
+  },
   flags: { alwaysAllow: true },
   handler: (args) => String(args.n),
 });
@@ -32,12 +36,14 @@ async function perCallMicros(calls: number, fn: (i: number) => unknown): Promise
 export async function run(): Promise<BenchRow[]> {
   const core = testCore([noop, wait200]);
   const scope = { chatId: 'bench', workspace: process.cwd() };
-  const dispatch = (i: number) => core.dispatcher.dispatch({ id: String(i), name: 'noop_tool', args: { n: i } }, scope);
+  const dispatch = (i: number) =>
+    core.dispatcher.dispatch({ id: String(i), name: 'noop_tool', args: { n: i } }, scope);
   const direct = (i: number) => Promise.resolve(noop.handler({ n: i }, {} as never));
   await perCallMicros(3000, dispatch); // warm-up: JIT and the compiled validator
   await perCallMicros(3000, direct);
   const samples: Array<[number, number]> = [];
-  for (let round = 0; round < 5; round++) samples.push([await perCallMicros(10_000, dispatch), await perCallMicros(10_000, direct)]);
+  for (let round = 0; round < 5; round++)
+    samples.push([await perCallMicros(10_000, dispatch), await perCallMicros(10_000, direct)]);
   const ours = samples.map((s) => s[0]).sort((a, b) => a - b)[2] as number;
   const ref = samples.map((s) => s[1]).sort((a, b) => a - b)[2] as number;
   const rows: BenchRow[] = [
@@ -61,7 +67,10 @@ export async function run(): Promise<BenchRow[]> {
       await core.executor.run(calls, scope);
       walls.push(performance.now() - start);
     }
-    const wall = percentile(walls.sort((a, b) => a - b), 50);
+    const wall = percentile(
+      walls.sort((a, b) => a - b),
+      50,
+    );
     rows.push({
       bench: 'fan-out',
       metric: `${count} concurrent 200 ms tools (median of 3)`,

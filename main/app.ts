@@ -12,6 +12,7 @@ import { AppLogger } from './core/logger';
 import type { AgenvoyPaths } from './core/paths';
 import { agenvoyHome, agenvoyPaths, workspaceScripts } from './core/paths';
 import { ProcessGroups } from './core/process-group';
+import { processPort } from './core/process-port';
 import { Redactor } from './core/redactor';
 import { ToolRegistry } from './core/registry';
 import { TaskRegistry } from './core/task-registry';
@@ -98,7 +99,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     log,
     getSecret,
     timeoutScale: timeoutScaleFromEnv(process.env),
-    services: { catalog, tasks, ...(secretPrompt ? { secretPrompt } : {}) },
+    services: { catalog, tasks, processes: processPort(groups), ...(secretPrompt ? { secretPrompt } : {}) },
   });
   const healer = options.healer ?? (secretPrompt ? new PromptingHealer(secretPrompt) : null);
   const executor = new BatchExecutor(dispatcher, healer);

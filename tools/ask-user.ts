@@ -20,7 +20,10 @@ export const askUserTool = defineTool({
         items: {
           type: 'object',
           properties: {
-            prompt: { type: 'string', description: 'The question as the user reads it, e.g. "Which branch?".' },
+            prompt: {
+              type: 'string',
+              description: 'The question as the user reads it, e.g. "Which branch?".',
+            },
             kind: {
               type: 'string',
               enum: ['text', 'single', 'multiple'],
@@ -47,7 +50,8 @@ export const askUserTool = defineTool({
     const port = ctx.services.askUser;
     if (!port) return 'No one can answer questions here. Decide yourself and say what you assumed.';
     const result = await port.ask(ctx.chatId, questions, ctx.signal);
-    if (!result.answered) return `The user did not answer: ${result.reason}. Decide yourself and say what you assumed.`;
+    if (!result.answered)
+      return `The user did not answer: ${result.reason}. Decide yourself and say what you assumed.`;
     return {
       content: [
         {
@@ -66,16 +70,22 @@ export const askUserTool = defineTool({
 });
 
 function parseQuestions(raw: unknown): Question[] {
-  if (!Array.isArray(raw) || raw.length === 0) throw new ToolError('invalid_arguments', '`questions` must be a non-empty array');
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw new ToolError('invalid_arguments', '`questions` must be a non-empty array');
   return raw.map((item, index) => {
     const q = (item ?? {}) as Record<string, unknown>;
     if (typeof q.prompt !== 'string' || q.prompt.trim() === '') {
       throw new ToolError('invalid_arguments', `\`questions.${index}.prompt\` must be a non-empty string`);
     }
     const kind = q.kind === 'single' || q.kind === 'multiple' ? q.kind : 'text';
-    const options = Array.isArray(q.options) ? q.options.filter((o): o is string => typeof o === 'string') : [];
+    const options = Array.isArray(q.options)
+      ? q.options.filter((o): o is string => typeof o === 'string')
+      : [];
     if (kind !== 'text' && options.length === 0) {
-      throw new ToolError('invalid_arguments', `\`questions.${index}.options\` must list the choices for kind ${kind}`);
+      throw new ToolError(
+        'invalid_arguments',
+        `\`questions.${index}.options\` must list the choices for kind ${kind}`,
+      );
     }
     return { id: `q${index + 1}`, prompt: q.prompt, kind, options };
   });

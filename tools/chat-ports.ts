@@ -10,7 +10,8 @@ export interface Question {
 }
 
 /** The user's answers by question id, or why no one answered. */
-export type AskResult = { answered: true; answers: Record<string, string | string[]> } | { answered: false; reason: string };
+export type AskResult =
+  { answered: true; answers: Record<string, string | string[]> } | { answered: false; reason: string };
 
 /** Asks the user questions (a dialog in the app, the terminal in the CLI). */
 export interface AskUserPort {

@@ -48,7 +48,9 @@ export const findToolsTool = defineTool({
     if (mode === 'list') {
       const tools = catalog.list({ system: args.system === true });
       return {
-        content: [{ type: 'text', text: tools.map((t) => `${t.name}: ${t.description.split('\n')[0]}`).join('\n') }],
+        content: [
+          { type: 'text', text: tools.map((t) => `${t.name}: ${t.description.split('\n')[0]}`).join('\n') },
+        ],
         data: tools,
       };
     }
@@ -87,6 +89,7 @@ export const findToolsTool = defineTool({
 });
 
 function requireCatalog(ctx: ToolContext): ToolCatalogPort {
-  if (!ctx.services.catalog) throw new ToolError('unavailable', 'the tool catalogue is not available in this host');
+  if (!ctx.services.catalog)
+    throw new ToolError('unavailable', 'the tool catalogue is not available in this host');
   return ctx.services.catalog;
 }

@@ -60,14 +60,22 @@ describe('fixed-set tools', () => {
   it('ask_user returns at once when no one can answer, and rejects a choice without options', async () => {
     const { ctx } = testContext();
     expect(await askUserTool.handler({ questions: [{ prompt: 'Ok?' }] }, ctx)).toMatch(/No one can answer/);
-    await expect(askUserTool.handler({ questions: [{ prompt: 'Pick', kind: 'single' }] }, ctx)).rejects.toThrow(/questions.0.options/);
+    await expect(
+      askUserTool.handler({ questions: [{ prompt: 'Pick', kind: 'single' }] }, ctx),
+    ).rejects.toThrow(/questions.0.options/);
   });
 
   it('write_todo replaces the checklist through the chat port', async () => {
     const { chat, todos } = memoryChat();
     const { ctx } = testContext({ services: { chat } });
     const text = await writeTodoTool.handler(
-      { items: [{ text: 'Read logs', status: 'done' }, { text: 'Fix bug', status: 'in_progress' }, { text: 'Ship' }] },
+      {
+        items: [
+          { text: 'Read logs', status: 'done' },
+          { text: 'Fix bug', status: 'in_progress' },
+          { text: 'Ship' },
+        ],
+      },
       ctx,
     );
     expect(text).toContain('(1/3 done)');
@@ -91,8 +99,12 @@ describe('fixed-set tools', () => {
     await writeResultTool.handler({ path: 'out/report.md', content: '# Hi', title: 'Report' }, ctx);
     expect(fs.readFileSync(path.join(workspace, 'out/report.md'), 'utf8')).toBe('# Hi');
     expect(results).toEqual([{ path: path.join(workspace, 'out/report.md'), title: 'Report', bytes: 4 }]);
-    await expect(writeResultTool.handler({ path: '../escape.md', content: 'x' }, ctx)).rejects.toThrow(/inside the workspace/);
-    await expect(writeResultTool.handler({ path: 'out/report.md', content: 'x' }, ctx)).rejects.toThrow(/already exists/);
+    await expect(writeResultTool.handler({ path: '../escape.md', content: 'x' }, ctx)).rejects.toThrow(
+      /inside the workspace/,
+    );
+    await expect(writeResultTool.handler({ path: 'out/report.md', content: 'x' }, ctx)).rejects.toThrow(
+      /already exists/,
+    );
     await writeResultTool.handler({ path: 'out/report.md', content: 'new', overwrite: true }, ctx);
     expect(fs.readFileSync(path.join(workspace, 'out/report.md'), 'utf8')).toBe('new');
     expect(fs.readdirSync(path.join(workspace, 'out'))).toEqual(['report.md']);

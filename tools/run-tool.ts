@@ -13,7 +13,10 @@ export const runToolTool = defineTool({
   parameters: {
     type: 'object',
     properties: {
-      name: { type: 'string', description: 'Exact name of the tool to call, e.g. "mcp__github__create_issue".' },
+      name: {
+        type: 'string',
+        description: 'Exact name of the tool to call, e.g. "mcp__github__create_issue".',
+      },
       args: {
         type: 'object',
         default: {},

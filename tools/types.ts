@@ -1,6 +1,7 @@
 // The tool contract shared by main/ and tools/: what a tool is, what it receives, what it returns.
 // tools/ gets every capability through ToolContext, so nothing here imports main/.
 import type { AskUserPort, ChatPort, SubagentPort } from './chat-ports';
+import type { ProcessPort } from './process-port';
 
 /** Default limit of a tool call: 15 minutes. */
 export const DEFAULT_TOOL_TIMEOUT = 15 * 60 * 1000;
@@ -126,6 +127,8 @@ export interface ToolServices {
   chat?: ChatPort;
   /** Present where subagents can run (not inside a subagent's own child chat). */
   subagents?: SubagentPort;
+  /** Present where tools may start child processes (run_command, background_command, open_file). */
+  processes?: ProcessPort;
 }
 
 /** Everything a handler receives besides its arguments. */
@@ -145,7 +148,10 @@ export interface ToolContext {
 }
 
 /** A tool's implementation. Throw ToolError (or CredentialError) for failures the model should read. */
-export type ToolHandler = (args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolResult> | ToolResult;
+export type ToolHandler = (
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+) => Promise<ToolResult> | ToolResult;
 
 /** The full tool definition of SPEC §2. */
 export interface ToolSpec {
@@ -162,7 +168,12 @@ export interface ToolSpec {
 }
 
 /** Defaults for the flags a tool does not set. */
-export const NO_FLAGS: ToolFlags = { alwaysAllow: false, concurrent: false, background: false, systemUse: false };
+export const NO_FLAGS: ToolFlags = {
+  alwaysAllow: false,
+  concurrent: false,
+  background: false,
+  systemUse: false,
+};
 
 /** A failure the model reads as a result, with a stable code. */
 export class ToolError extends Error {

@@ -13,9 +13,16 @@ export const writeResultTool = defineTool({
   parameters: {
     type: 'object',
     properties: {
-      path: { type: 'string', description: 'File path relative to the workspace, e.g. "reports/summary.md".' },
+      path: {
+        type: 'string',
+        description: 'File path relative to the workspace, e.g. "reports/summary.md".',
+      },
       content: { type: 'string', description: 'The full file content as text, e.g. "# Summary\\n...".' },
-      title: { type: 'string', default: '', description: 'A short title the app shows for it, e.g. "Weekly report"; the file name when empty.' },
+      title: {
+        type: 'string',
+        default: '',
+        description: 'A short title the app shows for it, e.g. "Weekly report"; the file name when empty.',
+      },
       overwrite: { type: 'boolean', default: false, description: 'Replace an existing file of that name.' },
     },
     required: ['path', 'content'],
@@ -45,7 +52,8 @@ export const writeResultTool = defineTool({
     await fs.writeFile(temp, content, { signal: ctx.signal });
     await fs.rename(temp, target);
     const bytes = Buffer.byteLength(content);
-    const title = typeof args.title === 'string' && args.title.trim() ? args.title.trim() : path.basename(target);
+    const title =
+      typeof args.title === 'string' && args.title.trim() ? args.title.trim() : path.basename(target);
     ctx.services.chat?.publishResult(ctx.chatId, { path: target, title, bytes });
     return `Saved ${title} to ${target} (${bytes} bytes).`;
   },

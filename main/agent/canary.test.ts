@@ -28,7 +28,8 @@ describe('secret canary end to end', () => {
             'leak',
             {
               name: 'show_token',
-              description: 'Print the token it was given.\nUse when testing secret redaction; nothing else does this.',
+              description:
+                'Print the token it was given.\nUse when testing secret redaction; nothing else does this.',
               parameters: { type: 'object', properties: {} },
               secrets: ['CANARY_TOKEN'],
             },
@@ -45,7 +46,11 @@ describe('secret canary end to end', () => {
     const events: unknown[] = [];
     service.on((e) => events.push(e));
     server.enqueue(
-      { events: openAiEvents([{ toolCall: { id: 'a', name: 'find_tools', args: '{"query":"select:script_show_token"}' } }]) },
+      {
+        events: openAiEvents([
+          { toolCall: { id: 'a', name: 'find_tools', args: '{"query":"select:script_show_token"}' } },
+        ]),
+      },
       { events: openAiEvents([{ toolCall: { id: 'b', name: 'script_show_token', args: '{}' } }]) },
       { events: openAiEvents([{ text: 'done' }]) },
     );

@@ -7,7 +7,11 @@ import type { ChatStore } from '../store';
 import type { TurnEvent } from './turn-events';
 
 /** Persists what the core does for chats, then forwards each event to `emit`; returns the undo. */
-export function persistCoreEvents(core: Core, store: ChatStore, emit: (event: TurnEvent) => void): () => void {
+export function persistCoreEvents(
+  core: Core,
+  store: ChatStore,
+  emit: (event: TurnEvent) => void,
+): () => void {
   const safely = (what: string, write: () => void) => {
     try {
       write();
@@ -22,7 +26,8 @@ export function persistCoreEvents(core: Core, store: ChatStore, emit: (event: Tu
     }),
     core.tasks.onChange((task) => {
       safely('task', () => store.tasks.upsert(task));
-      if (task.status !== 'running') safely('note', () => store.notes.add(task.chatId, { text: taskNote(task), taskId: task.id }));
+      if (task.status !== 'running')
+        safely('note', () => store.notes.add(task.chatId, { text: taskNote(task), taskId: task.id }));
       emit({ type: 'task.updated', chatId: task.chatId, task });
     }),
     core.groups.onChange((change) => {
@@ -34,16 +39,25 @@ export function persistCoreEvents(core: Core, store: ChatStore, emit: (event: Tu
 }
 
 /** Start-up recovery: marks leftovers interrupted and kills the process groups a crashed run left behind. */
-export async function recoverFromCrash(store: ChatStore, core: Core): Promise<{ tasks: number; groupsKilled: number }> {
+export async function recoverFromCrash(
+  store: ChatStore,
+  core: Core,
+): Promise<{ tasks: number; groupsKilled: number }> {
   const recovery = store.recover();
   const results = await killLeftoverGroups(recovery.processGroups);
   for (const group of recovery.processGroups) store.processGroups.remove(group.pgid);
   const killed = results.filter((r) => r.outcome === 'killed').length;
   if (recovery.tasks.length > 0 || killed > 0) {
-    core.log.warn('recovered from an unclean shutdown', { tasks: recovery.tasks.length, groupsKilled: killed });
+    core.log.warn('recovered from an unclean shutdown', {
+      tasks: recovery.tasks.length,
+      groupsKilled: killed,
+    });
   }
   for (const task of recovery.tasks) {
-    store.notes.add(task.chatId, { text: `Background task ${task.id} (${task.tool}) was interrupted when the app stopped.`, taskId: task.id });
+    store.notes.add(task.chatId, {
+      text: `Background task ${task.id} (${task.tool}) was interrupted when the app stopped.`,
+      taskId: task.id,
+    });
   }
   return { tasks: recovery.tasks.length, groupsKilled: killed };
 }
@@ -62,7 +76,10 @@ function recordCall(store: ChatStore, event: CallEvent, core: Core): void {
     case 'call.approval':
       break;
     case 'call.started':
-      store.toolCalls.started(event.chatId, event.callId, { limitMs: event.limitMs, startedAt: event.startedAt });
+      store.toolCalls.started(event.chatId, event.callId, {
+        limitMs: event.limitMs,
+        startedAt: event.startedAt,
+      });
       break;
     case 'call.progress':
       break;

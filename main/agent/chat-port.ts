@@ -13,7 +13,9 @@ export function storeChatPort(store: ChatStore, emit: (event: TurnEvent) => void
     getTodos: (chatId) => store.todos.get(chatId),
     history(chatId, { query, limit, offset }) {
       if (query) {
-        const ids = new Set(store.search(query, { chatId, limit: offset + limit }).map((hit) => hit.messageId));
+        const ids = new Set(
+          store.search(query, { chatId, limit: offset + limit }).map((hit) => hit.messageId),
+        );
         return entries(store, chatId)
           .filter((e) => e.kind === 'tool_call' || ids.has(e.id))
           .filter((e) => e.kind !== 'tool_call' || e.text.toLowerCase().includes(query.toLowerCase()))
@@ -23,7 +25,9 @@ export function storeChatPort(store: ChatStore, emit: (event: TurnEvent) => void
     },
     entry: (chatId, id) => entries(store, chatId).find((e) => e.id === id),
     publishResult(chatId, result) {
-      store.notes.add(chatId, { text: `Result saved: ${result.title} (${result.path}, ${result.bytes} bytes)` });
+      store.notes.add(chatId, {
+        text: `Result saved: ${result.title} (${result.path}, ${result.bytes} bytes)`,
+      });
       emit({ type: 'result.published', chatId, result });
     },
   };
@@ -34,14 +38,12 @@ const CALL_ID_BASE = 1_000_000_000;
 
 function entries(store: ChatStore, chatId: string): HistoryEntry[] {
   const messages = store.messages.list(chatId).flatMap((m) => messageEntry(m));
-  const calls = store.toolCalls.list(chatId).map(
-    (c, i): HistoryEntry => ({
-      id: CALL_ID_BASE + i,
-      kind: 'tool_call',
-      at: c.queuedAt,
-      text: `${c.tool} ${c.args} → ${c.outcome ?? c.status}${c.code ? ` [${c.code}]` : ''}: ${c.result ?? ''}`,
-    }),
-  );
+  const calls = store.toolCalls.list(chatId).map((c, i): HistoryEntry => ({
+    id: CALL_ID_BASE + i,
+    kind: 'tool_call',
+    at: c.queuedAt,
+    text: `${c.tool} ${c.args} → ${c.outcome ?? c.status}${c.code ? ` [${c.code}]` : ''}: ${c.result ?? ''}`,
+  }));
   return [...messages, ...calls].sort((a, b) => a.at - b.at || a.id - b.id);
 }
 
@@ -51,7 +53,14 @@ function messageEntry(row: StoredMessage): HistoryEntry[] {
     case 'note':
       return [{ id: row.id, kind: 'note', at: row.createdAt, text: message.text }];
     case 'user':
-      return [{ id: row.id, kind: 'user', at: row.createdAt, text: message.content.map((p) => (p.type === 'text' ? p.text : '[image]')).join('\n') }];
+      return [
+        {
+          id: row.id,
+          kind: 'user',
+          at: row.createdAt,
+          text: message.content.map((p) => (p.type === 'text' ? p.text : '[image]')).join('\n'),
+        },
+      ];
     case 'assistant': {
       const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
       return text ? [{ id: row.id, kind: 'assistant', at: row.createdAt, text }] : [];

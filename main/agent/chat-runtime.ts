@@ -73,7 +73,9 @@ function recordGateEvent(store: ChatStore, event: GateEvent, core: Core): void {
         }
         break;
       case 'gate.decided':
-        store.approvals.decided(event.chatId, event.callId, event.decision, { timedOut: event.by === 'timeout' });
+        store.approvals.decided(event.chatId, event.callId, event.decision, {
+          timedOut: event.by === 'timeout',
+        });
         break;
       case 'gate.asking':
       case 'gate.timed_out':

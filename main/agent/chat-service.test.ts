@@ -9,10 +9,15 @@ import type { TurnEvent } from './turn-events';
 const wordCount = {
   name: 'word_count',
   description: 'Count the words of a text.\nUse when you need a word count; read_file for the text itself.',
-  parameters: { type: 'object', properties: { text: { type: 'string', description: 'The text, e.g. "a b".' } }, required: ['text'] },
+  parameters: {
+    type: 'object',
+    properties: { text: { type: 'string', description: 'The text, e.g. "a b".' } },
+    required: ['text'],
+  },
   timeout: 30,
 };
-const wordCountJs = 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{console.log(JSON.parse(s).text.split(/\\s+/).filter(Boolean).length)})';
+const wordCountJs =
+  'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{console.log(JSON.parse(s).text.split(/\\s+/).filter(Boolean).length)})';
 
 let fixture: ChatFixture | undefined;
 afterEach(async () => {
@@ -26,12 +31,18 @@ describe('ChatService turns', () => {
     const { server, service } = fixture;
     const chat = service.createChat({ workspace: fixture.workspace });
     server.enqueue(
-      { events: openAiEvents([{ toolCall: { id: 'c1', name: 'find_tools', args: '{"query":"select:script_word_count"}' } }]) },
+      {
+        events: openAiEvents([
+          { toolCall: { id: 'c1', name: 'find_tools', args: '{"query":"select:script_word_count"}' } },
+        ]),
+      },
       {
         events: openAiEvents([
           { text: 'Counting.' },
           { toolCall: { id: 'c2', name: 'script_word_count', args: '{"text":"one two three"}' } },
-          { toolCall: { id: 'c3', name: 'write_todo', args: '{"items":[{"text":"count","status":"done"}]}' } },
+          {
+            toolCall: { id: 'c3', name: 'write_todo', args: '{"items":[{"text":"count","status":"done"}]}' },
+          },
         ]),
       },
       { events: openAiEvents([{ text: 'There are 3 words.' }]) },
@@ -41,9 +52,20 @@ describe('ChatService turns', () => {
     const result = await service.send(chat.id, 'How many words in "one two three"?');
     expect(result).toMatchObject({ status: 'completed', text: 'There are 3 words.', rounds: 3 });
     const [first, second, third] = server.requests;
-    const names = (req: typeof first) => (req?.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name);
-    expect(names(first)).toEqual(['find_tools', 'run_tool', 'reasoning_guide', 'write_todo', 'chat_history', 'ask_user', 'write_result']);
-    const runTool = first?.body.tools.find((t: { function: { name: string } }) => t.function.name === 'run_tool');
+    const names = (req: typeof first) =>
+      (req?.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name);
+    expect(names(first)).toEqual([
+      'find_tools',
+      'run_tool',
+      'reasoning_guide',
+      'write_todo',
+      'chat_history',
+      'ask_user',
+      'write_result',
+    ]);
+    const runTool = first?.body.tools.find(
+      (t: { function: { name: string } }) => t.function.name === 'run_tool',
+    );
     expect(runTool.function.description).toContain('script_word_count');
     expect(names(second)).toContain('script_word_count');
     const toolMessages = third?.body.messages.filter((m: { role: string }) => m.role === 'tool');
@@ -66,8 +88,12 @@ describe('ChatService turns', () => {
     const { server, service } = fixture;
     const chat = service.createChat({ workspace: fixture.workspace });
     server.enqueue(
-      { events: openAiEvents([{ toolCall: { id: 'a', name: 'script_word_count', args: '{"text":"x y"}' } }]) },
-      { events: openAiEvents([{ toolCall: { id: 'b', name: 'script_word_count', args: '{"text":"x y"}' } }]) },
+      {
+        events: openAiEvents([{ toolCall: { id: 'a', name: 'script_word_count', args: '{"text":"x y"}' } }]),
+      },
+      {
+        events: openAiEvents([{ toolCall: { id: 'b', name: 'script_word_count', args: '{"text":"x y"}' } }]),
+      },
       { events: openAiEvents([{ text: 'two' }]) },
     );
     await service.send(chat.id, 'count');
@@ -82,7 +108,9 @@ describe('ChatService turns', () => {
     fixture = await chatFixture({ maxRounds: 2 });
     const { server, service } = fixture;
     const chat = service.createChat({ workspace: fixture.workspace });
-    const todo = (id: string) => ({ events: openAiEvents([{ toolCall: { id, name: 'write_todo', args: '{"items":[]}' } }]) });
+    const todo = (id: string) => ({
+      events: openAiEvents([{ toolCall: { id, name: 'write_todo', args: '{"items":[]}' } }]),
+    });
     server.enqueue(todo('r1'), todo('r2'), { events: openAiEvents([{ text: 'Summary: nothing left.' }]) });
     const result = await service.send(chat.id, 'loop');
     expect(result).toMatchObject({ status: 'completed', text: 'Summary: nothing left.', rounds: 3 });
@@ -94,7 +122,10 @@ describe('ChatService turns', () => {
     fixture = await chatFixture();
     const { server, service } = fixture;
     const chat = service.createChat({ workspace: fixture.workspace });
-    server.enqueue({ events: openAiEvents([{ text: 'Partial answer that goes on' }], { omitDone: true, omitFinish: true }), hang: true });
+    server.enqueue({
+      events: openAiEvents([{ text: 'Partial answer that goes on' }], { omitDone: true, omitFinish: true }),
+      hang: true,
+    });
     const controller = new AbortController();
     service.on((e) => {
       if (e.type === 'text.delta') controller.abort();
@@ -124,7 +155,9 @@ describe('ChatService turns', () => {
     const chat = service.createChat({ workspace: fixture.workspace });
     fixture.core.schemas.load(chat.id, ['script_slow_job']);
     fixture.store.schemas.set(chat.id, ['script_slow_job']);
-    server.enqueue({ events: openAiEvents([{ toolCall: { id: 's1', name: 'script_slow_job', args: '{}' } }]) });
+    server.enqueue({
+      events: openAiEvents([{ toolCall: { id: 's1', name: 'script_slow_job', args: '{}' } }]),
+    });
     const controller = new AbortController();
     service.on((e) => {
       if (e.type === 'call.started') setTimeout(() => controller.abort(), 100);
@@ -170,7 +203,10 @@ describe('ChatService turns', () => {
     });
     const { server, service } = fixture;
     const chat = service.createChat({ workspace: fixture.workspace });
-    server.enqueue({ status: 401, body: { error: { message: 'bad key' } } }, { events: openAiEvents([{ text: 'hello' }]) });
+    server.enqueue(
+      { status: 401, body: { error: { message: 'bad key' } } },
+      { events: openAiEvents([{ text: 'hello' }]) },
+    );
     const result = await service.send(chat.id, 'hi');
     expect(prompts).toEqual(['TEST_API_KEY:missing', 'TEST_API_KEY:rejected']);
     expect(result).toMatchObject({ status: 'completed', text: 'hello' });
@@ -181,9 +217,18 @@ describe('ChatService turns', () => {
     fixture = await chatFixture();
     const { server, service, core } = fixture;
     const chat = service.createChat({ workspace: fixture.workspace });
-    const task = core.tasks.start({ tool: 'job', chatId: chat.id, summary: 'build', limitMs: 5000, run: async () => 'built fine' });
+    const task = core.tasks.start({
+      tool: 'job',
+      chatId: chat.id,
+      summary: 'build',
+      limitMs: 5000,
+      run: async () => 'built fine',
+    });
     await core.tasks.wait(task.id);
-    server.enqueue({ events: openAiEvents([{ text: 'noted' }]) }, { events: openAiEvents([{ text: 'again' }]) });
+    server.enqueue(
+      { events: openAiEvents([{ text: 'noted' }]) },
+      { events: openAiEvents([{ text: 'again' }]) },
+    );
     await service.send(chat.id, 'status?');
     expect(JSON.stringify(server.requests[0]?.body.messages)).toContain('built fine');
     await service.send(chat.id, 'and?');

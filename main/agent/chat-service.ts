@@ -1,5 +1,5 @@
 // The chat service: runs turns for chats over the core and the store; one per host process.
-import type { AskUserPort } from '../../tools/chat-ports';
+import type { AskUserPort, SubagentPort } from '../../tools/chat-ports';
 import type { ToolServices } from '../../tools/types';
 import type { Core } from '../app';
 import { Emitter } from '../core/emitter';
@@ -12,6 +12,7 @@ import type { CreateProviderOptions } from './providers/create-provider';
 import { createProvider } from './providers/create-provider';
 import type { ProviderSettings } from './settings';
 import { storePersistence } from './store-persistence';
+import { childOffer } from './host-offers';
 import type { ToolFilter } from './tool-exposure';
 import type { TurnResult } from './turn-engine';
 import { TurnEngine } from './turn-engine';
@@ -49,11 +50,39 @@ export class ChatService {
 
   /** Creates a chat working in `workspace`. */
   createChat(input: { title?: string; workspace: string; id?: string }): ChatRecord {
-    return this.options.store.chats.create({ title: input.title ?? 'New chat', workspace: input.workspace, ...(input.id ? { id: input.id } : {}) });
+    return this.options.store.chats.create({
+      title: input.title ?? 'New chat',
+      workspace: input.workspace,
+      ...(input.id ? { id: input.id } : {}),
+    });
   }
 
   /** Runs one user turn; a chat runs one turn at a time. */
   async send(chatId: string, text: string, signal?: AbortSignal): Promise<TurnResult> {
+    return this.runTurn(chatId, text, signal, false);
+  }
+
+  /** The SubagentPort: each subtask runs as a turn of its own child chat, with the child's tool set (SPEC §1). */
+  private readonly subagents: SubagentPort = {
+    run: async (parentChatId, task, signal) => {
+      const parent = this.options.store.chats.get(parentChatId);
+      const child = this.createChat({
+        title: `↳ ${task.title}`,
+        workspace: parent?.workspace ?? this.options.core.workspace,
+      });
+      const result = await this.runTurn(child.id, task.prompt, signal, true);
+      return result.error === undefined
+        ? { chatId: child.id, status: result.status, text: result.text }
+        : { chatId: child.id, status: result.status, text: result.text, error: result.error };
+    },
+  };
+
+  private async runTurn(
+    chatId: string,
+    text: string,
+    signal: AbortSignal | undefined,
+    child: boolean,
+  ): Promise<TurnResult> {
     const { core, store } = this.options;
     const chat = store.chats.get(chatId);
     if (!chat) throw new Error(`no chat with id ${chatId}`);
@@ -66,7 +95,8 @@ export class ChatService {
     const settings = this.options.settings();
     const services: ToolServices = {
       chat: storeChatPort(store, (event) => this.events.emit(event)),
-      ...(this.options.askUser ? { askUser: this.options.askUser } : {}),
+      ...(this.options.askUser && !child ? { askUser: this.options.askUser } : {}),
+      ...(child ? {} : { subagents: this.subagents }),
     };
     const engine = new TurnEngine({
       registry: core.registry,
@@ -80,8 +110,8 @@ export class ChatService {
       ),
       model: settings.model,
       healer: this.options.healer,
-      offered: this.options.offered,
-      background: this.options.background,
+      offered: child ? (tool) => this.options.offered(tool) && childOffer(tool) : this.options.offered,
+      background: this.options.background && !child,
       services,
       maxRounds: this.options.maxRounds,
       claimCallId: (id) => uniqueCallId(store, chatId, id),

@@ -35,10 +35,14 @@ function startChat(home: string, workspace: string, args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, AGENVOY_HOME: home };
   delete env.DBUS_SESSION_BUS_ADDRESS;
   delete env.DISPLAY;
-  const child = spawn(process.execPath, [bin, 'chat', ...args, '--json', '--approve', 'allow', '--workspace', workspace], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [bin, 'chat', ...args, '--json', '--approve', 'allow', '--workspace', workspace],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   const events: Array<{ at: number; event: Record<string, unknown> }> = [];
   const waiters: Array<() => void> = [];
@@ -50,7 +54,8 @@ function startChat(home: string, workspace: string, args: string[]) {
   const waitFor = async (predicate: () => boolean, ms = 20_000) => {
     const deadline = Date.now() + ms;
     while (!predicate()) {
-      if (Date.now() > deadline) throw new Error(`timed out; events: ${JSON.stringify(events.map((e) => e.event.type))}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out; events: ${JSON.stringify(events.map((e) => e.event.type))}`);
       await new Promise<void>((r) => {
         waiters.push(r);
         setTimeout(r, 100);
@@ -65,7 +70,11 @@ describe('kill -9 mid-turn', () => {
     server = await startOpenAiTestServer();
     const { home, workspace } = setup();
     const words = Array.from({ length: 200 }, (_, i) => `w${i} `).join('');
-    server.enqueue({ events: openAiEvents([{ text: words }], { chunkSize: 6, omitDone: true, omitFinish: true }), delayMs: 40, hang: true });
+    server.enqueue({
+      events: openAiEvents([{ text: words }], { chunkSize: 6, omitDone: true, omitFinish: true }),
+      delayMs: 40,
+      hang: true,
+    });
     const run = startChat(home, workspace, ['write a lot']);
     await run.waitFor(() => run.events.filter((e) => e.event.type === 'text.delta').length >= 12);
     await new Promise((r) => setTimeout(r, 500));
@@ -89,10 +98,17 @@ describe('kill -9 mid-turn', () => {
     const next = startChat(home, workspace, ['go on', '--chat', chatId]);
     expect(await next.exited).toBe(0);
     const body = server.requests.at(-1)?.body;
-    expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(body.messages.map((m: { role: string }) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+    ]);
     expect(body.messages[2].content).toContain(shownBefore);
     const after = openChatStore(chatStorePath(path.join(home, 'desktop')));
-    expect(after.messages.list(chatId).find((m) => m.message.role === 'assistant')?.status).toBe('interrupted');
+    expect(after.messages.list(chatId).find((m) => m.message.role === 'assistant')?.status).toBe(
+      'interrupted',
+    );
     after.close();
   }, 60_000);
 
@@ -114,11 +130,17 @@ describe('kill -9 mid-turn', () => {
        setTimeout(() => {}, 300000);`,
     );
     server.enqueue(
-      { events: openAiEvents([{ toolCall: { id: 'f1', name: 'find_tools', args: '{"query":"select:script_slow_job"}' } }]) },
+      {
+        events: openAiEvents([
+          { toolCall: { id: 'f1', name: 'find_tools', args: '{"query":"select:script_slow_job"}' } },
+        ]),
+      },
       { events: openAiEvents([{ toolCall: { id: 's1', name: 'script_slow_job', args: '{}' } }]) },
     );
     const run = startChat(home, workspace, ['run the slow job']);
-    await run.waitFor(() => run.events.some((e) => e.event.type === 'call.started' && e.event.tool === 'script_slow_job'));
+    await run.waitFor(() =>
+      run.events.some((e) => e.event.type === 'call.started' && e.event.tool === 'script_slow_job'),
+    );
     await run.waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').length > 0);
     const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
     run.child.kill('SIGKILL');
@@ -147,7 +169,9 @@ describe('kill -9 mid-turn', () => {
     expect(store.toolCalls.get(chatId, 's1')?.status).toBe('interrupted');
     expect(store.processGroups.live()).toEqual([]);
     store.close();
-    const tool = server.requests.at(-1)?.body.messages.find((m: { role: string; tool_call_id?: string }) => m.tool_call_id === 's1');
+    const tool = server.requests
+      .at(-1)
+      ?.body.messages.find((m: { role: string; tool_call_id?: string }) => m.tool_call_id === 's1');
     expect(tool.content).toMatch(/interrupted/);
   }, 60_000);
 });

@@ -9,3 +9,14 @@ export const desktopOffer: ToolFilter = () => true;
 
 /** `agenvoy chat` offers everything except the background tools: no one would watch them after the turn. */
 export const headlessOffer: ToolFilter = (tool: RegisteredTool) => !BACKGROUND_TOOLS.has(tool.spec.name);
+
+const NOT_IN_CHILD_CHATS = new Set([
+  'subagents',
+  'background_command',
+  'background_subagents',
+  'ask_user',
+  'store_secret',
+]);
+
+/** A subagent's child chat offers everything except subagents, background tools, ask_user and store_secret. */
+export const childOffer: ToolFilter = (tool: RegisteredTool) => !NOT_IN_CHILD_CHATS.has(tool.spec.name);

@@ -9,7 +9,8 @@ export function storePersistence(store: ChatStore): TurnPersistence {
   const carried = new Map<string, number[]>();
   const streaming = new Map<number, StreamCheckpointer>();
   return {
-    appendUser: (chatId, text) => void store.messages.append(chatId, { role: 'user', content: [{ type: 'text', text }] }),
+    appendUser: (chatId, text) =>
+      void store.messages.append(chatId, { role: 'user', content: [{ type: 'text', text }] }),
     beginAssistant: (chatId) => {
       const id = store.messages.begin(chatId).id;
       streaming.set(id, new StreamCheckpointer(store.messages, id));
@@ -27,7 +28,8 @@ export function storePersistence(store: ChatStore): TurnPersistence {
       if (checkpointer) checkpointer.finish(content, status);
       else store.messages.finish(id, content, status);
     },
-    appendToolResults: (chatId, results) => void store.messages.append(chatId, { role: 'tool_results', results }),
+    appendToolResults: (chatId, results) =>
+      void store.messages.append(chatId, { role: 'tool_results', results }),
     transcript: (chatId) => {
       const stored = store.messages.list(chatId);
       carried.set(

@@ -19,7 +19,11 @@ export type RoundResult =
   | { kind: 'failed'; content: AssistantPart[]; error: ProviderError };
 
 /** Streams one response into `sink`; never throws for provider failures. */
-export async function streamRound(provider: Provider, request: ModelRequest, sink: RoundSink): Promise<RoundResult> {
+export async function streamRound(
+  provider: Provider,
+  request: ModelRequest,
+  sink: RoundSink,
+): Promise<RoundResult> {
   let text = '';
   const toolCalls: ToolCallPart[] = [];
   const content = (): AssistantPart[] => [...(text ? [{ type: 'text' as const, text }] : []), ...toolCalls];
@@ -42,12 +46,19 @@ export async function streamRound(provider: Provider, request: ModelRequest, sin
           return { kind: 'complete', content: content(), toolCalls, stopReason: event.stopReason };
       }
     }
-    return { kind: 'failed', content: textOnly(text), error: new ProviderError('stream_cut', 'the response ended without finishing') };
+    return {
+      kind: 'failed',
+      content: textOnly(text),
+      error: new ProviderError('stream_cut', 'the response ended without finishing'),
+    };
   } catch (error) {
     if (request.signal?.aborted || (error instanceof ProviderError && error.kind === 'cancelled')) {
       return { kind: 'cancelled', content: textOnly(text) };
     }
-    const failure = error instanceof ProviderError ? error : new ProviderError('network', (error as Error).message ?? String(error));
+    const failure =
+      error instanceof ProviderError
+        ? error
+        : new ProviderError('network', (error as Error).message ?? String(error));
     // Tool calls of a cut response are dropped: they would have no results, and the model can make them again.
     return { kind: 'failed', content: textOnly(text), error: failure };
   }

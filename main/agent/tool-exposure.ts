@@ -19,7 +19,9 @@ export function toolDeclarations(
   offered: ToolFilter = () => true,
   budget = NAME_BUDGET,
 ): ToolDeclaration[] {
-  const fixed = FIXED_TOOLS.map((name) => registry.get(name)).filter((t): t is RegisteredTool => !!t && offered(t));
+  const fixed = FIXED_TOOLS.map((name) => registry.get(name)).filter(
+    (t): t is RegisteredTool => !!t && offered(t),
+  );
   const loaded = schemas
     .loaded(chatId)
     .map((name) => registry.get(name))
@@ -28,7 +30,10 @@ export function toolDeclarations(
   const others = registry.all().filter((t) => offered(t) && !shown.has(t.spec.name));
   return [...fixed, ...loaded].map((tool) => ({
     name: tool.spec.name,
-    description: tool.spec.name === 'run_tool' ? `${RUN_TOOL_DESCRIPTION}\n${nameList(others, budget)}` : tool.spec.description,
+    description:
+      tool.spec.name === 'run_tool'
+        ? `${RUN_TOOL_DESCRIPTION}\n${nameList(others, budget)}`
+        : tool.spec.description,
     parameters: tool.spec.parameters,
   }));
 }
@@ -72,7 +77,8 @@ function summarise(rest: RegisteredTool[]): string {
   }
   const parts: string[] = [];
   const mcp = rest.length - scripts - builtins;
-  if (mcp > 0) parts.push(`mcp servers ${[...servers].sort().slice(0, 6).join(', ')}${servers.size > 6 ? ', …' : ''}`);
+  if (mcp > 0)
+    parts.push(`mcp servers ${[...servers].sort().slice(0, 6).join(', ')}${servers.size > 6 ? ', …' : ''}`);
   if (scripts > 0) parts.push('script folders');
   if (builtins > 0) parts.push('built-ins');
   return `and ${rest.length.toLocaleString('en-US')} more from ${parts.join('; ')}: use find_tools`;

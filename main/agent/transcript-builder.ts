@@ -12,7 +12,12 @@ export function buildTranscript(stored: StoredMessage[]): TranscriptMessage[] {
     const results: ToolResultPart[] = missing.map((p) => ({
       callId: p.type === 'tool_call' ? p.id : '',
       name: p.type === 'tool_call' ? p.name : '',
-      content: [{ type: 'text', text: 'interrupted: the app stopped before this call finished; it may or may not have run' }],
+      content: [
+        {
+          type: 'text',
+          text: 'interrupted: the app stopped before this call finished; it may or may not have run',
+        },
+      ],
       isError: true,
     }));
     const last = out.at(-1);

@@ -68,7 +68,11 @@ export class TurnEngine {
   }
 
   /** Runs one user turn in `chatId`. Never throws for model or tool failures: they end the turn with a status. */
-  async run(chatId: string, userText: string, options: { workspace: string; signal?: AbortSignal }): Promise<TurnResult> {
+  async run(
+    chatId: string,
+    userText: string,
+    options: { workspace: string; signal?: AbortSignal },
+  ): Promise<TurnResult> {
     const turnId = randomUUID();
     const controller = new AbortController();
     const onAbort = () => controller.abort(options.signal?.reason);
@@ -82,7 +86,8 @@ export class TurnEngine {
     let rounds = 0;
     const finish = (status: TurnStatus, error?: string): TurnResult => {
       options.signal?.removeEventListener('abort', onAbort);
-      const result: TurnResult = error === undefined ? { status, text: lastText, rounds } : { status, text: lastText, rounds, error };
+      const result: TurnResult =
+        error === undefined ? { status, text: lastText, rounds } : { status, text: lastText, rounds, error };
       this.emit({ type: 'turn.finished', chatId, turnId, ...result });
       return result;
     };
@@ -91,16 +96,28 @@ export class TurnEngine {
       const summary = round > maxRounds;
       if (controller.signal.aborted) return finish('cancelled');
       const provider = await this.provider(chatId, heal, controller.signal);
-      if ('error' in provider) return finish(controller.signal.aborted ? 'cancelled' : 'failed', provider.error);
+      if ('error' in provider)
+        return finish(controller.signal.aborted ? 'cancelled' : 'failed', provider.error);
       rounds = round;
-      const outcome = await this.round(chatId, round, provider.provider, controller.signal, options.workspace, summary);
+      const outcome = await this.round(
+        chatId,
+        round,
+        provider.provider,
+        controller.signal,
+        options.workspace,
+        summary,
+      );
       if (outcome.text) lastText = outcome.text;
       switch (outcome.kind) {
         case 'cancelled':
           return finish('cancelled');
         case 'auth': {
           const key = this.deps.provider.keyName;
-          if (key && heal.take(`provider:${key}`) && (await healProviderKey(this.deps.healer, key, 'rejected', chatId, controller.signal))) {
+          if (
+            key &&
+            heal.take(`provider:${key}`) &&
+            (await healProviderKey(this.deps.healer, key, 'rejected', chatId, controller.signal))
+          ) {
             round--;
             continue;
           }
@@ -116,6 +133,7 @@ export class TurnEngine {
             workspace: options.workspace,
             signal: controller.signal,
             lazy: { chatId, schemas: this.deps.schemas },
+            offered: this.deps.offered,
             heal,
             services: this.deps.services,
             stopTurn: () => controller.abort(),
@@ -123,7 +141,10 @@ export class TurnEngine {
           const parts: ToolResultPart[] = results.map((r) => ({
             callId: r.callId,
             name: r.tool,
-            content: r.outcome.outcome === 'ok' ? r.outcome.content : [{ type: 'text', text: outcomeText(r.outcome) }],
+            content:
+              r.outcome.outcome === 'ok'
+                ? r.outcome.content
+                : [{ type: 'text', text: outcomeText(r.outcome) }],
             isError: r.outcome.outcome !== 'ok',
           }));
           // Results are keyed by the model's call ids, so the transcript stays valid even after a stop.
@@ -154,30 +175,61 @@ export class TurnEngine {
     }
   }
 
-  private async round(chatId: string, round: number, provider: Provider, signal: AbortSignal, workspace: string, summary: boolean) {
+  private async round(
+    chatId: string,
+    round: number,
+    provider: Provider,
+    signal: AbortSignal,
+    workspace: string,
+    summary: boolean,
+  ) {
     const { persistence, redactor } = this.deps;
     const messages = persistence.transcript(chatId);
     if (summary) {
       messages.push({
         role: 'user',
-        content: [{ type: 'text', text: `The limit of ${this.deps.maxRounds ?? MAX_ROUNDS} tool rounds for this turn is reached. Summarise what was done and what is left, without calling tools.` }],
+        content: [
+          {
+            type: 'text',
+            text: `The limit of ${this.deps.maxRounds ?? MAX_ROUNDS} tool rounds for this turn is reached. Summarise what was done and what is left, without calling tools.`,
+          },
+        ],
       });
     }
-    const tools = summary ? [] : toolDeclarations(this.deps.registry, this.deps.schemas, chatId, this.deps.offered);
+    const tools = summary
+      ? []
+      : toolDeclarations(this.deps.registry, this.deps.schemas, chatId, this.deps.offered);
     persistence.markNotesSeen(chatId);
     const messageId = persistence.beginAssistant(chatId);
     this.emit({ type: 'message.started', chatId, messageId, round });
     const result = await streamRound(
       provider,
-      { model: this.deps.model, system: systemPrompt({ workspace, now: new Date(), background: this.deps.background }), messages, tools, signal },
       {
-        checkpoint: (content, now) => persistence.checkpointAssistant(messageId, redactor.redactDeep(content), now),
-        onText: (delta) => this.emit({ type: 'text.delta', chatId, messageId, delta: redactor.redact(delta) }),
-        onToolCall: (call) => this.emit({ type: 'tool.call', chatId, callId: call.id, name: call.name, args: redactor.redact(call.args) }),
+        model: this.deps.model,
+        system: systemPrompt({ workspace, now: new Date(), background: this.deps.background }),
+        messages,
+        tools,
+        signal,
+      },
+      {
+        checkpoint: (content, now) =>
+          persistence.checkpointAssistant(messageId, redactor.redactDeep(content), now),
+        onText: (delta) =>
+          this.emit({ type: 'text.delta', chatId, messageId, delta: redactor.redact(delta) }),
+        onToolCall: (call) =>
+          this.emit({
+            type: 'tool.call',
+            chatId,
+            callId: call.id,
+            name: call.name,
+            args: redactor.redact(call.args),
+          }),
       },
     );
     const claim = this.deps.claimCallId ?? ((id: string) => id);
-    const content = redactor.redactDeep(result.content).map((part) => (part.type === 'tool_call' ? { ...part, id: claim(part.id) } : part));
+    const content = redactor
+      .redactDeep(result.content)
+      .map((part) => (part.type === 'tool_call' ? { ...part, id: claim(part.id) } : part));
     const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
     switch (result.kind) {
       case 'cancelled':
@@ -187,8 +239,12 @@ export class TurnEngine {
       case 'failed': {
         persistence.finishAssistant(messageId, content, 'cut');
         this.emit({ type: 'message.finished', chatId, messageId, status: 'cut' });
-        const error = result.error.kind === 'stream_cut' ? `the model's stream was cut: ${result.error.message}; the partial answer is kept` : result.error.message;
-        if (result.error.kind === 'auth') return { kind: 'auth' as const, text, error: redactor.redact(error) };
+        const error =
+          result.error.kind === 'stream_cut'
+            ? `the model's stream was cut: ${result.error.message}; the partial answer is kept`
+            : result.error.message;
+        if (result.error.kind === 'auth')
+          return { kind: 'auth' as const, text, error: redactor.redact(error) };
         return { kind: 'failed' as const, text, error: redactor.redact(error) };
       }
       case 'complete':
@@ -198,7 +254,9 @@ export class TurnEngine {
         return {
           kind: 'tools' as const,
           text,
-          calls: content.flatMap((c) => (c.type === 'tool_call' ? [{ id: c.id, name: c.name, args: c.args }] : [])),
+          calls: content.flatMap((c) =>
+            c.type === 'tool_call' ? [{ id: c.id, name: c.name, args: c.args }] : [],
+          ),
         };
     }
   }

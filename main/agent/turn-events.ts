@@ -19,4 +19,12 @@ export type TurnEvent =
   | { type: 'todo.updated'; chatId: string; items: TodoItem[] }
   | { type: 'result.published'; chatId: string; result: ResultFile }
   | { type: 'notice'; chatId: string; level: 'info' | 'warn' | 'error'; message: string }
-  | { type: 'turn.finished'; chatId: string; turnId: string; status: TurnStatus; text: string; rounds: number; error?: string };
+  | {
+      type: 'turn.finished';
+      chatId: string;
+      turnId: string;
+      status: TurnStatus;
+      text: string;
+      rounds: number;
+      error?: string;
+    };

@@ -7,7 +7,11 @@ export interface TurnPersistence {
   beginAssistant(chatId: string): number;
   /** Saves streaming content at least every 250 ms while text flows; `now` saves at once (a complete tool call). */
   checkpointAssistant(messageId: number, content: AssistantPart[], now?: boolean): void;
-  finishAssistant(messageId: number, content: AssistantPart[], status: 'complete' | 'cut' | 'cancelled'): void;
+  finishAssistant(
+    messageId: number,
+    content: AssistantPart[],
+    status: 'complete' | 'cut' | 'cancelled',
+  ): void;
   appendToolResults(chatId: string, results: ToolResultPart[]): void;
   /** The transcript to send: messages in order with unseen notes included, repaired so every call has a result. */
   transcript(chatId: string): TranscriptMessage[];

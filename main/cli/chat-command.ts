@@ -36,7 +36,8 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new UsageError('chat needs a prompt: agenvoy chat "<prompt>"');
   const approve = values.approve as ApprovalPolicy;
-  if (!['ask', 'allow', 'deny'].includes(approve)) throw new UsageError('--approve must be ask, allow or deny');
+  if (!['ask', 'allow', 'deny'].includes(approve))
+    throw new UsageError('--approve must be ask, allow or deny');
   if (values.provider !== undefined && values.provider !== 'anthropic' && values.provider !== 'openai') {
     throw new UsageError('--provider must be anthropic or openai');
   }
@@ -68,7 +69,9 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
     offered: headlessOffer,
     background: false,
     gate,
-    askUser: canAsk ? terminalAskUser(io.stdin, io.stderr) : unattendedAskUser('no one can answer here (no terminal, or --approve is not ask)'),
+    askUser: canAsk
+      ? terminalAskUser(io.stdin, io.stderr)
+      : unattendedAskUser('no one can answer here (no terminal, or --approve is not ask)'),
   });
   const offGate = gate.on(write);
   const offChat = runtime.service.on(write);
@@ -77,7 +80,8 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
   process.once('SIGINT', onSigint);
   try {
     const chatId = values.chat ?? runtime.service.createChat({ workspace, title: prompt.slice(0, 60) }).id;
-    if (!runtime.store.chats.get(chatId)) runtime.service.createChat({ id: chatId, workspace, title: prompt.slice(0, 60) });
+    if (!runtime.store.chats.get(chatId))
+      runtime.service.createChat({ id: chatId, workspace, title: prompt.slice(0, 60) });
     const result = await runtime.service.send(chatId, prompt, controller.signal);
     if (!values.json) {
       io.stdout(result.text && !result.text.endsWith('\n') ? '\n' : '');
@@ -103,10 +107,14 @@ function printEvent(event: TurnEvent | GateEvent, json: boolean, io: CliIo): voi
       io.stdout(event.delta);
       break;
     case 'call.started':
-      io.stderr(`\n[tool ${event.tool} started${event.limitMs ? `, limit ${event.limitMs / 1000} s` : ''}]\n`);
+      io.stderr(
+        `\n[tool ${event.tool} started${event.limitMs ? `, limit ${event.limitMs / 1000} s` : ''}]\n`,
+      );
       break;
     case 'call.finished':
-      io.stderr(`[tool ${event.tool}: ${event.outcome.outcome}${event.outcome.outcome === 'ok' ? '' : ` — ${event.outcome.message}`}]\n`);
+      io.stderr(
+        `[tool ${event.tool}: ${event.outcome.outcome}${event.outcome.outcome === 'ok' ? '' : ` — ${event.outcome.message}`}]\n`,
+      );
       break;
     case 'notice':
       io.stderr(`[${event.level}] ${event.message}\n`);

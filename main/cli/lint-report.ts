@@ -24,7 +24,13 @@ export async function lintFindings(core: Core, dir: string | null): Promise<Lint
     // A scratch registry holding the built-ins, so name collisions are still reported.
     const registry = new ToolRegistry(lintTool);
     for (const tool of builtins) registry.register(tool.spec);
-    const source = new ScriptToolSource({ registry, dirs: [{ dir, scope: 'global' }], log: core.log, groups: core.groups, watch: false });
+    const source = new ScriptToolSource({
+      registry,
+      dirs: [{ dir, scope: 'global' }],
+      log: core.log,
+      groups: core.groups,
+      watch: false,
+    });
     await source.start();
     scripts = registry.all().filter((t) => t.spec.source.kind === 'script');
     problems = source.problems();
@@ -34,7 +40,13 @@ export async function lintFindings(core: Core, dir: string | null): Promise<Lint
     for (const f of tool.lint) rows.push({ tool: tool.spec.name, source: tool.spec.source.kind, ...f });
   }
   for (const problem of problems) {
-    rows.push({ tool: problem.dir, source: 'script', code: 'LOAD_ERROR', level: 'error', message: `${problem.file}: ${problem.reason}` });
+    rows.push({
+      tool: problem.dir,
+      source: 'script',
+      code: 'LOAD_ERROR',
+      level: 'error',
+      message: `${problem.file}: ${problem.reason}`,
+    });
   }
   return rows;
 }

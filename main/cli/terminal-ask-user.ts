@@ -15,7 +15,8 @@ export function terminalAskUser(input: NodeJS.ReadableStream, write: (text: stri
         for (const question of questions) {
           write(renderQuestion(question));
           const next = await lines.next();
-          if (next.done) return { answered: false, reason: signal.aborted ? 'the turn was stopped' : 'the input ended' };
+          if (next.done)
+            return { answered: false, reason: signal.aborted ? 'the turn was stopped' : 'the input ended' };
           answers[question.id] = parseAnswer(question, String(next.value));
         }
         return { answered: true, answers };

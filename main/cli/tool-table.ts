@@ -11,7 +11,9 @@ export function formatToolTable(tools: ToolJson[]): string {
       .map(([flag]) => flag)
       .join(',') || '-',
     t.timeoutMs === null ? 'none' : `${t.timeoutMs / 1000}s`,
-    t.lint.some((f) => f.level === 'error') ? `${t.lint.filter((f) => f.level === 'error').length} lint error(s)` : '',
+    t.lint.some((f) => f.level === 'error')
+      ? `${t.lint.filter((f) => f.level === 'error').length} lint error(s)`
+      : '',
   ]);
   const header = ['NAME', 'SOURCE', 'FLAGS', 'TIMEOUT', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

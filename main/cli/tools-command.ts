@@ -31,7 +31,12 @@ export async function toolsCommand(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-async function withCore<T>(io: CliIo, gate: ApprovalGate, workspace: string, run: (core: Core) => Promise<T>): Promise<T> {
+async function withCore<T>(
+  io: CliIo,
+  gate: ApprovalGate,
+  workspace: string,
+  run: (core: Core) => Promise<T>,
+): Promise<T> {
   const core = await createCore({
     workspace,
     gate,
@@ -47,7 +52,10 @@ async function withCore<T>(io: CliIo, gate: ApprovalGate, workspace: string, run
 }
 
 async function list(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, system: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean' }, system: { type: 'boolean' } },
+  });
   return withCore(io, policyGate('deny'), io.cwd, async (core) => {
     const tools = core.registry
       .all()
@@ -77,13 +85,21 @@ async function search(argv: string[], io: CliIo): Promise<number> {
       timeoutMs,
     }));
     if (values.json) io.stdout(JSON.stringify(hits, null, 2) + '\n');
-    else io.stdout(hits.map((h, i) => `${i + 1}. ${h.name}  (${h.score})\n   ${h.description.split('\n')[0]}\n`).join(''));
+    else
+      io.stdout(
+        hits
+          .map((h, i) => `${i + 1}. ${h.name}  (${h.score})\n   ${h.description.split('\n')[0]}\n`)
+          .join(''),
+      );
     return 0;
   });
 }
 
 async function lint(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, dir: { type: 'string' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean' }, dir: { type: 'string' } },
+  });
   return withCore(io, policyGate('deny'), io.cwd, async (core) => {
     const findings = await lintFindings(core, values.dir ? path.resolve(io.cwd, values.dir) : null);
     printFindings(findings, Boolean(values.json), io);
@@ -110,8 +126,12 @@ async function call(argv: string[], io: CliIo): Promise<number> {
         { chatId: 'cli', workspace, signal: controller.signal },
       );
       if (values.json) io.stdout(JSON.stringify(outcome) + '\n');
-      else if (outcome.outcome === 'ok') io.stdout(outcome.text.endsWith('\n') ? outcome.text : outcome.text + '\n');
-      else io.stderr(`${outcome.outcome}${outcome.outcome === 'error' ? ` [${outcome.code}]` : ''}: ${outcomeText(outcome)}\n`);
+      else if (outcome.outcome === 'ok')
+        io.stdout(outcome.text.endsWith('\n') ? outcome.text : outcome.text + '\n');
+      else
+        io.stderr(
+          `${outcome.outcome}${outcome.outcome === 'error' ? ` [${outcome.code}]` : ''}: ${outcomeText(outcome)}\n`,
+        );
       return outcome.outcome === 'ok' ? 0 : 1;
     } finally {
       process.off('SIGINT', onSigint);

@@ -38,6 +38,9 @@ export function linkSignal(parent: AbortSignal | undefined, controller: AbortCon
 export function asAbortReason(reason: unknown): TimeoutReason | CancelReason {
   if (reason instanceof TimeoutReason || reason instanceof CancelReason) return reason;
   // A bare controller.abort() gives a DOMException "This operation was aborted": say who stopped it instead.
-  if (reason === undefined || (reason instanceof Error && reason.name === 'AbortError')) return new CancelReason();
-  return new CancelReason(reason instanceof Error && reason.message ? `cancelled: ${reason.message}` : 'cancelled');
+  if (reason === undefined || (reason instanceof Error && reason.name === 'AbortError'))
+    return new CancelReason();
+  return new CancelReason(
+    reason instanceof Error && reason.message ? `cancelled: ${reason.message}` : 'cancelled',
+  );
 }

@@ -38,7 +38,10 @@ const scope = { chatId: 'c1', workspace: '/tmp' };
 describe('BatchExecutor', () => {
   it('commits results in call order whatever order they finish in', async () => {
     const log: string[] = [];
-    const core = testCore([timedTool('slow_read', { concurrent: true }, 120, log), timedTool('fast_read', { concurrent: true }, 10, log)]);
+    const core = testCore([
+      timedTool('slow_read', { concurrent: true }, 120, log),
+      timedTool('fast_read', { concurrent: true }, 10, log),
+    ]);
     const results = await core.executor.run(
       [
         { id: 'a', name: 'slow_read', args: { n: 1 } },
@@ -71,7 +74,10 @@ describe('BatchExecutor', () => {
 
   it('runs non-concurrent calls one at a time in call order, alongside the fan-out', async () => {
     const log: string[] = [];
-    const core = testCore([timedTool('write_step', {}, 40, log), timedTool('read_step', { concurrent: true }, 150, log)]);
+    const core = testCore([
+      timedTool('write_step', {}, 40, log),
+      timedTool('read_step', { concurrent: true }, 150, log),
+    ]);
     await core.executor.run(
       [
         { id: '1', name: 'write_step', args: { n: 1 } },
@@ -81,7 +87,12 @@ describe('BatchExecutor', () => {
       scope,
     );
     const writes = log.filter((l) => l.includes('write_step'));
-    expect(writes).toEqual(['start write_step:1', 'end write_step:1', 'start write_step:3', 'end write_step:3']);
+    expect(writes).toEqual([
+      'start write_step:1',
+      'end write_step:1',
+      'start write_step:3',
+      'end write_step:3',
+    ]);
     // The fan-out overlapped the serial lane: the read ended after the serial lane started.
     expect(log.indexOf('start read_step:2')).toBeLessThan(log.indexOf('end write_step:1'));
   });
@@ -92,7 +103,10 @@ describe('BatchExecutor', () => {
     const core = testCore([bg]);
     const turn = new AbortController();
     const started = Date.now();
-    const [result] = await core.executor.run([{ id: '1', name: 'long_job', args: {} }], { ...scope, signal: turn.signal });
+    const [result] = await core.executor.run([{ id: '1', name: 'long_job', args: {} }], {
+      ...scope,
+      signal: turn.signal,
+    });
     expect(Date.now() - started).toBeLessThan(200);
     expect(result?.outcome.outcome).toBe('ok');
     const taskId = (result?.outcome as { data: { taskId: string } }).data.taskId;
@@ -134,9 +148,12 @@ describe('BatchExecutor', () => {
   it('stops the turn when the user picks stop, cancelling the calls that did not run', async () => {
     const log: string[] = [];
     let stopped = false;
-    const core = testCore([timedTool('risky_op', { alwaysAllow: false }, 1, log), timedTool('read_op', {}, 1, log)], {
-      gate: policyGate(() => ({ kind: 'stop' })),
-    });
+    const core = testCore(
+      [timedTool('risky_op', { alwaysAllow: false }, 1, log), timedTool('read_op', {}, 1, log)],
+      {
+        gate: policyGate(() => ({ kind: 'stop' })),
+      },
+    );
     const results = await core.executor.run(
       [
         { id: '1', name: 'read_op', args: {} },
@@ -156,7 +173,10 @@ describe('BatchExecutor', () => {
     const [first] = await core.executor.run([{ id: '1', name: 'lazy_tool', args: {} }], { ...scope, lazy });
     expect(first?.outcome).toMatchObject({ outcome: 'error', code: 'not_loaded' });
     expect(log).toEqual([]);
-    const [second] = await core.executor.run([{ id: '2', name: 'run_tool', args: { name: 'lazy_tool' } }], { ...scope, lazy });
+    const [second] = await core.executor.run([{ id: '2', name: 'run_tool', args: { name: 'lazy_tool' } }], {
+      ...scope,
+      lazy,
+    });
     // Now loaded: the call (through run_tool, unwrapped first) runs.
     expect(second).toMatchObject({ tool: 'lazy_tool', outcome: { outcome: 'ok' } });
     expect(log).toEqual(['start lazy_tool:', 'end lazy_tool:']);

@@ -50,13 +50,19 @@ export class BatchExecutor {
       if (p.kind === 'done' || outcomes[i]) {
         outcomes[i] = this.dispatcher.finish(p, scope, outcomes[i] as CallOutcome);
       } else if (approval.stop) {
-        outcomes[i] = this.dispatcher.finish(p, scope, { outcome: 'cancelled', message: 'cancelled: the user stopped the turn', durationMs: 0 });
+        outcomes[i] = this.dispatcher.finish(p, scope, {
+          outcome: 'cancelled',
+          message: 'cancelled: the user stopped the turn',
+          durationMs: 0,
+        });
       }
     }
     // Pass 2: background calls start, concurrent ones fan out, the rest run one at a time alongside.
     const ready = prepared
       .map((p, index) => ({ p, index }))
-      .filter((x): x is { p: ReadyCall; index: number } => x.p.kind === 'ready' && outcomes[x.index] === null);
+      .filter(
+        (x): x is { p: ReadyCall; index: number } => x.p.kind === 'ready' && outcomes[x.index] === null,
+      );
     const run = async ({ p, index }: { p: ReadyCall; index: number }) => {
       outcomes[index] = await this.runOne(p, scope, heal);
     };
@@ -76,7 +82,11 @@ export class BatchExecutor {
 
   private async runOne(call: ReadyCall, scope: BatchScope, heal: HealBudget): Promise<CallOutcome> {
     if (scope.signal?.aborted) {
-      return this.dispatcher.finish(call, scope, { outcome: 'cancelled', message: 'cancelled: the turn was stopped', durationMs: 0 });
+      return this.dispatcher.finish(call, scope, {
+        outcome: 'cancelled',
+        message: 'cancelled: the turn was stopped',
+        durationMs: 0,
+      });
     }
     let outcome = await this.dispatcher.execute(call, scope);
     while (outcome.outcome === 'error' && outcome.credential && this.healer && !scope.signal?.aborted) {
@@ -86,7 +96,8 @@ export class BatchExecutor {
         return { ...outcome, message: outcome.message + note };
       }
       const stored = await this.serialHeal(credential.key, credential.reason, call.name, scope);
-      if (!stored) return { ...outcome, message: `${outcome.message} (the user declined to store ${credential.key})` };
+      if (!stored)
+        return { ...outcome, message: `${outcome.message} (the user declined to store ${credential.key})` };
       outcome = await this.dispatcher.execute(call, scope);
     }
     return outcome;

@@ -26,7 +26,10 @@ describe('Dispatcher', () => {
     const core = testCore([echo]);
     const events: CallEvent[] = [];
     core.dispatcher.on((e) => events.push(e));
-    const outcome = await core.dispatcher.dispatch({ id: '1', name: 'echo_text', args: { text: 'hi' } }, scope);
+    const outcome = await core.dispatcher.dispatch(
+      { id: '1', name: 'echo_text', args: { text: 'hi' } },
+      scope,
+    );
     expect(outcome).toMatchObject({ outcome: 'ok', text: 'hi' });
     expect(events.map((e) => e.type)).toEqual(['call.queued', 'call.started', 'call.finished']);
   });
@@ -35,7 +38,10 @@ describe('Dispatcher', () => {
     let ran = false;
     const tool = defineTool({ ...echo, name: 'strict_tool', handler: () => ((ran = true), 'x') });
     const core = testCore([tool]);
-    const outcome = await core.dispatcher.dispatch({ id: '1', name: 'strict_tool', args: { text: 5, extra: 1 } }, scope);
+    const outcome = await core.dispatcher.dispatch(
+      { id: '1', name: 'strict_tool', args: { text: 5, extra: 1 } },
+      scope,
+    );
     expect(outcome.outcome).toBe('error');
     if (outcome.outcome !== 'error') return;
     expect(outcome.code).toBe('invalid_arguments');
@@ -50,11 +56,15 @@ describe('Dispatcher', () => {
       outcome: 'error',
       code: 'unknown_tool',
     });
-    expect(await core.dispatcher.dispatch({ id: '2', name: 'functions.echo_text', args: '{"text":"s"}' }, scope)).toMatchObject({
+    expect(
+      await core.dispatcher.dispatch({ id: '2', name: 'functions.echo_text', args: '{"text":"s"}' }, scope),
+    ).toMatchObject({
       outcome: 'ok',
       text: 's',
     });
-    expect(await core.dispatcher.dispatch({ id: '3', name: 'echo_text', args: '{bad json' }, scope)).toMatchObject({
+    expect(
+      await core.dispatcher.dispatch({ id: '3', name: 'echo_text', args: '{bad json' }, scope),
+    ).toMatchObject({
       outcome: 'error',
       code: 'invalid_arguments',
     });
@@ -99,12 +109,16 @@ describe('Dispatcher', () => {
       name: 'wait_tool',
       timeoutMs: NO_TOOL_TIMEOUT,
       parameters: params(),
-      handler: (_a, ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('x')))),
+      handler: (_a, ctx) =>
+        new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('x')))),
     });
     const core = testCore([wait]);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const outcome = await core.dispatcher.dispatch({ id: '1', name: 'wait_tool', args: {} }, { ...scope, signal: controller.signal });
+    const outcome = await core.dispatcher.dispatch(
+      { id: '1', name: 'wait_tool', args: {} },
+      { ...scope, signal: controller.signal },
+    );
     expect(outcome).toMatchObject({ outcome: 'cancelled' });
   });
 
@@ -120,17 +134,23 @@ describe('Dispatcher', () => {
       },
     });
     const core = testCore([failing]);
-    expect(await core.dispatcher.dispatch({ id: '1', name: 'failing_tool', args: { kind: 'cred' } }, scope)).toMatchObject({
+    expect(
+      await core.dispatcher.dispatch({ id: '1', name: 'failing_tool', args: { kind: 'cred' } }, scope),
+    ).toMatchObject({
       outcome: 'error',
       code: 'credential_rejected',
       credential: { key: 'GITHUB_TOKEN', reason: 'rejected' },
     });
-    expect(await core.dispatcher.dispatch({ id: '2', name: 'failing_tool', args: { kind: 'tool' } }, scope)).toMatchObject({
+    expect(
+      await core.dispatcher.dispatch({ id: '2', name: 'failing_tool', args: { kind: 'tool' } }, scope),
+    ).toMatchObject({
       outcome: 'error',
       code: 'not_found',
       message: 'no such file: a.txt',
     });
-    expect(await core.dispatcher.dispatch({ id: '3', name: 'failing_tool', args: { kind: 'x' } }, scope)).toMatchObject({
+    expect(
+      await core.dispatcher.dispatch({ id: '3', name: 'failing_tool', args: { kind: 'x' } }, scope),
+    ).toMatchObject({
       outcome: 'error',
       code: 'tool_failed',
       message: 'tool failed: boom',
@@ -147,7 +167,10 @@ describe('Dispatcher', () => {
         return { kind: 'deny', reason: 'not now' };
       }),
     });
-    const denied = await core.dispatcher.dispatch({ id: '1', name: 'write_thing', args: { text: 'a' } }, scope);
+    const denied = await core.dispatcher.dispatch(
+      { id: '1', name: 'write_thing', args: { text: 'a' } },
+      scope,
+    );
     expect(denied).toEqual({ outcome: 'denied', message: 'denied by the user: not now', reason: 'not now' });
     await core.dispatcher.dispatch({ id: '2', name: 'echo_text', args: { text: 'a' } }, scope);
     expect(asked).toEqual(['write_thing']);
@@ -173,7 +196,12 @@ describe('Dispatcher', () => {
   });
 
   it('redacts secret values from results and events', async () => {
-    const leaky = defineTool({ ...echo, name: 'leaky_tool', parameters: params(), handler: () => 'token is CANARY-1234-SECRET' });
+    const leaky = defineTool({
+      ...echo,
+      name: 'leaky_tool',
+      parameters: params(),
+      handler: () => 'token is CANARY-1234-SECRET',
+    });
     const core = testCore([leaky]);
     core.redactor.add('MY_TOKEN', 'CANARY-1234-SECRET');
     const events: CallEvent[] = [];

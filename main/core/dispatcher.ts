@@ -8,6 +8,7 @@ import { Emitter } from './emitter';
 import type { CallRequest, LazyScope, PrepareDeps, PreparedCall } from './prepare-call';
 import { prepareCall } from './prepare-call';
 import type { Redactor } from './redactor';
+import type { RegisteredTool } from './registry';
 import { timeoutJson } from './registry';
 import { runWithLimit } from './run-with-limit';
 import type { TaskRegistry } from './task-registry';
@@ -24,14 +25,30 @@ export interface CallScope {
   lazy?: LazyScope | null;
   /** Services of this turn or host, merged over the core's (e.g. the turn's heal budget). */
   services?: ToolServices;
+  /** Tools this host or chat offers; any other is refused, even through run_tool (e.g. no ask_user in a subagent). */
+  offered?: (tool: RegisteredTool) => boolean;
 }
 
 /** Per-call events for the UI and the CLI. Arguments and results are already redacted. */
 export type CallEvent =
   | { type: 'call.queued'; callId: string; chatId: string; tool: string; args: Record<string, unknown> }
   | { type: 'call.approval'; callId: string; chatId: string; tool: string; decision: ApprovalDecision }
-  | { type: 'call.started'; callId: string; chatId: string; tool: string; startedAt: number; limitMs: number | null }
-  | { type: 'call.progress'; callId: string; chatId: string; tool: string; elapsedMs: number; update: ProgressUpdate }
+  | {
+      type: 'call.started';
+      callId: string;
+      chatId: string;
+      tool: string;
+      startedAt: number;
+      limitMs: number | null;
+    }
+  | {
+      type: 'call.progress';
+      callId: string;
+      chatId: string;
+      tool: string;
+      elapsedMs: number;
+      update: ProgressUpdate;
+    }
   | { type: 'call.finished'; callId: string; chatId: string; tool: string; outcome: CallOutcome };
 
 /** The result of the approval step for a batch. */
@@ -67,7 +84,7 @@ export class Dispatcher {
 
   /** Pass-1 preparation of one call (see prepareCall). */
   prepare(call: CallRequest, scope: CallScope): PreparedCall {
-    const prepared = prepareCall(call, this.deps, scope.lazy ?? null);
+    const prepared = prepareCall(call, this.deps, scope.lazy ?? null, scope.offered);
     const args = prepared.kind === 'ready' ? prepared.args : {};
     this.emit({ type: 'call.queued', callId: prepared.id, chatId: scope.chatId, tool: prepared.name, args });
     return prepared;
@@ -78,7 +95,10 @@ export class Dispatcher {
     const outcomes: Array<CallOutcome | null> = calls.map(() => null);
     const asking = calls
       .map((call, index) => ({ call, index }))
-      .filter((x): x is { call: ReadyCall; index: number } => x.call.kind === 'ready' && !x.call.tool.spec.flags.alwaysAllow);
+      .filter(
+        (x): x is { call: ReadyCall; index: number } =>
+          x.call.kind === 'ready' && !x.call.tool.spec.flags.alwaysAllow,
+      );
     if (asking.length === 0) return { outcomes, stop: false };
     const requests: ApprovalRequest[] = asking.map(({ call }) => ({
       callId: call.id,
@@ -90,10 +110,15 @@ export class Dispatcher {
       definitionHash: call.tool.definitionHash,
       args: call.args,
     }));
-    const decisions = await this.deps.gate.decide(requests, { signal: scope.signal ?? new AbortController().signal });
+    const decisions = await this.deps.gate.decide(requests, {
+      signal: scope.signal ?? new AbortController().signal,
+    });
     let stop = false;
     asking.forEach(({ call, index }, i) => {
-      const decision: ApprovalDecision = decisions[i] ?? { kind: 'deny', message: 'denied: no decision was given' };
+      const decision: ApprovalDecision = decisions[i] ?? {
+        kind: 'deny',
+        message: 'denied: no decision was given',
+      };
       this.emit({ type: 'call.approval', callId: call.id, chatId: scope.chatId, tool: call.name, decision });
       if (decision.kind === 'allow') return;
       if (decision.kind === 'stop') stop = true;
@@ -108,24 +133,49 @@ export class Dispatcher {
     const startedAt = Date.now();
     if (spec.flags.background) return this.finish(call, scope, this.startTask(call, scope, startedAt));
     const limitMs = this.scaled(spec.timeoutMs);
-    this.emit({ type: 'call.started', callId: call.id, chatId: scope.chatId, tool: call.name, startedAt, limitMs: timeoutJson(limitMs) });
-    const result = await runWithLimit((signal) => spec.handler(call.args, this.context(call, scope, signal, startedAt, limitMs)), {
-      limitMs,
-      signal: scope.signal,
-      onAbandon: (reason) =>
-        this.deps.log.warn('abandoned handler that ignored its signal', { name: call.name, call: call.id, reason: reason.message }),
+    this.emit({
+      type: 'call.started',
+      callId: call.id,
+      chatId: scope.chatId,
+      tool: call.name,
+      startedAt,
+      limitMs: timeoutJson(limitMs),
     });
+    const result = await runWithLimit(
+      (signal) => spec.handler(call.args, this.context(call, scope, signal, startedAt, limitMs)),
+      {
+        limitMs,
+        signal: scope.signal,
+        onAbandon: (reason) =>
+          this.deps.log.warn('abandoned handler that ignored its signal', {
+            name: call.name,
+            call: call.id,
+            reason: reason.message,
+          }),
+      },
+    );
     const durationMs = Date.now() - startedAt;
     switch (result.kind) {
       case 'ok':
         return this.finish(call, scope, okOutcome(result.value, durationMs));
       case 'error':
         if (!(result.error instanceof Error && 'code' in result.error)) {
-          this.deps.log.error('tool threw', { name: call.name, error: result.error instanceof Error ? result.error.stack ?? result.error.message : String(result.error) });
+          this.deps.log.error('tool threw', {
+            name: call.name,
+            error:
+              result.error instanceof Error
+                ? (result.error.stack ?? result.error.message)
+                : String(result.error),
+          });
         }
         return this.finish(call, scope, thrownOutcome(result.error, durationMs));
       case 'timed_out':
-        return this.finish(call, scope, { outcome: 'timed_out', message: result.reason.message, limitMs, durationMs });
+        return this.finish(call, scope, {
+          outcome: 'timed_out',
+          message: result.reason.message,
+          limitMs,
+          durationMs,
+        });
       case 'cancelled':
         return this.finish(call, scope, { outcome: 'cancelled', message: result.reason.message, durationMs });
     }
@@ -144,7 +194,13 @@ export class Dispatcher {
   /** Emits call.finished for an outcome decided outside execute (denied, unknown, invalid). */
   finish(call: { id: string; name: string }, scope: CallScope, outcome: CallOutcome): CallOutcome {
     const clean = this.deps.redactor.redactDeep(outcome);
-    this.emit({ type: 'call.finished', callId: call.id, chatId: scope.chatId, tool: call.name, outcome: clean });
+    this.emit({
+      type: 'call.finished',
+      callId: call.id,
+      chatId: scope.chatId,
+      tool: call.name,
+      outcome: clean,
+    });
     return clean;
   }
 
@@ -169,12 +225,26 @@ export class Dispatcher {
     });
     const limit = task.limitMs === null ? 'no limit' : `limit ${Math.round(task.limitMs / 60000)} min`;
     return okOutcome(
-      { content: [{ type: 'text', text: `started background task ${task.id} (${limit}); it runs on while you continue` }], data: { taskId: task.id } },
+      {
+        content: [
+          {
+            type: 'text',
+            text: `started background task ${task.id} (${limit}); it runs on while you continue`,
+          },
+        ],
+        data: { taskId: task.id },
+      },
       Date.now() - startedAt,
     );
   }
 
-  private context(call: ReadyCall, scope: CallScope, signal: AbortSignal, startedAt: number, limitMs: number): ToolContext {
+  private context(
+    call: ReadyCall,
+    scope: CallScope,
+    signal: AbortSignal,
+    startedAt: number,
+    limitMs: number,
+  ): ToolContext {
     const log = this.deps.log.child({ tool: call.name, call: call.id });
     return {
       signal,
@@ -203,12 +273,17 @@ export class Dispatcher {
   }
 
   private emit(event: CallEvent): void {
-    this.events.emit(event.type === 'call.queued' ? { ...event, args: this.deps.redactor.redactDeep(event.args) } : event);
+    this.events.emit(
+      event.type === 'call.queued' ? { ...event, args: this.deps.redactor.redactDeep(event.args) } : event,
+    );
   }
 }
 
 function deniedOutcome(decision: Exclude<ApprovalDecision, { kind: 'allow' }>): CallOutcome {
   if (decision.kind === 'stop') return { outcome: 'denied', message: 'denied: the user stopped the turn' };
-  const message = decision.message ?? (decision.reason ? `denied by the user: ${decision.reason}` : 'denied by the user');
-  return decision.reason ? { outcome: 'denied', message, reason: decision.reason } : { outcome: 'denied', message };
+  const message =
+    decision.message ?? (decision.reason ? `denied by the user: ${decision.reason}` : 'denied by the user');
+  return decision.reason
+    ? { outcome: 'denied', message, reason: decision.reason }
+    : { outcome: 'denied', message };
 }

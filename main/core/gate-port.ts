@@ -33,7 +33,10 @@ export function policyGate(
     async decide(requests) {
       if (policy === 'allow') return requests.map(() => ({ kind: 'allow', scope: 'once' }));
       if (policy === 'deny')
-        return requests.map(() => ({ kind: 'deny', message: 'denied: this host runs without approvals (--approve deny)' }));
+        return requests.map(() => ({
+          kind: 'deny',
+          message: 'denied: this host runs without approvals (--approve deny)',
+        }));
       const decisions: ApprovalDecision[] = [];
       for (const request of requests) decisions.push(await policy(request));
       return decisions;

@@ -24,5 +24,8 @@ export class HealBudget implements HealPort {
 
 /** Opens the store_secret prompt for a key a tool failed on; resolves true when a value was stored. */
 export interface CredentialHealer {
-  heal(request: { key: string; reason: string; tool: string; chatId: string }, signal: AbortSignal): Promise<boolean>;
+  heal(
+    request: { key: string; reason: string; tool: string; chatId: string },
+    signal: AbortSignal,
+  ): Promise<boolean>;
 }

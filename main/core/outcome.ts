@@ -57,7 +57,8 @@ export function thrownOutcome(error: unknown, durationMs: number): CallOutcome {
       credential: { key: error.key, reason: error.reason },
     };
   }
-  if (error instanceof ToolError) return { outcome: 'error', code: error.code, message: error.message, durationMs };
+  if (error instanceof ToolError)
+    return { outcome: 'error', code: error.code, message: error.message, durationMs };
   const message = error instanceof Error ? error.message : String(error);
   return { outcome: 'error', code: 'tool_failed', message: `tool failed: ${message}`, durationMs };
 }
@@ -66,7 +67,10 @@ export function thrownOutcome(error: unknown, durationMs: number): CallOutcome {
 export function capText(text: string, max = MAX_RESULT_BYTES): string {
   const bytes = Buffer.byteLength(text);
   if (bytes <= max) return text;
-  const kept = Buffer.from(text).subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
+  const kept = Buffer.from(text)
+    .subarray(0, max)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   return `${kept}\n[output truncated: ${(bytes - Buffer.byteLength(kept)).toLocaleString('en-US')} bytes cut]`;
 }
 

@@ -15,7 +15,14 @@ export interface CallRequest {
 
 /** A call ready to be approved and run, or one already answered without running. */
 export type PreparedCall =
-  | { kind: 'ready'; id: string; name: string; args: Record<string, unknown>; tool: RegisteredTool; viaRunTool: boolean }
+  | {
+      kind: 'ready';
+      id: string;
+      name: string;
+      args: Record<string, unknown>;
+      tool: RegisteredTool;
+      viaRunTool: boolean;
+    }
   | { kind: 'done'; id: string; name: string; outcome: CallOutcome };
 
 /** What preparation needs from the core. */
@@ -33,15 +40,30 @@ export interface LazyScope {
 }
 
 /** Prepares one call; never throws on bad model output. */
-export function prepareCall(call: CallRequest, deps: PrepareDeps, lazy: LazyScope | null): PreparedCall {
+export function prepareCall(
+  call: CallRequest,
+  deps: PrepareDeps,
+  lazy: LazyScope | null,
+  offered?: (tool: RegisteredTool) => boolean,
+): PreparedCall {
   let name = cleanToolName(call.name, deps.registry);
   const parsed = parseArgs(call.args);
-  if (!parsed.ok) return done(call.id, name, errorOutcome('invalid_arguments', `invalid arguments for ${name}: ${parsed.message}`));
+  if (!parsed.ok)
+    return done(
+      call.id,
+      name,
+      errorOutcome('invalid_arguments', `invalid arguments for ${name}: ${parsed.message}`),
+    );
   let args = parsed.value;
   let viaRunTool = false;
   if (name === 'run_tool') {
     const inner = unwrapRunTool(args, deps.registry);
-    if (!inner.ok) return done(call.id, name, errorOutcome('invalid_arguments', `invalid arguments for run_tool: ${inner.message}`));
+    if (!inner.ok)
+      return done(
+        call.id,
+        name,
+        errorOutcome('invalid_arguments', `invalid arguments for run_tool: ${inner.message}`),
+      );
     ({ name, args } = inner);
     viaRunTool = true;
   }
@@ -49,7 +71,18 @@ export function prepareCall(call: CallRequest, deps: PrepareDeps, lazy: LazyScop
   if (!tool) {
     const near = deps.suggest?.(name) ?? [];
     const hint = near.length > 0 ? ` Did you mean ${near.join(', ')}?` : '';
-    return done(call.id, name, errorOutcome('unknown_tool', `unknown tool "${name}".${hint} Use find_tools to search for tools.`));
+    return done(
+      call.id,
+      name,
+      errorOutcome('unknown_tool', `unknown tool "${name}".${hint} Use find_tools to search for tools.`),
+    );
+  }
+  if (offered && !offered(tool)) {
+    return done(
+      call.id,
+      name,
+      errorOutcome('not_offered', `${name} is not available here; use another tool or answer without it`),
+    );
   }
   if (lazy && !lazy.schemas.has(lazy.chatId, name)) {
     lazy.schemas.load(lazy.chatId, [name]);
@@ -83,7 +116,9 @@ export function cleanToolName(raw: string, registry: ToolRegistry): string {
   return matches.length === 1 && matches[0] ? matches[0].spec.name : name;
 }
 
-function parseArgs(raw: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
+function parseArgs(
+  raw: unknown,
+): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
   let value = raw;
   if (value === undefined || value === null || value === '') return { ok: true, value: {} };
   if (typeof value === 'string') {

@@ -33,7 +33,11 @@ describe('ToolRegistry', () => {
 
   it('lets the same source replace its tool and ignores a stale undo', () => {
     const registry = new ToolRegistry(() => []);
-    const script: ToolSpec = { ...base, name: 'script_x', source: { kind: 'script', dir: '/s/x', scope: 'global' } };
+    const script: ToolSpec = {
+      ...base,
+      name: 'script_x',
+      source: { kind: 'script', dir: '/s/x', scope: 'global' },
+    };
     const undoOld = registry.register(script);
     registry.register({ ...script, description: 'Changed text.\nUse when testing.' });
     undoOld();
@@ -42,14 +46,29 @@ describe('ToolRegistry', () => {
 
   it('lints the author name and keeps findings; the definition hash follows description and schema', () => {
     const seen: string[] = [];
-    const registry = new ToolRegistry((input) => (seen.push(input.name), [{ code: 'R1_X', level: 'guidance', message: 'm' }]));
-    registry.register({ ...base, name: 'mcp__gh__create_issue', source: { kind: 'mcp', server: 'gh', remoteName: 'create_issue' } });
-    registry.register({ ...base, name: 'script_tidy', source: { kind: 'script', dir: '/d', scope: 'global' } });
+    const registry = new ToolRegistry(
+      (input) => (seen.push(input.name), [{ code: 'R1_X', level: 'guidance', message: 'm' }]),
+    );
+    registry.register({
+      ...base,
+      name: 'mcp__gh__create_issue',
+      source: { kind: 'mcp', server: 'gh', remoteName: 'create_issue' },
+    });
+    registry.register({
+      ...base,
+      name: 'script_tidy',
+      source: { kind: 'script', dir: '/d', scope: 'global' },
+    });
     expect(seen).toEqual(['create_issue', 'tidy']);
     const a = registry.get('script_tidy');
     expect(a?.lint).toHaveLength(1);
     const hash = a?.definitionHash;
-    registry.register({ ...base, name: 'script_tidy', source: { kind: 'script', dir: '/d', scope: 'global' }, parameters: { type: 'object', properties: { a: { type: 'string' } } } });
+    registry.register({
+      ...base,
+      name: 'script_tidy',
+      source: { kind: 'script', dir: '/d', scope: 'global' },
+      parameters: { type: 'object', properties: { a: { type: 'string' } } },
+    });
     expect(registry.get('script_tidy')?.definitionHash).not.toBe(hash);
   });
 

@@ -64,7 +64,9 @@ export class ToolRegistry {
       definitionHash: definitionHash(spec.description, spec.parameters),
     };
     this.tools.set(spec.name, entry);
-    this.changes.emit(existing ? { type: 'replaced', tool: entry, previous: existing } : { type: 'added', tool: entry });
+    this.changes.emit(
+      existing ? { type: 'replaced', tool: entry, previous: existing } : { type: 'added', tool: entry },
+    );
     return () => {
       if (this.tools.get(spec.name) !== entry) return;
       this.tools.delete(spec.name);

@@ -1,5 +1,6 @@
 // Runs work under a signal that fires on its limit or on cancel, and settles soon after even if the work ignores it.
-import { CancelReason, linkSignal, TimeoutReason } from './abort';
+import type { CancelReason } from './abort';
+import { linkSignal, TimeoutReason } from './abort';
 
 /** How long aborted work gets to wind down (its process tree is killed within 500 ms) before it is abandoned. */
 export const ABANDON_GRACE_MS = 800;

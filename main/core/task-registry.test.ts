@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { TaskRegistry } from './task-registry';
 
 const until = (signal: AbortSignal) =>
-  new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  new Promise<never>((_, reject) =>
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+  );
 
 describe('TaskRegistry', () => {
   it('runs a task, keeps its output tail and result, and emits every change', async () => {
@@ -29,8 +31,20 @@ describe('TaskRegistry', () => {
 
   it('times a task out at its own limit and cancels one on request', async () => {
     const tasks = new TaskRegistry();
-    const slow = tasks.start({ tool: 'slow', chatId: 'c', summary: '', limitMs: 100, run: (signal) => until(signal) });
-    const cancellable = tasks.start({ tool: 'wait', chatId: 'c', summary: '', limitMs: 60_000, run: (signal) => until(signal) });
+    const slow = tasks.start({
+      tool: 'slow',
+      chatId: 'c',
+      summary: '',
+      limitMs: 100,
+      run: (signal) => until(signal),
+    });
+    const cancellable = tasks.start({
+      tool: 'wait',
+      chatId: 'c',
+      summary: '',
+      limitMs: 60_000,
+      run: (signal) => until(signal),
+    });
     expect(tasks.running).toBe(2);
     expect(tasks.cancel(cancellable.id)).toBe(true);
     expect(await tasks.wait(slow.id)).toMatchObject({ status: 'timed_out', error: 'timed out after 0.1 s' });
@@ -41,8 +55,20 @@ describe('TaskRegistry', () => {
   it('settles a task that ignores its signal and reports it abandoned; cancelAll waits for every task', async () => {
     const abandoned: string[] = [];
     const tasks = new TaskRegistry((t) => abandoned.push(t.tool));
-    tasks.start({ tool: 'stubborn', chatId: 'c', summary: '', limitMs: 60_000, run: () => new Promise(() => {}) });
-    tasks.start({ tool: 'polite', chatId: 'c', summary: '', limitMs: 60_000, run: (signal) => until(signal) });
+    tasks.start({
+      tool: 'stubborn',
+      chatId: 'c',
+      summary: '',
+      limitMs: 60_000,
+      run: () => new Promise(() => {}),
+    });
+    tasks.start({
+      tool: 'polite',
+      chatId: 'c',
+      summary: '',
+      limitMs: 60_000,
+      run: (signal) => until(signal),
+    });
     await new Promise((r) => setTimeout(r, 20));
     const started = Date.now();
     await tasks.cancelAll();
@@ -54,7 +80,13 @@ describe('TaskRegistry', () => {
   it('never starts work cancelled before it began', async () => {
     const tasks = new TaskRegistry();
     let ran = false;
-    const t = tasks.start({ tool: 'x', chatId: 'c', summary: '', limitMs: 1000, run: () => ((ran = true), 'r') });
+    const t = tasks.start({
+      tool: 'x',
+      chatId: 'c',
+      summary: '',
+      limitMs: 1000,
+      run: () => ((ran = true), 'r'),
+    });
     tasks.cancel(t.id);
     expect(await tasks.wait(t.id)).toMatchObject({ status: 'cancelled' });
     expect(ran).toBe(false);
@@ -62,7 +94,13 @@ describe('TaskRegistry', () => {
 
   it('marks a throwing task failed with its message', async () => {
     const tasks = new TaskRegistry();
-    const t = tasks.start({ tool: 'bad', chatId: 'c', summary: '', limitMs: 1000, run: () => Promise.reject(new Error('no disk')) });
+    const t = tasks.start({
+      tool: 'bad',
+      chatId: 'c',
+      summary: '',
+      limitMs: 1000,
+      run: () => Promise.reject(new Error('no disk')),
+    });
     expect(await tasks.wait(t.id)).toMatchObject({ status: 'failed', error: 'tool failed: no disk' });
   });
 });

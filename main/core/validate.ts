@@ -6,7 +6,8 @@ import addFormatsImport from 'ajv-formats';
 import type { JsonSchema } from '../../tools/types';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
-const addFormats = (addFormatsImport as unknown as { default?: typeof addFormatsImport }).default ?? addFormatsImport;
+const addFormats =
+  (addFormatsImport as unknown as { default?: typeof addFormatsImport }).default ?? addFormatsImport;
 
 /** The result of validating one call's arguments. */
 export type ValidationResult = { ok: true } | { ok: false; message: string; fields: string[] };
@@ -23,11 +24,19 @@ export class ArgumentValidator {
   /** Validates `args` against `schema`; the message names the bad field(s). */
   validate(toolName: string, schema: JsonSchema, args: unknown): ValidationResult {
     if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-      return { ok: false, message: `invalid arguments for ${toolName}: arguments must be a JSON object`, fields: [] };
+      return {
+        ok: false,
+        message: `invalid arguments for ${toolName}: arguments must be a JSON object`,
+        fields: [],
+      };
     }
     const validate = this.compile(schema);
     if (validate instanceof Error) {
-      return { ok: false, message: `tool ${toolName} has an invalid parameter schema: ${validate.message}`, fields: [] };
+      return {
+        ok: false,
+        message: `tool ${toolName} has an invalid parameter schema: ${validate.message}`,
+        fields: [],
+      };
     }
     if (validate(args)) return { ok: true };
     const errors = (validate.errors ?? []).slice(0, 5);

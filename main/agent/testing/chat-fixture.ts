@@ -27,7 +27,12 @@ export interface ChatFixture {
 }
 
 /** Writes a script tool folder under the fixture's AGENVOY_HOME. */
-export function writeScriptTool(home: string, folder: string, manifest: Record<string, unknown>, script: string): void {
+export function writeScriptTool(
+  home: string,
+  folder: string,
+  manifest: Record<string, unknown>,
+  script: string,
+): void {
   const dir = path.join(home, 'tools', 'script', folder);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'tool.json'), JSON.stringify(manifest));
@@ -60,7 +65,12 @@ export async function chatFixture(
   const getSecret = options.getSecret ?? ((key: string) => core.secrets.get(key));
   const store = openChatStore(path.join(home, 'desktop', 'agenvoy.db'));
   const server = await startOpenAiTestServer();
-  const settings: ProviderSettings = { provider: 'openai', baseUrl: server.baseUrl, model: 'test-model', apiKeyName: options.apiKeyName ?? null };
+  const settings: ProviderSettings = {
+    provider: 'openai',
+    baseUrl: server.baseUrl,
+    model: 'test-model',
+    apiKeyName: options.apiKeyName ?? null,
+  };
   const service = new ChatService({
     core,
     store,

@@ -16,7 +16,10 @@ import { TaskRegistry } from '../task-registry';
 import { ArgumentValidator } from '../validate';
 
 /** A dispatcher stack over `tools` with a temp log file. */
-export function testCore(tools: ToolSpec[], options: { gate?: ApprovalGate; healer?: CredentialHealer } = {}) {
+export function testCore(
+  tools: ToolSpec[],
+  options: { gate?: ApprovalGate; healer?: CredentialHealer } = {},
+) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-core-'));
   const redactor = new Redactor();
   const log = AppLogger.inDir(dir, redactor);
@@ -35,6 +38,7 @@ export function testCore(tools: ToolSpec[], options: { gate?: ApprovalGate; heal
     services: { tasks },
   });
   const executor = new BatchExecutor(dispatcher, options.healer ?? null);
-  const readLog = () => (fs.existsSync(path.join(dir, 'app.log')) ? fs.readFileSync(path.join(dir, 'app.log'), 'utf8') : '');
+  const readLog = () =>
+    fs.existsSync(path.join(dir, 'app.log')) ? fs.readFileSync(path.join(dir, 'app.log'), 'utf8') : '';
   return { dir, registry, tasks, schemas, dispatcher, executor, redactor, log, readLog };
 }

@@ -1,0 +1,140 @@
+// The core side of tools/process-port: runs tool commands with runInGroup under the core's
+// ProcessGroups (so quitting and crash recovery see them), and launches detached viewers.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type {
+  ProcessLaunchRequest,
+  ProcessLaunchResult,
+  ProcessPort,
+  ProcessRunRequest,
+  ProcessRunResult,
+} from '../../tools/process-port';
+import { killGroup } from './process-group-kill';
+import { runInGroup } from './process-group-run';
+import type { ProcessGroups } from './process-group-tracker';
+
+/** How long launch watches a program for an early failure by default. */
+export const LAUNCH_SETTLE_MS = 1000;
+
+/** How much of a launched program's stderr is kept for an early-failure message. */
+const LAUNCH_STDERR_BYTES = 4096;
+
+/** The process port over runInGroup; every command it runs is tracked in `groups`. */
+export function processPort(groups: ProcessGroups): ProcessPort {
+  return {
+    run: (request) => runCommand(request, groups),
+    launch: (request) => launchDetached(request),
+  };
+}
+
+async function runCommand(request: ProcessRunRequest, groups: ProcessGroups): Promise<ProcessRunResult> {
+  const [command, args] = request.shell
+    ? shellCommand(request.command)
+    : [request.command, request.args ?? []];
+  const { onOutput } = request;
+  const result = await runInGroup({
+    command,
+    args,
+    cwd: request.cwd,
+    env: request.env ? { ...process.env, ...request.env } : process.env,
+    input: request.input,
+    signal: request.signal,
+    maxOutputBytes: request.maxOutputBytes,
+    onOutput: onOutput ? (stream, text) => onOutput(text, stream) : undefined,
+    groups,
+  });
+  return {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    truncated: result.truncated,
+    durationMs: result.durationMs,
+  };
+}
+
+function shellCommand(line: string): [string, string[]] {
+  if (process.platform === 'win32') return [process.env.ComSpec ?? 'cmd.exe', ['/d', '/s', '/c', line]];
+  return ['/bin/sh', ['-c', line]];
+}
+
+// Detached (own session) and untracked: the viewer must outlive the call and the app. Its stderr goes to
+// an unlinked temp file rather than a pipe, so a viewer that writes warnings later never hits a closed pipe.
+async function launchDetached(request: ProcessLaunchRequest): Promise<ProcessLaunchResult> {
+  const { signal } = request;
+  if (signal.aborted) throw signal.reason;
+  const errFile = path.join(os.tmpdir(), `agenvoy-launch-${randomUUID()}.log`);
+  const errFd = fs.openSync(errFile, 'w', 0o600);
+  const cleanup = () => fs.rmSync(errFile, { force: true });
+  let child;
+  try {
+    child = spawn(request.command, [...request.args], {
+      cwd: request.cwd,
+      detached: true,
+      stdio: ['ignore', 'ignore', errFd],
+      windowsHide: false,
+    });
+  } catch (error) {
+    cleanup();
+    throw error;
+  } finally {
+    fs.closeSync(errFd);
+  }
+  const launched = child;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      launched.once('spawn', resolve);
+      launched.once('error', reject);
+    });
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+  const pid = launched.pid as number;
+  const exited = new Promise<ProcessLaunchResult>((resolve) =>
+    launched.once('exit', (exitCode, exitSignal) =>
+      resolve({ state: 'exited', exitCode, signal: exitSignal, stderr: readHead(errFile) }),
+    ),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort = () => {};
+  const settled = new Promise<ProcessLaunchResult>((resolve) => {
+    timer = setTimeout(() => resolve({ state: 'running', pid }), request.settleMs ?? LAUNCH_SETTLE_MS);
+  });
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => {
+      void killGroup(pid).then(
+        () => reject(signal.reason),
+        () => reject(signal.reason),
+      );
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([exited, settled, aborted]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+    launched.unref();
+    cleanup();
+  }
+}
+
+function readHead(file: string): string {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(LAUNCH_STDERR_BYTES);
+      const read = fs.readSync(fd, buffer, 0, buffer.length, 0);
+      return buffer.subarray(0, read).toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,67 @@
+// The port through which tools start child processes: the core runs them in their own process group,
+// tracks them and kills the whole tree on abort (SPEC §4), which tools/ cannot do without importing main/.
+
+/** Which output stream a chunk came from. */
+export type OutputStream = 'stdout' | 'stderr';
+
+/** A command to run to completion. */
+export interface ProcessRunRequest {
+  /** The program; with `shell: true` a whole command line for /bin/sh -c. */
+  command: string;
+  /** Arguments of `command` (ignored with `shell: true`). */
+  args?: readonly string[];
+  /** Run `command` through /bin/sh -c, so pipes, globs and `&&` work. */
+  shell?: boolean;
+  /** Absolute working directory; it must exist. */
+  cwd: string;
+  /** Variables set over the app's environment. */
+  env?: Record<string, string>;
+  /** Written to stdin, which is then closed; without it stdin is closed at once. */
+  input?: string;
+  /** Aborting kills the whole tree (SIGTERM, 500 ms, SIGKILL); the run then rejects with `signal.reason`. */
+  signal: AbortSignal;
+  /** Cap per stream in bytes; the rest is cut from the middle with a note. Default 1 MiB. */
+  maxOutputBytes?: number;
+  /** Every decoded chunk as it arrives (never capped), for streamed progress. */
+  onOutput?: (chunk: string, stream: OutputStream) => void;
+}
+
+/** How a command ended. */
+export interface ProcessRunResult {
+  /** Null when a signal ended it. */
+  exitCode: number | null;
+  signal: string | null;
+  /** Each capped at `maxOutputBytes`, with a note where it was cut. */
+  stdout: string;
+  stderr: string;
+  /** Whether either stream was cut. */
+  truncated: boolean;
+  durationMs: number;
+}
+
+/** A program to start and leave running (a viewer that outlives the call and the app). */
+export interface ProcessLaunchRequest {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  /** Aborting during the settle wait kills what was started. */
+  signal: AbortSignal;
+  /** How long to watch for an early failure before letting it go (default 1 s). */
+  settleMs?: number;
+}
+
+/** What is known of a launched program once the settle wait is over. */
+export type ProcessLaunchResult =
+  | { state: 'running'; pid: number }
+  | { state: 'exited'; exitCode: number | null; signal: string | null; stderr: string };
+
+/** Runs child processes for tools; a host without one cannot offer command tools. */
+export interface ProcessPort {
+  /** Runs a command in its own process group until it (and everything it left in its group) has ended. */
+  run(request: ProcessRunRequest): Promise<ProcessRunResult>;
+  /**
+   * Starts a program detached and untracked, so it outlives the call; resolves after `settleMs` or at
+   * its exit if sooner. Rejects with an error whose `code` is 'ENOENT' when the program does not exist.
+   */
+  launch(request: ProcessLaunchRequest): Promise<ProcessLaunchResult>;
+}
