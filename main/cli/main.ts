@@ -6,6 +6,7 @@ import { mcpCommand } from './mcp-command';
 import { rulesCommand } from './rules-command';
 import { secretsCommand } from './secrets-command';
 import { toolsCommand } from './tools-command';
+import { webCommand } from './web-command';
 
 const USAGE = `usage: agenvoy <command> [options]
 
@@ -19,6 +20,7 @@ commands:
   tools call <name> '<json-args>' [--yes] [--json] [--workspace DIR]
                                                   run one tool through the dispatcher
   mcp serve [--approve ask|deny] [--workspace DIR]  serve the script tools and their authoring helpers over stdio
+  web [--port N] [--workspace DIR] [--rebuild]    browser mode: the app on 127.0.0.1, its URL (with token) printed
   secrets set KEY [--stdin]                       store a secret (masked prompt, or piped with --stdin)
   secrets delete KEY                              remove a secret from the keychain and the file
   secrets list [--json]                           secret names, where each lives, the active backend
@@ -41,6 +43,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
         return await toolsCommand(rest, io);
       case 'mcp':
         return await mcpCommand(rest, io);
+      case 'web':
+        return await webCommand(rest, io);
       case 'secrets':
         return await secretsCommand(rest, io);
       case 'rules':

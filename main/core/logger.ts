@@ -13,8 +13,10 @@ export class AppLogger implements ToolLogger {
     private readonly redactor: Redactor,
     private readonly fields: Record<string, unknown> = {},
     private readonly echo: ((line: string) => void) | null = null,
+    ensureDir = true,
   ) {
-    if (file) fs.mkdirSync(path.dirname(file), { recursive: true });
+    // Only the root logger creates the folder: child() runs on every tool call.
+    if (file && ensureDir) fs.mkdirSync(path.dirname(file), { recursive: true });
   }
 
   /** A logger for the log directory `dir` (file app.log). */
@@ -24,7 +26,7 @@ export class AppLogger implements ToolLogger {
 
   /** A logger that adds `fields` to every line. */
   child(fields: Record<string, unknown>): AppLogger {
-    return new AppLogger(this.file, this.redactor, { ...this.fields, ...fields }, this.echo);
+    return new AppLogger(this.file, this.redactor, { ...this.fields, ...fields }, this.echo, false);
   }
 
   info(message: string, fields?: Record<string, unknown>): void {

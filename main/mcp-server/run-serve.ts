@@ -4,7 +4,8 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Core } from '../app';
 import { createCore } from '../app';
-import { policyGate } from '../core/gate-port';
+import { agenvoyHome } from '../core/paths';
+import { createConfirmGate } from '../gate/create-gate';
 import type { RegisteredTool } from '../core/registry';
 import type { AuthoringPort } from './authoring-tools';
 import { authoringTools } from './authoring-tools';
@@ -43,8 +44,13 @@ export async function runMcpServe(options: McpServeOptions): Promise<void> {
   core = await createCore({
     home: options.home,
     workspace: options.workspace,
-    // The MCP host asks its own user before calling a tool, so our gate only enforces --approve deny.
-    gate: policyGate(options.approve === 'deny' ? 'deny' : 'allow'),
+    // The MCP host asks its own user before calling a tool, so our gate does not ask; the user's
+    // persisted always-deny rules and sensitive-target checks still apply, and --approve deny refuses the rest.
+    gate: createConfirmGate({
+      home: options.home ?? agenvoyHome(),
+      policy: options.approve === 'deny' ? 'deny' : 'allow',
+      prompter: null,
+    }),
     hostTools: helpers,
     watchScripts: true,
     mcp: 'off',

@@ -1,4 +1,5 @@
 // Every MCP server of mcp.json as a tool source: connected in parallel, each with a visible state (SPEC §10).
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolLogger } from '../../../tools/types';
 import { Emitter } from '../../core/emitter';
 import type { ProcessGroups } from '../../core/process-group';
@@ -83,6 +84,11 @@ export class McpManager {
   /** The live stdio pid of `name`, if any. */
   pid(name: string): number | null {
     return this.connections.get(name)?.pid ?? null;
+  }
+
+  /** The live SDK client of `name` while it is ready (diagnostics, the benchmark's reference path). */
+  client(name: string): Client | null {
+    return this.connections.get(name)?.client ?? null;
   }
 
   /** Closes every session, kills every stdio server and unregisters every MCP tool. */

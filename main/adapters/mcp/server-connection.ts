@@ -70,6 +70,11 @@ export class ServerConnection {
     return this.session?.pid ?? null;
   }
 
+  /** The live SDK client while the server is ready (diagnostics, the benchmark's reference path). */
+  get client(): Client | null {
+    return this.state.status === 'ready' ? (this.session?.client ?? null) : null;
+  }
+
   /** The view of this server now. */
   view(): McpServerView {
     return {

@@ -1,0 +1,52 @@
+// `agenvoy web [--port N] [--workspace DIR]`: browser mode — the app served to a local browser from this process.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openAppHost } from '../host/open-app-host';
+import { ensureRenderer } from '../web/renderer-build';
+import { startWebServer } from '../web/web-server';
+import type { CliIo } from './io';
+import { UsageError } from './io';
+
+/** Serves until SIGINT or SIGTERM; resolves to the exit status. */
+export async function webCommand(argv: string[], io: CliIo, stop?: AbortSignal): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      workspace: { type: 'string' },
+      rebuild: { type: 'boolean' },
+    },
+  });
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number (0-65535)');
+  const rendererDir = await ensureRenderer({ rebuild: Boolean(values.rebuild), log: (line) => io.stderr(`${line}\n`) });
+  const host = await openAppHost({
+    mode: 'web',
+    workspace: path.resolve(io.cwd, values.workspace ?? '.'),
+    env: io.env,
+  });
+  let server;
+  try {
+    server = await startWebServer({ host, rendererDir, port });
+  } catch (error) {
+    await host.close();
+    throw new Error(`cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`);
+  }
+  io.stdout(`Agenvoy browser mode: open ${server.url}\n`);
+  io.stderr('(127.0.0.1 only; the token in the URL is the key to this session. Ctrl+C stops it.)\n');
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+    if (stop?.aborted) done();
+    stop?.addEventListener('abort', done, { once: true });
+  });
+  io.stderr('stopping: cancelling turns and tasks, stopping MCP servers…\n');
+  await server.close();
+  await host.close();
+  return 0;
+}

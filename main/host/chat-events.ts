@@ -1,0 +1,49 @@
+// Turn events and gate events as the contract's payloads (JSON-safe, no raw content parts).
+import type { ChatEvent, GateEventView, ToolSourceView } from '../../preload/contract';
+import type { TurnEvent } from '../agent/turn-events';
+import type { GateEvent } from '../gate/gate-events';
+import { outcomeView, taskItem } from './views';
+
+/** A TurnEvent as the chat window receives it; `sourceOf` names a tool's source for a new card. */
+export function chatEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSourceView): ChatEvent {
+  switch (event.type) {
+    case 'turn.started':
+    case 'message.user':
+    case 'message.started':
+    case 'text.delta':
+    case 'message.finished':
+    case 'tool.call':
+    case 'todo.updated':
+    case 'result.published':
+    case 'notice':
+    case 'turn.finished':
+      return structuredClone(event);
+    case 'call.queued':
+      return {
+        type: 'call.queued',
+        chatId: event.chatId,
+        callId: event.callId,
+        tool: event.tool,
+        source: sourceOf(event.tool),
+        args: JSON.stringify(event.args),
+      };
+    case 'call.approval':
+      return { ...event, decision: { ...event.decision } };
+    case 'call.started':
+      return {
+        ...event,
+        limitMs: event.limitMs !== null && Number.isFinite(event.limitMs) ? event.limitMs : null,
+      };
+    case 'call.progress':
+      return { ...event, update: { ...event.update } };
+    case 'call.finished':
+      return { ...event, outcome: outcomeView(event.outcome) };
+    case 'task.updated':
+      return { type: 'task.updated', chatId: event.chatId, task: taskItem(event.task, event.chatId) };
+  }
+}
+
+/** A gate event as the chat window receives it (it never carries argument values). */
+export function gateEventView(event: GateEvent): GateEventView {
+  return structuredClone(event);
+}

@@ -1,0 +1,142 @@
+// The chat channels: list, search, create, open, rename, delete, move, send and cancel.
+import type { ChatSummary, InvokeChannel } from '../../preload/contract';
+import { loadSettings, SettingsError } from '../agent/settings';
+import type { ChatRecord } from '../store';
+import { chatSnapshot, chatSummary } from './chat-snapshot';
+import { defaultWorkspace, existingFolder } from './desktop-settings';
+import type { HandlerTable, HostContext } from './host-context';
+import { HostError } from './host-error';
+import { optionalLimit, optionalString, requestObject, requiredString } from './request-fields';
+
+type ChatChannel = Extract<
+  InvokeChannel,
+  | 'chats.list'
+  | 'chats.search'
+  | 'chats.create'
+  | 'chats.open'
+  | 'chats.rename'
+  | 'chats.delete'
+  | 'chats.setWorkspace'
+  | 'turn.send'
+  | 'turn.cancel'
+>;
+
+/** The longest message a user can send in one go. */
+const MAX_MESSAGE = 1_000_000;
+/** Titles are shown in a list: long ones are cut. */
+const MAX_TITLE = 200;
+const DEFAULT_TITLE = 'New chat';
+
+/** The chat handlers over the store and the chat service. */
+export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
+  const { store, service } = ctx.runtime;
+  const summary = (chat: ChatRecord): ChatSummary => chatSummary(chat, service.isRunning(chat.id));
+  const chatOf = (fields: Record<string, unknown>): ChatRecord => {
+    const chatId = requiredString(fields, 'chatId', 200);
+    const chat = store.chats.get(chatId);
+    if (!chat) throw new HostError('not_found', `no chat with id ${chatId}`);
+    return chat;
+  };
+  const changed = (chatId: string) => {
+    const chat = store.chats.get(chatId);
+    ctx.emit('chat.event', { type: 'chat.changed', chatId, chat: chat ? summary(chat) : null });
+  };
+  return {
+    'chats.list': (request) => {
+      const fields = requestObject(request);
+      const search = optionalString(fields, 'search', 500)?.trim();
+      const limit = optionalLimit(fields, 'limit', 10_000);
+      return store.chats.list({ ...(search ? { search } : {}), ...(limit ? { limit } : {}) }).map(summary);
+    },
+    'chats.search': (request) => {
+      const fields = requestObject(request);
+      const query = requiredString(fields, 'query', 500);
+      const chatId = optionalString(fields, 'chatId', 200);
+      const limit = optionalLimit(fields, 'limit', 500);
+      const titles = new Map<string, string>();
+      return store
+        .search(query, { ...(chatId ? { chatId } : {}), ...(limit ? { limit } : {}) })
+        .map((hit) => {
+          if (!titles.has(hit.chatId)) titles.set(hit.chatId, store.chats.get(hit.chatId)?.title ?? '');
+          return { ...hit, chatTitle: titles.get(hit.chatId) ?? '' };
+        });
+    },
+    'chats.create': async (request) => {
+      const fields = requestObject(request);
+      const title = optionalString(fields, 'title', MAX_TITLE)?.trim() || DEFAULT_TITLE;
+      const asked = optionalString(fields, 'workspace', 4096);
+      const workspace = asked ? await existingFolder(asked, 'workspace') : defaultWorkspace(ctx.settings);
+      const chat = service.createChat({ title, workspace });
+      changed(chat.id);
+      return summary(chat);
+    },
+    'chats.open': (request) => {
+      const chat = chatOf(requestObject(request));
+      return chatSnapshot(store, chat, service.isRunning(chat.id));
+    },
+    'chats.rename': (request) => {
+      const fields = requestObject(request);
+      const chat = chatOf(fields);
+      store.chats.rename(chat.id, requiredString(fields, 'title', MAX_TITLE).trim());
+      changed(chat.id);
+      return summary(store.chats.get(chat.id) as ChatRecord);
+    },
+    'chats.delete': (request) => {
+      const chat = chatOf(requestObject(request));
+      if (service.isRunning(chat.id))
+        throw new HostError('busy', 'stop the running turn before deleting the chat');
+      store.chats.delete(chat.id);
+      ctx.gate.forgetChat(chat.id);
+      changed(chat.id);
+      return { deleted: true as const };
+    },
+    'chats.setWorkspace': async (request) => {
+      const fields = requestObject(request);
+      const chat = chatOf(fields);
+      const workspace = await existingFolder(requiredString(fields, 'workspace', 4096), 'workspace');
+      store.chats.setWorkspace(chat.id, workspace);
+      changed(chat.id);
+      return summary(store.chats.get(chat.id) as ChatRecord);
+    },
+    'turn.send': (request) => {
+      const fields = requestObject(request);
+      const chat = chatOf(fields);
+      const text = requiredString(fields, 'text', MAX_MESSAGE);
+      if (service.isRunning(chat.id)) throw new HostError('busy', 'this chat is already running a turn');
+      try {
+        loadSettings({ home: ctx.settings.home, env: ctx.settings.env });
+      } catch (error) {
+        if (error instanceof SettingsError) throw new HostError('invalid_settings', error.message);
+        throw error;
+      }
+      if (chat.title === DEFAULT_TITLE && store.messages.list(chat.id, { limit: 1 }).length === 0) {
+        store.chats.rename(chat.id, titleFrom(text));
+      }
+      // The turn runs on; its events carry it to the window. send() marks the chat running before it yields.
+      service.send(chat.id, text).then(
+        () => changed(chat.id),
+        (error: unknown) => {
+          ctx.core.log.error('turn failed to run', { chat: chat.id, error: (error as Error).message });
+          ctx.emit('chat.event', {
+            type: 'notice',
+            chatId: chat.id,
+            level: 'error',
+            message: `the turn could not run: ${(error as Error).message}`,
+          });
+          changed(chat.id);
+        },
+      );
+      changed(chat.id);
+      return { started: true as const };
+    },
+    'turn.cancel': (request) => {
+      const chat = chatOf(requestObject(request));
+      return { cancelled: service.cancel(chat.id) };
+    },
+  };
+}
+
+function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line || DEFAULT_TITLE;
+}

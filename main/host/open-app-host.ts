@@ -1,0 +1,184 @@
+// Builds what a desktop host (Electron or browser mode) runs: the gate with the dialog prompter, the core with the
+// masked secret dialog, the chat runtime with ask_user, the app service, and every event wired to it.
+import path from 'node:path';
+import type { ToolSourceView } from '../../preload/contract';
+import type { Core } from '../app';
+import { createCore } from '../app';
+import type { ChatRuntime } from '../agent/chat-runtime';
+import { openChatRuntime } from '../agent/chat-runtime';
+import { desktopOffer } from '../agent/host-offers';
+import type { CreateProviderOptions } from '../agent/providers/create-provider';
+import { loadSettings } from '../agent/settings';
+import { Emitter } from '../core/emitter';
+import { agenvoyHome } from '../core/paths';
+import type { Redactor } from '../core/redactor';
+import { approvalTimeoutFromEnv, createConfirmGate } from '../gate/create-gate';
+import { StoringSecretPrompt } from '../secrets/secret-prompt';
+import type { SecretStore } from '../secrets/secret-store';
+import type { HostEvent } from './app-service';
+import { AppService } from './app-service';
+import { appVersion } from './app-version';
+import { chatEvent, gateEventView } from './chat-events';
+import type { SettingsPlace } from './desktop-settings';
+import { defaultWorkspace } from './desktop-settings';
+import { DialogHub } from './dialog-hub';
+import type { HostContext } from './host-context';
+import { mcpItem, sourceView } from './views';
+
+/** What a host chooses. */
+export interface AppHostOptions {
+  mode: 'electron' | 'web';
+  /** The default workspace when settings.json names none (--workspace, or the start folder). */
+  workspace: string;
+  /** $AGENVOY_HOME; defaults to the environment's. */
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  version?: string;
+  /** MCP servers connect in the background by default. */
+  mcp?: 'wait' | 'background' | 'off';
+  watchScripts?: boolean;
+  providerOptions?: CreateProviderOptions;
+  /** A prebuilt secret store (tests). */
+  secrets?: SecretStore;
+}
+
+/** A running host: its service, its dialogs, and the core underneath. */
+export interface AppHost {
+  service: AppService;
+  dialogs: DialogHub;
+  core: Core;
+  runtime: ChatRuntime;
+  /** Background tasks still running (quitting asks first when there are any). */
+  runningTasks(): number;
+  /** Stops turns, tasks, MCP servers and every child process, then closes the store. */
+  close(): Promise<void>;
+}
+
+// Registry changes come in bursts (a script folder, an MCP server's tool list): one event per burst.
+const TOOLS_CHANGED_DELAY_MS = 150;
+
+/** Opens the host's core, runtime and service. */
+export async function openAppHost(options: AppHostOptions): Promise<AppHost> {
+  const env = options.env ?? process.env;
+  const home = path.resolve(options.home ?? agenvoyHome(env));
+  const place: SettingsPlace = { home, env, fallbackWorkspace: path.resolve(options.workspace) };
+  const events = new Emitter<HostEvent>();
+  let redactor: Redactor | null = options.secrets?.redactor ?? null;
+  const emit: HostContext['emit'] = (channel, payload) => {
+    const clean = redactor ? redactor.redactDeep(payload) : payload;
+    events.emit({ channel, payload: clean } as HostEvent);
+  };
+  let chatTitle = (chatId: string) => chatId;
+  const dialogs = new DialogHub({
+    redact: (text) => redactor?.redact(text) ?? text,
+    chatTitle: (chatId) => chatTitle(chatId),
+    notice: (notice) => emit('notice', notice),
+  });
+  const gate = createConfirmGate({
+    home,
+    env,
+    policy: 'ask',
+    prompter: dialogs.approvalPrompter(),
+    // SPEC §8: off by default in the desktop app; AGENVOY_APPROVAL_TIMEOUT turns it on.
+    timeoutMs: approvalTimeoutFromEnv(env, null),
+  });
+  const core = await createCore({
+    home,
+    workspace: defaultWorkspace(place),
+    gate,
+    secretPrompt: dialogs.secretPrompt(),
+    watchScripts: options.watchScripts ?? true,
+    mcp: options.mcp ?? 'background',
+    ...(options.secrets ? { secrets: options.secrets } : {}),
+  });
+  redactor = core.redactor;
+  let runtime: ChatRuntime;
+  try {
+    runtime = await openChatRuntime(core, {
+      settings: () => loadSettings({ home, env }),
+      offered: desktopOffer,
+      background: true,
+      gate,
+      askUser: dialogs.askUser(),
+      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+    });
+  } catch (error) {
+    await core.close();
+    throw error;
+  }
+  chatTitle = (chatId) => runtime.store.chats.get(chatId)?.title ?? chatId;
+  const closing = new AbortController();
+  const ctx: HostContext = {
+    core,
+    runtime,
+    gate,
+    dialogs,
+    secretAsk: new StoringSecretPrompt(dialogs.secretPrompt(), core.secrets),
+    settings: place,
+    mode: options.mode,
+    version: options.version ?? appVersion(),
+    signal: closing.signal,
+    emit,
+  };
+  const service = new AppService(ctx, events);
+  const unsubscribe = wireEvents(ctx);
+
+  return {
+    service,
+    dialogs,
+    core,
+    runtime,
+    runningTasks: () => core.tasks.running,
+    async close() {
+      if (closing.signal.aborted) return;
+      closing.abort(new Error('the app is quitting'));
+      await stopTurns(runtime);
+      // Tasks are cancelled while the store is open, so they are recorded as cancelled, not interrupted.
+      await core.tasks.cancelAll();
+      unsubscribe();
+      runtime.close();
+      await core.close();
+    },
+  };
+}
+
+function wireEvents(ctx: HostContext): () => void {
+  const { core, runtime, gate } = ctx;
+  const sourceOf = (tool: string): ToolSourceView => {
+    const found = core.registry.get(tool);
+    return found ? sourceView(found.spec.source) : { kind: 'builtin' };
+  };
+  let toolsTimer: NodeJS.Timeout | null = null;
+  const offs = [
+    runtime.service.on((event) => {
+      const view = chatEvent(event, sourceOf);
+      ctx.emit('chat.event', view);
+      if (view.type === 'task.updated') ctx.emit('task.changed', view.task);
+    }),
+    gate.on((event) => ctx.emit('gate.event', gateEventView(event))),
+    core.registry.onChange(() => {
+      toolsTimer ??= setTimeout(() => {
+        toolsTimer = null;
+        ctx.emit('tools.changed', { count: core.registry.size });
+      }, TOOLS_CHANGED_DELAY_MS);
+    }),
+    core.mcp.onChange((view) => ctx.emit('mcp.changed', mcpItem(view))),
+    gate.rules.onChange((change) =>
+      ctx.emit('rules.changed', { ruleId: change.type === 'bound' ? change.id : change.rule.id }),
+    ),
+  ];
+  return () => {
+    if (toolsTimer) clearTimeout(toolsTimer);
+    offs.forEach((off) => off());
+  };
+}
+
+// Turns are cancelled and given a moment to commit their cancelled state before the store closes.
+async function stopTurns(runtime: ChatRuntime, graceMs = 3000): Promise<void> {
+  const running = runtime.store.chats.list().filter((chat) => runtime.service.isRunning(chat.id));
+  for (const chat of running) runtime.service.cancel(chat.id);
+  const until = Date.now() + graceMs;
+  while (running.some((chat) => runtime.service.isRunning(chat.id)) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

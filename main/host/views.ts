@@ -1,0 +1,122 @@
+// Plain mappings from core records to the contract's views (no I/O); callers redact what they send.
+import type {
+  McpServerItem,
+  OutcomeView,
+  RuleItem,
+  TaskItem,
+  ToolSourceView,
+  ToolView,
+} from '../../preload/contract';
+import type { TaskView, ToolSource } from '../../tools/types';
+import type { McpServerView } from '../adapters/mcp/server-state';
+import { headlessOffer } from '../agent/host-offers';
+import type { CallOutcome } from '../core/outcome';
+import type { RegisteredTool } from '../core/registry';
+import { toolToJson } from '../core/registry';
+import type { RuleView } from '../gate/rule-types';
+
+/** A tool source as the contract shows it. */
+export function sourceView(source: ToolSource): ToolSourceView {
+  switch (source.kind) {
+    case 'builtin':
+      return { kind: 'builtin' };
+    case 'script':
+      return { kind: 'script', dir: source.dir, scope: source.scope };
+    case 'mcp':
+      return { kind: 'mcp', server: source.server, remoteName: source.remoteName };
+  }
+}
+
+/** A registered tool in the JSON shape of SPEC §2, with its headless mark. */
+export function toolView(tool: RegisteredTool): ToolView {
+  const json = toolToJson(tool);
+  return {
+    name: json.name,
+    source: json.source,
+    origin: json.origin,
+    description: json.description,
+    flags: { ...json.flags },
+    timeoutMs: json.timeoutMs,
+    lint: json.lint.map((finding) => ({
+      code: finding.code,
+      level: finding.level,
+      message: finding.message,
+    })),
+    offeredHeadless: headlessOffer(tool),
+  };
+}
+
+/** A call outcome without its raw content parts and data (the text is what the card shows). */
+export function outcomeView(outcome: CallOutcome): OutcomeView {
+  switch (outcome.outcome) {
+    case 'ok':
+      return { outcome: 'ok', text: outcome.text, durationMs: outcome.durationMs };
+    case 'error':
+      return {
+        outcome: 'error',
+        code: outcome.code,
+        message: outcome.message,
+        durationMs: outcome.durationMs,
+        ...(outcome.credential ? { credential: { ...outcome.credential } } : {}),
+      };
+    case 'timed_out':
+      return {
+        outcome: 'timed_out',
+        message: outcome.message,
+        limitMs: Number.isFinite(outcome.limitMs) ? outcome.limitMs : null,
+        durationMs: outcome.durationMs,
+      };
+    case 'cancelled':
+      return { outcome: 'cancelled', message: outcome.message, durationMs: outcome.durationMs };
+    case 'denied':
+      return {
+        outcome: 'denied',
+        message: outcome.message,
+        ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+      };
+  }
+}
+
+/** A task with its chat. */
+export function taskItem(task: TaskView, chatId: string): TaskItem {
+  return {
+    id: task.id,
+    chatId,
+    tool: task.tool,
+    summary: task.summary,
+    status: task.status,
+    startedAt: task.startedAt,
+    endedAt: task.endedAt,
+    limitMs: task.limitMs !== null && Number.isFinite(task.limitMs) ? task.limitMs : null,
+    outputTail: task.outputTail,
+    result: task.result,
+    error: task.error,
+  };
+}
+
+/** An MCP server as the tools panel shows it. */
+export function mcpItem(view: McpServerView): McpServerItem {
+  return {
+    name: view.name,
+    endpoint: view.endpoint,
+    state: { ...view.state },
+    tools: [...view.tools],
+    warnings: [...view.warnings],
+  };
+}
+
+/** An approval rule as the rules list shows it. */
+export function ruleItem(rule: RuleView): RuleItem {
+  return {
+    id: rule.id,
+    origin: rule.origin,
+    tool: rule.tool,
+    pattern: rule.pattern,
+    except: [...rule.except],
+    effect: rule.effect,
+    createdAt: rule.createdAt,
+    void: rule.void,
+    changedTools: [...rule.changedTools],
+    note: rule.note,
+  };
+}

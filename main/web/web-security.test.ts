@@ -1,0 +1,137 @@
+// Browser mode's gatekeeping over real sockets: the token, the Host and Origin checks, CSP, 127.0.0.1 only.
+import http from 'node:http';
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { WebFixture } from './testing/web-fixture';
+import { testClient, webFixture } from './testing/web-fixture';
+
+let fixture: WebFixture;
+const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+beforeAll(async () => {
+  delete process.env.DBUS_SESSION_BUS_ADDRESS;
+  delete process.env.DISPLAY;
+  fixture = await webFixture();
+});
+afterAll(async () => {
+  await fixture?.close();
+  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
+  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
+});
+
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+  address = '127.0.0.1',
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: address, port: fixture.web.port, path, headers }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    request.on('error', reject);
+  });
+}
+
+function upgrade(token: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${fixture.web.port}/ws?token=${encodeURIComponent(token)}`, { headers });
+    socket.on('unexpected-response', (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.on('open', () => {
+      resolve(101);
+      socket.close();
+    });
+    socket.on('error', (error) => {
+      if (!String(error.message).includes('Unexpected server response')) reject(error);
+    });
+  });
+}
+
+describe('browser mode: page loads', () => {
+  it('serves the page with the token, a strict CSP and no-referrer', async () => {
+    const page = await get(`/?token=${fixture.web.token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain(`ws://127.0.0.1:${fixture.web.port}`);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(fixture.web.url).toBe(`http://127.0.0.1:${fixture.web.port}/?token=${fixture.web.token}`);
+  });
+
+  it('refuses a page load without the token or with a wrong one (403)', async () => {
+    expect((await get('/')).status).toBe(403);
+    expect((await get('/index.html')).status).toBe(403);
+    expect((await get('/?token=wrong')).status).toBe(403);
+    expect((await get(`/?token=${fixture.web.token.slice(0, -1)}`)).status).toBe(403);
+    expect((await get('/dialog.html')).status).toBe(403);
+  });
+
+  it('refuses a foreign Host header (DNS rebinding) even with the token', async () => {
+    const rebound = await get(`/?token=${fixture.web.token}`, { Host: `evil.example:${fixture.web.port}` });
+    expect(rebound.status).toBe(403);
+    const asset = await get('/assets/app.js', { Host: 'evil.example' });
+    expect(asset.status).toBe(403);
+  });
+
+  it('refuses a cross-origin request', async () => {
+    const page = await get(`/?token=${fixture.web.token}`, { Origin: 'https://evil.example' });
+    expect(page.status).toBe(403);
+  });
+
+  it('serves assets, but nothing outside the build and no other method', async () => {
+    expect((await get('/assets/app.js')).status).toBe(200);
+    expect((await get('/../package.json')).status).toBe(404);
+    expect((await get('/%2e%2e/%2e%2e/package.json')).status).toBe(404);
+    expect((await get('/assets/missing.js')).status).toBe(404);
+  });
+
+  it('listens on 127.0.0.1 only', async () => {
+    const external = Object.values(os.networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === 'IPv4' && !address.internal);
+    if (!external) return;
+    await expect(get(`/?token=${fixture.web.token}`, {}, external.address)).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
+describe('browser mode: the WebSocket upgrade', () => {
+  const origin = () => `http://127.0.0.1:${fixture.web.port}`;
+
+  it('accepts its own page with the token', async () => {
+    expect(await upgrade(fixture.web.token, { Origin: origin() })).toBe(101);
+  });
+
+  it('refuses a wrong or missing token (403)', async () => {
+    expect(await upgrade('wrong', { Origin: origin() })).toBe(403);
+    expect(await upgrade('', { Origin: origin() })).toBe(403);
+  });
+
+  it('refuses another origin, or none', async () => {
+    expect(await upgrade(fixture.web.token, { Origin: 'https://evil.example' })).toBe(403);
+    expect(await upgrade(fixture.web.token, { Origin: `http://127.0.0.1:${fixture.web.port + 1}` })).toBe(403);
+    expect(await upgrade(fixture.web.token, {})).toBe(403);
+  });
+
+  it('a bridge answers app.info and refuses unknown channels as data', async () => {
+    const client = await testClient(fixture.web);
+    const info = await client.bridge.api.invoke('app.info', {});
+    expect(info).toMatchObject({ ok: true, value: { mode: 'web', home: fixture.home } });
+    const unknown = await client.bridge.api.invoke('nope' as 'app.info', {});
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    const bad = await client.bridge.api.invoke('chats.open', { chatId: 42 } as never);
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    const missing = await client.bridge.api.invoke('chats.open', { chatId: 'nope' });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    client.close();
+  });
+});

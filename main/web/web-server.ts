@@ -1,0 +1,160 @@
+// Browser mode's server: the built renderer and the contract over a WebSocket, on 127.0.0.1 only, behind a random
+// token (page loads and the upgrade), with Host and Origin checks and a strict CSP on every page.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { HostClosingCode } from '../../preload/web-protocol';
+import { contentSecurityPolicy } from '../host/content-policy';
+import type { AppHost } from '../host/open-app-host';
+import { refusal } from './request-guards';
+import { isPage, resolveStatic } from './static-files';
+import { bindSocket } from './web-session';
+import { newToken } from './web-token';
+
+/** What the server is started with. */
+export interface WebServerOptions {
+  host: AppHost;
+  /** The built renderer (dist/renderer). */
+  rendererDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** A fixed token (tests); a fresh random one otherwise. */
+  token?: string;
+}
+
+/** A running browser-mode server. */
+export interface WebServer {
+  /** The URL to open, token included. */
+  url: string;
+  port: number;
+  token: string;
+  /** Connected pages. */
+  clients(): number;
+  /** Closes every socket and the server (the host itself is closed by its owner). */
+  close(): Promise<void>;
+}
+
+/** The only interface browser mode listens on. */
+export const LISTEN_HOST = '127.0.0.1';
+/** Sockets are pinged this often, so a vanished page is noticed. */
+const PING_MS = 30_000;
+/** The largest frame a page may send (a long message; nothing near this is normal). */
+const MAX_FRAME = 4 * 1024 * 1024;
+const HOST_CLOSING: HostClosingCode = 4000;
+
+/** Starts the server; resolves once it listens. */
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const token = options.token ?? newToken();
+  let port = 0;
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME, perMessageDeflate: false });
+  const server = http.createServer((request, response) =>
+    serveHttp(request, response, { port, token, ...options }),
+  );
+  server.on('upgrade', (request, socket, head) => {
+    const why =
+      new URL(request.url ?? '/', 'http://127.0.0.1').pathname === '/ws'
+        ? refusal(
+            { host: request.headers.host, origin: request.headers.origin, url: request.url },
+            { port, token, needsToken: true, needsOrigin: true },
+          )
+        : 'not found';
+    if (why) return reject(socket, why === 'not found' ? 404 : 403);
+    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
+  });
+  sockets.on('connection', (ws) => {
+    const unbind = bindSocket(ws, options.host);
+    let alive = true;
+    ws.on('pong', () => (alive = true));
+    const ping = setInterval(() => {
+      if (!alive) return ws.terminate();
+      alive = false;
+      ws.ping();
+    }, PING_MS);
+    ws.on('close', () => {
+      clearInterval(ping);
+      unbind();
+    });
+    ws.on('error', () => ws.terminate());
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, LISTEN_HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${LISTEN_HOST}:${port}/?token=${token}`,
+    port,
+    token,
+    clients: () => sockets.clients.size,
+    async close() {
+      for (const ws of sockets.clients) ws.close(HOST_CLOSING, 'the host is shutting down');
+      // Pages answer the close frame at once; one that does not is cut off.
+      const until = Date.now() + 500;
+      while (sockets.clients.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      for (const ws of sockets.clients) ws.terminate();
+      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function serveHttp(
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  options: WebServerOptions & { port: number; token: string },
+): void {
+  const pathname = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+  setSecurityHeaders(response, options.port);
+  if (request.method !== 'GET' && request.method !== 'HEAD') return end(response, 405, 'method not allowed');
+  const page = isPage(pathname);
+  const why = refusal(
+    { host: request.headers.host, origin: request.headers.origin, url: request.url },
+    // Pages need the token; assets hold no data, but still only answer this host's own name and origin.
+    { port: options.port, token: options.token, needsToken: page, needsOrigin: false },
+  );
+  if (why) return end(response, 403, `forbidden: ${why}`);
+  const found = resolveStatic(options.rendererDir, pathname);
+  if (!found) return end(response, 404, 'not found');
+  response.statusCode = 200;
+  response.setHeader('Content-Type', found.type);
+  response.setHeader('Cache-Control', page ? 'no-store' : 'no-cache');
+  if (request.method === 'HEAD') return void response.end();
+  fs.createReadStream(found.file)
+    .on('error', () => response.destroy())
+    .pipe(response);
+}
+
+function setSecurityHeaders(response: http.ServerResponse, port: number): void {
+  response.setHeader(
+    'Content-Security-Policy',
+    contentSecurityPolicy({ connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] }),
+  );
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  response.setHeader('X-Frame-Options', 'DENY');
+  // The token is in the page URL: it must not leak to any link the page opens.
+  response.setHeader('Referrer-Policy', 'no-referrer');
+  response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+  response.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), usb=(), serial=()');
+}
+
+function end(response: http.ServerResponse, status: number, text: string): void {
+  response.statusCode = status;
+  response.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  response.setHeader('Cache-Control', 'no-store');
+  response.end(`${text}\n`);
+}
+
+function reject(socket: Duplex, status: 403 | 404): void {
+  const text = status === 403 ? 'Forbidden' : 'Not Found';
+  socket.on('error', () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

@@ -1,0 +1,68 @@
+// One page's WebSocket: its requests go to the app service and the dialogs, every event comes back to it.
+// Frames are never logged: a `dialog.secret` frame holds a value that must go to the store and nowhere else.
+import type { WebSocket } from 'ws';
+import type { Result } from '../../preload/contract';
+import type { ClientMessage, ServerMessage } from '../../preload/web-protocol';
+import type { AppHost } from '../host/open-app-host';
+import { fail, ok, toFailure } from '../host/host-error';
+import { requestObject, requiredIndex, requiredString } from '../host/request-fields';
+
+/** Binds a socket to the host; returns the undo (called when the socket closes). */
+export function bindSocket(socket: WebSocket, host: AppHost): () => void {
+  const send = (message: ServerMessage) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  };
+  const offEvents = host.service.on((event) => send({ type: 'event', ...event } as ServerMessage));
+  const offDialogs = host.dialogs.attach({ present: (event) => send({ type: 'dialog', event }) });
+  const onMessage = (data: unknown, isBinary: boolean) => {
+    if (isBinary) return;
+    let message: Record<string, unknown>;
+    try {
+      message = requestObject(JSON.parse(String(data)));
+    } catch {
+      return;
+    }
+    const id = message.id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) return;
+    void answer(host, message as Partial<ClientMessage> & Record<string, unknown>).then((result) =>
+      send({ type: 'reply', id, result }),
+    );
+  };
+  socket.on('message', onMessage);
+  return () => {
+    socket.off('message', onMessage);
+    offEvents();
+    offDialogs();
+  };
+}
+
+async function answer(host: AppHost, message: Record<string, unknown>): Promise<Result<unknown>> {
+  const redact = (text: string) => host.core.redactor.redact(text);
+  try {
+    switch (message.type as ClientMessage['type']) {
+      case 'invoke':
+        return await host.service.invoke(message.channel, message.request);
+      case 'dialog.pending':
+        return ok(host.dialogs.pending());
+      case 'dialog.approval': {
+        const dialogId = requiredString(message, 'dialogId', 200);
+        const pending = await host.dialogs.answerApproval(
+          dialogId,
+          requiredIndex(message, 'index'),
+          message.choice,
+        );
+        return ok({ pending });
+      }
+      case 'dialog.secret':
+        host.dialogs.answerSecret(requiredString(message, 'dialogId', 200), message.answer);
+        return ok({ accepted: true });
+      case 'dialog.question':
+        host.dialogs.answerQuestion(requiredString(message, 'dialogId', 200), message.answer);
+        return ok({ accepted: true });
+      default:
+        return fail('invalid_request', `unknown message type ${JSON.stringify(message.type)}`);
+    }
+  } catch (error) {
+    return toFailure(error, redact);
+  }
+}
