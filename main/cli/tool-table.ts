@@ -1,8 +1,8 @@
 // Plain-text table of tools for `agenvoy tools list`.
 import type { ToolJson } from '../core/registry';
 
-/** One line per tool: name, source, flags, limit, error count. */
-export function formatToolTable(tools: ToolJson[]): string {
+/** One line per tool: name, source, flags, limit, notes (not offered headless, lint errors). */
+export function formatToolTable(tools: Array<ToolJson & { offeredHeadless?: boolean }>): string {
   const rows = tools.map((t) => [
     t.name,
     t.origin ? `${t.source}:${t.origin}` : t.source,
@@ -11,9 +11,14 @@ export function formatToolTable(tools: ToolJson[]): string {
       .map(([flag]) => flag)
       .join(',') || '-',
     t.timeoutMs === null ? 'none' : `${t.timeoutMs / 1000}s`,
-    t.lint.some((f) => f.level === 'error')
-      ? `${t.lint.filter((f) => f.level === 'error').length} lint error(s)`
-      : '',
+    [
+      t.offeredHeadless === false ? 'not in agenvoy chat' : '',
+      t.lint.some((f) => f.level === 'error')
+        ? `${t.lint.filter((f) => f.level === 'error').length} lint error(s)`
+        : '',
+    ]
+      .filter(Boolean)
+      .join('; '),
   ]);
   const header = ['NAME', 'SOURCE', 'FLAGS', 'TIMEOUT', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

@@ -7,6 +7,7 @@ import { TerminalSecretPrompt } from '../secrets/terminal-prompt';
 import type { ApprovalGate } from '../core/gate-port';
 import { policyGate } from '../core/gate-port';
 import { outcomeText } from '../core/outcome';
+import { headlessOffer } from '../agent/host-offers';
 import { toolToJson } from '../core/registry';
 import type { CliIo } from './io';
 import { UsageError } from './io';
@@ -60,7 +61,8 @@ async function list(argv: string[], io: CliIo): Promise<number> {
     const tools = core.registry
       .all()
       .filter((t) => values.system || !t.spec.flags.systemUse)
-      .map(toolToJson);
+      // The registry is the desktop app's; `agenvoy chat` leaves some tools out (SPEC §1).
+      .map((t) => ({ ...toolToJson(t), offeredHeadless: headlessOffer(t) }));
     io.stdout(values.json ? JSON.stringify(tools, null, 2) + '\n' : formatToolTable(tools));
     return 0;
   });

@@ -18,8 +18,12 @@ export async function webCommand(argv: string[], io: CliIo, stop?: AbortSignal):
     },
   });
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number (0-65535)');
-  const rendererDir = await ensureRenderer({ rebuild: Boolean(values.rebuild), log: (line) => io.stderr(`${line}\n`) });
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError('--port must be a port number (0-65535)');
+  const rendererDir = await ensureRenderer({
+    rebuild: Boolean(values.rebuild),
+    log: (line) => io.stderr(`${line}\n`),
+  });
   const host = await openAppHost({
     mode: 'web',
     workspace: path.resolve(io.cwd, values.workspace ?? '.'),

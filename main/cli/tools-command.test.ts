@@ -1,0 +1,159 @@
+// `agenvoy tools list|search|lint|call`, in-process through main() and once through the real bin/agenvoy.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { CliIo } from './io';
+import { main } from './main';
+
+let home: string;
+let workspace: string;
+
+function writeTool(root: string, folder: string, manifest: Record<string, unknown>, script: string) {
+  const dir = path.join(root, folder);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'tool.json'),
+    typeof manifest === 'string' ? manifest : JSON.stringify(manifest),
+  );
+  fs.writeFileSync(path.join(dir, 'script.js'), script);
+}
+
+const wordCount = {
+  name: 'word_count',
+  description: 'Count the words of a text.\nUse when you need a word count; read_file for the text itself.',
+  parameters: {
+    type: 'object',
+    properties: { text: { type: 'string', description: 'The text, e.g. "a b".' } },
+    required: ['text'],
+  },
+  timeout: 5,
+};
+
+beforeEach(() => {
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-tools-cli-'));
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-ws-'));
+  writeTool(
+    path.join(home, 'tools', 'script'),
+    'wc',
+    wordCount,
+    'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{console.log(JSON.parse(s).text.split(/\\s+/).filter(Boolean).length)})',
+  );
+});
+
+function cli(argv: string[], interactive = false) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    stdin: Readable.from([]),
+    interactive,
+    env: { AGENVOY_HOME: home },
+    cwd: workspace,
+  };
+  return main(argv, io).then((code) => ({ code, stdout, stderr }));
+}
+
+describe('agenvoy tools', () => {
+  it('list --json shows every tool in the JSON shape of SPEC §2, system tools only with --system', async () => {
+    const plain = JSON.parse((await cli(['tools', 'list', '--json'])).stdout) as Array<
+      Record<string, unknown>
+    >;
+    const all = JSON.parse((await cli(['tools', 'list', '--json', '--system'])).stdout) as Array<
+      Record<string, unknown>
+    >;
+    expect(plain.some((t) => t.name === 'find_tools')).toBe(false);
+    const findTools = all.find((t) => t.name === 'find_tools');
+    expect(findTools).toMatchObject({
+      source: 'builtin',
+      flags: { alwaysAllow: true, concurrent: false, background: false, systemUse: true },
+      timeoutMs: 900000,
+      lint: [],
+      offeredHeadless: true,
+    });
+    expect(all.find((t) => t.name === 'ask_user')?.timeoutMs).toBeNull();
+    expect(all.find((t) => t.name === 'script_word_count')).toMatchObject({
+      source: 'script',
+      timeoutMs: 5000,
+    });
+  });
+
+  it('search --json ranks by intent with score, flags and timeout', async () => {
+    const { stdout, code } = await cli([
+      'tools',
+      'search',
+      'how many words are in this text',
+      '--json',
+      '--limit',
+      '3',
+    ]);
+    expect(code).toBe(0);
+    const hits = JSON.parse(stdout) as Array<Record<string, unknown>>;
+    expect(hits[0]).toMatchObject({ name: 'script_word_count', timeoutMs: 5000 });
+    expect(Object.keys(hits[0] ?? {}).sort()).toEqual(['description', 'flags', 'name', 'score', 'timeoutMs']);
+    expect((await cli(['tools', 'search'])).code).toBe(2);
+  });
+
+  it('lint --json reports no error for built-ins and reports a bad script folder, with exit 0', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-lint-'));
+    writeTool(dir, 'bad', { ...wordCount, name: 'ProcessStuff', description: 'Does things.' }, '');
+    fs.mkdirSync(path.join(dir, 'broken'));
+    fs.writeFileSync(path.join(dir, 'broken', 'tool.json'), '{ not json');
+    fs.writeFileSync(path.join(dir, 'broken', 'script.js'), '');
+    const { code, stdout } = await cli(['tools', 'lint', '--dir', dir, '--json']);
+    const rows = JSON.parse(stdout) as Array<{ tool: string; source: string; code: string; level: string }>;
+    expect(code).toBe(0);
+    expect(rows.filter((r) => r.source === 'builtin' && r.level === 'error')).toEqual([]);
+    expect(rows.some((r) => r.tool === 'script_ProcessStuff' && r.code === 'R1_NOT_SNAKE_CASE')).toBe(true);
+    expect(rows.some((r) => r.tool === 'script_ProcessStuff' && r.code.startsWith('R2_'))).toBe(true);
+    expect(rows.some((r) => r.code === 'LOAD_ERROR' && r.tool.endsWith('broken'))).toBe(true);
+  });
+
+  it('call runs through the dispatcher: --yes allows, no terminal denies, bad arguments name the field', async () => {
+    const denied = await cli(['tools', 'call', 'script_word_count', '{"text":"a b c"}', '--json']);
+    expect(denied.code).toBe(1);
+    expect(JSON.parse(denied.stdout)).toMatchObject({ outcome: 'denied' });
+    expect(JSON.parse(denied.stdout).message).toMatch(/no terminal/);
+    const ok = await cli(['tools', 'call', 'script_word_count', '{"text":"a b c"}', '--yes', '--json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ outcome: 'ok', text: '3' });
+    const bad = await cli(['tools', 'call', 'script_word_count', '{"txt":"a"}', '--yes', '--json']);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ outcome: 'error', code: 'invalid_arguments' });
+    expect(JSON.parse(bad.stdout).message).toContain('`text`');
+    const unknown = await cli(['tools', 'call', 'no_such_tool', '{}', '--json']);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ outcome: 'error', code: 'unknown_tool' });
+  });
+
+  it('call reports a timeout as an outcome', async () => {
+    writeTool(
+      path.join(home, 'tools', 'script'),
+      'sleepy',
+      { ...wordCount, name: 'sleepy_job', timeout: 1, parameters: { type: 'object', properties: {} } },
+      'setTimeout(() => {}, 60000)',
+    );
+    const started = Date.now();
+    const result = await cli(['tools', 'call', 'script_sleepy_job', '{}', '--yes', '--json']);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      outcome: 'timed_out',
+      message: 'timed out after 1 s',
+      limitMs: 1000,
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('works through the real bin/agenvoy right after install', async () => {
+    const bin = path.resolve(__dirname, '../../bin/agenvoy');
+    const env: NodeJS.ProcessEnv = { ...process.env, AGENVOY_HOME: home };
+    delete env.DBUS_SESSION_BUS_ADDRESS;
+    const { stdout } = await promisify(execFile)(
+      bin,
+      ['tools', 'call', 'script_word_count', '{"text":"x y"}', '--yes', '--json'],
+      { env, cwd: workspace },
+    );
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'ok', text: '2' });
+  });
+});
