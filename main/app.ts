@@ -87,7 +87,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const schemas = new LoadedSchemas();
   const catalog = new RegistryCatalog(registry, schemas);
   const groups = new ProcessGroups();
-  const tasks = new TaskRegistry((task) => log.warn('abandoned task that ignored its signal', { task: task.id, name: task.tool }));
+  const tasks = new TaskRegistry((task) =>
+    log.warn('abandoned task that ignored its signal', { task: task.id, name: task.tool }),
+  );
   const getSecret = options.getSecret ?? ((key: string) => secrets.get(key));
   const dispatcher = new Dispatcher({
     registry,

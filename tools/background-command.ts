@@ -2,7 +2,13 @@
 // starts every background tool as a task). The handler runs inside the task: its streamed output becomes
 // the task's output tail, and a non-zero exit fails the task, so the task list shows what went wrong.
 import { TIMEOUT_MIN_PARAMETER, taskLimitFromArgs } from './background-limit';
-import { commandData, COMMAND_PARAMETERS, describeExit, formatCommandRun, runToolCommand } from './command-runner';
+import {
+  commandData,
+  COMMAND_PARAMETERS,
+  describeExit,
+  formatCommandRun,
+  runToolCommand,
+} from './command-runner';
 import { defineTool, ToolError } from './types';
 
 /** The background_command built-in: background, gated, limited by the call's `timeout_min`. */
@@ -10,8 +16,8 @@ export const backgroundCommandTool = defineTool({
   name: 'background_command',
   description:
     'Start a shell command in the workspace as a background task and return its task id at once.\n' +
-    'Use for servers, watchers and jobs that run long; run_command when you need the output now.\n' +
-    'Read its output with check_task.',
+    'Use for servers, watchers and long jobs; run_command when you need the output now.\n' +
+    'Follow it with check_task.',
   parameters: {
     type: 'object',
     properties: { ...COMMAND_PARAMETERS, timeout_min: TIMEOUT_MIN_PARAMETER },

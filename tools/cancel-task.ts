@@ -20,7 +20,8 @@ export const cancelTaskTool = defineTool({
       task_id: {
         type: 'string',
         minLength: 1,
-        description: 'The id of the task to cancel, as a background tool or check_task returned it, e.g. "task_1a2b3c4d".',
+        description:
+          'The id of the task to cancel, as a background tool or check_task returned it, e.g. "task_1a2b3c4d".',
       },
     },
     required: ['task_id'],
@@ -31,7 +32,8 @@ export const cancelTaskTool = defineTool({
     const id = requiredString(args.task_id, 'task_id', '"task_1a2b3c4d"');
     const before = findChatTask(tasks, ctx, id);
     if (before.status !== 'running' || !tasks.cancel(id)) {
-      return `task ${id} had already finished (${before.status}); nothing to cancel\n${taskReport(before)}`;
+      const finished = tasks.get(id) ?? before;
+      return `task ${id} had already finished (${finished.status}); nothing to cancel\n${taskReport(finished)}`;
     }
     let task = tasks.get(id) ?? before;
     const until = Date.now() + SETTLE_MS;
@@ -39,7 +41,8 @@ export const cancelTaskTool = defineTool({
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       task = tasks.get(id) ?? task;
     }
-    const head = task.status === 'running' ? `cancelling task ${id}; it is still stopping` : `cancelled task ${id}`;
+    const head =
+      task.status === 'running' ? `cancelling task ${id}; it is still stopping` : `cancelled task ${id}`;
     return { content: [{ type: 'text', text: `${head}\n${taskReport(task)}` }], data: task };
   },
 });

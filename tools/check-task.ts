@@ -1,5 +1,4 @@
 // check_task: the model's view of its background tasks (SPEC §11): one task in full, or the chat's list.
-import type { TaskView } from './types';
 import { defineTool, ToolError } from './types';
 import { findChatTask, requireTasks, taskLine, taskReport } from './task-view';
 import { optionalString } from './workspace-path';
@@ -21,7 +20,8 @@ export const checkTaskTool = defineTool({
       task_id: {
         type: 'string',
         default: '',
-        description: 'The id a background tool returned, e.g. "task_1a2b3c4d"; empty to list this chat\'s tasks.',
+        description:
+          'The id a background tool returned, e.g. "task_1a2b3c4d"; empty to list this chat\'s tasks.',
       },
       wait_s: {
         type: 'integer',
@@ -54,7 +54,7 @@ export const checkTaskTool = defineTool({
       await sleep(Math.min(POLL_MS, until - Date.now()), ctx.signal);
       task = tasks.get(id) ?? task;
     }
-    return { content: [{ type: 'text', text: taskReport(task) }], data: task satisfies TaskView };
+    return { content: [{ type: 'text', text: taskReport(task) }], data: task };
   },
 });
 

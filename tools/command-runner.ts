@@ -41,7 +41,8 @@ export interface CommandRun {
 /** The process port, or a clear error in a host that cannot run commands. */
 export function requireProcesses(ctx: ToolContext): ProcessPort {
   const port = ctx.services.processes;
-  if (!port) throw new ToolError('unavailable', 'this host cannot start processes, so commands cannot run here');
+  if (!port)
+    throw new ToolError('unavailable', 'this host cannot start processes, so commands cannot run here');
   return port;
 }
 

@@ -39,7 +39,8 @@ export function taskReport(task: TaskView): string {
   if (task.outputTail) parts.push(`output tail:\n${task.outputTail.replace(/\r?\n$/, '')}`);
   if (task.result !== null) parts.push(`result:\n${task.result}`);
   if (task.error !== null) parts.push(`error:\n${task.error}`);
-  if (task.status === 'running') parts.push('still running: check again later, or pass wait_s to wait for it');
+  if (task.status === 'running')
+    parts.push('still running: check again later, or pass wait_s to wait for it');
   return parts.join('\n');
 }
 

@@ -2,6 +2,7 @@
 // tools/ gets every capability through ToolContext, so nothing here imports main/.
 import type { AskUserPort, ChatPort, SubagentPort } from './chat-ports';
 import type { ProcessPort } from './process-port';
+import type { WebSettings } from './web/web-settings';
 
 /** Default limit of a tool call: 15 minutes. */
 export const DEFAULT_TOOL_TIMEOUT = 15 * 60 * 1000;
@@ -129,6 +130,8 @@ export interface ToolServices {
   subagents?: SubagentPort;
   /** Present where tools may start child processes (run_command, background_command, open_file). */
   processes?: ProcessPort;
+  /** The web tools' settings (settings.json "web"); defaults apply when absent. */
+  web?: WebSettings;
 }
 
 /** Everything a handler receives besides its arguments. */

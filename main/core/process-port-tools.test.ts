@@ -85,7 +85,8 @@ describe('run_command through the dispatcher', () => {
   });
 
   it('is cut at its limit and the whole process tree is gone', async () => {
-    const core = testCore([{ ...runCommandTool, timeoutMs: 1500 }]);
+    // Long enough for two node processes to start on a busy machine before the limit fires.
+    const core = testCore([{ ...runCommandTool, timeoutMs: 3000 }]);
     const tree = stubbornTree();
     const t0 = Date.now();
     const call = core.dispatcher.dispatch(
@@ -94,8 +95,8 @@ describe('run_command through the dispatcher', () => {
     );
     const pids = await tree.pids();
     const outcome = await call;
-    expect(outcome).toMatchObject({ outcome: 'timed_out', message: 'timed out after 1.5 s' });
-    expect(Date.now() - t0).toBeLessThan(1500 + 1500);
+    expect(outcome).toMatchObject({ outcome: 'timed_out', message: 'timed out after 3 s' });
+    expect(Date.now() - t0).toBeLessThan(3000 + 2000);
     expect(processRunning(pids.leader)).toBe(false);
     expect(processRunning(pids.grandchild)).toBe(false);
     expect(groups.size).toBe(0);
@@ -169,7 +170,7 @@ describe('background_command as a task', () => {
   });
 
   it('is stopped at its task limit, not the turn, and the tree is gone', async () => {
-    const core = testCore([{ ...backgroundCommandTool, taskLimitMs: () => 1000 }]);
+    const core = testCore([{ ...backgroundCommandTool, taskLimitMs: () => 3000 }]);
     const tree = stubbornTree();
     const turn = new AbortController();
     const [started] = await core.executor.run(
@@ -183,7 +184,7 @@ describe('background_command as a task', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(core.tasks.get(taskId)?.status).toBe('running');
     const done = await core.tasks.wait(taskId);
-    expect(done).toMatchObject({ status: 'timed_out', error: 'timed out after 1 s' });
+    expect(done).toMatchObject({ status: 'timed_out', error: 'timed out after 3 s' });
     expect(processRunning(pids.leader)).toBe(false);
     expect(processRunning(pids.grandchild)).toBe(false);
   });

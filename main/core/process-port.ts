@@ -104,18 +104,19 @@ async function launchDetached(request: ProcessLaunchRequest): Promise<ProcessLau
   const settled = new Promise<ProcessLaunchResult>((resolve) => {
     timer = setTimeout(() => resolve({ state: 'running', pid }), request.settleMs ?? LAUNCH_SETTLE_MS);
   });
-  const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => {
-      void killGroup(pid).then(
-        () => reject(signal.reason),
-        () => reject(signal.reason),
-      );
-    };
-    if (signal.aborted) onAbort();
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    if (signal.aborted) resolve();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([exited, settled, aborted]);
+    const result = await Promise.race([exited, settled, aborted]);
+    // An abort wins over an exit it caused: kill what is left of the group, then settle with the reason.
+    if (signal.aborted || result === undefined) {
+      await killGroup(pid).catch(() => false);
+      throw signal.reason;
+    }
+    return result;
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);

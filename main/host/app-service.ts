@@ -1,11 +1,10 @@
 // The host-neutral app service: one handler per contract channel and one event stream; both bridges call it.
 import type { EventChannel, EventPayload, InvokeChannel, Result } from '../../preload/contract';
-import { Emitter } from '../core/emitter';
+import type { Emitter } from '../core/emitter';
 import { adminHandlers } from './admin-handlers';
 import { chatHandlers } from './chat-handlers';
 import type { Handler, HostContext } from './host-context';
-import { ok, toFailure } from './host-error';
-import { fail } from './host-error';
+import { fail, ok, toFailure } from './host-error';
 
 /** One event on one channel, as a bridge forwards it. */
 export type HostEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];

@@ -25,7 +25,8 @@ beforeAll(async () => {
         'echo',
         {
           name: 'echo_text',
-          description: 'Echo the text it is given back to the caller.\nUse when testing approvals; nothing else needs it.',
+          description:
+            'Echo the text it is given back to the caller.\nUse when testing approvals; nothing else needs it.',
           parameters: {
             type: 'object',
             properties: { text: { type: 'string', description: 'The text to echo back.' } },
@@ -39,7 +40,8 @@ beforeAll(async () => {
         'canary',
         {
           name: 'use_token',
-          description: 'Call a service with the canary token and report its length.\nUse when testing secret prompts.',
+          description:
+            'Call a service with the canary token and report its length.\nUse when testing secret prompts.',
           parameters: { type: 'object', properties: {} },
           always_allow: true,
           secrets: ['CANARY_TOKEN'],
@@ -69,8 +71,12 @@ async function newChat(title: string): Promise<string> {
 describe('browser mode: chat over the WebSocket', () => {
   it('send → the turn streams its events, and the chat is stored', async () => {
     const chatId = await newChat('streaming');
-    fixture.provider.enqueue({ events: openAiEvents([{ text: 'Hello from the test model.' }], { chunkSize: 4 }) });
-    expect(value(await client.bridge.api.invoke('turn.send', { chatId, text: 'hi there' }))).toEqual({ started: true });
+    fixture.provider.enqueue({
+      events: openAiEvents([{ text: 'Hello from the test model.' }], { chunkSize: 4 }),
+    });
+    expect(value(await client.bridge.api.invoke('turn.send', { chatId, text: 'hi there' }))).toEqual({
+      started: true,
+    });
     const finished = await client.chatEvent('turn.finished', (e) => e.chatId === chatId);
     expect(finished.status).toBe('completed');
     const deltas = client.events
@@ -94,8 +100,16 @@ describe('browser mode: chat over the WebSocket', () => {
   it('an approval dialog round trip: the full arguments are shown, Allow once runs the tool', async () => {
     const chatId = await newChat('approval');
     fixture.provider.enqueue(
-      { events: openAiEvents([{ toolCall: { id: 'f1', name: 'find_tools', args: '{"query":"select:script_echo_text"}' } }]) },
-      { events: openAiEvents([{ toolCall: { id: 'e1', name: 'script_echo_text', args: '{"text":"approved words"}' } }]) },
+      {
+        events: openAiEvents([
+          { toolCall: { id: 'f1', name: 'find_tools', args: '{"query":"select:script_echo_text"}' } },
+        ]),
+      },
+      {
+        events: openAiEvents([
+          { toolCall: { id: 'e1', name: 'script_echo_text', args: '{"text":"approved words"}' } },
+        ]),
+      },
       { events: openAiEvents([{ text: 'The tool said it.' }]) },
     );
     const opened = client.dialog('approval');
@@ -104,7 +118,11 @@ describe('browser mode: chat over the WebSocket', () => {
     expect(dialog.chatId).toBe(chatId);
     expect(dialog.chatTitle).toBe('approval');
     expect(dialog.items).toHaveLength(1);
-    expect(dialog.items[0]).toMatchObject({ tool: 'script_echo_text', source: { kind: 'script' }, offers: { chat: true, always: true } });
+    expect(dialog.items[0]).toMatchObject({
+      tool: 'script_echo_text',
+      source: { kind: 'script' },
+      offers: { chat: true, always: true },
+    });
     expect(JSON.parse(dialog.items[0]?.args ?? '{}')).toEqual({ text: 'approved words' });
     const pendingNow = value(await client.bridge.dialogs.pending());
     expect(pendingNow.map((d) => d.id)).toContain(dialog.id);
@@ -112,9 +130,16 @@ describe('browser mode: chat over the WebSocket', () => {
       (e) => e.channel === 'gate.event' && (e.payload as { type: string }).type === 'gate.asking',
     );
     expect(gateAsking).toBeDefined();
-    const answered = await client.bridge.dialogs.answerApproval({ id: dialog.id, index: 0, choice: { kind: 'allow_once' } });
+    const answered = await client.bridge.dialogs.answerApproval({
+      id: dialog.id,
+      index: 0,
+      choice: { kind: 'allow_once' },
+    });
     expect(value(answered)).toEqual({ pending: [] });
-    const done = await client.chatEvent('call.finished', (e) => e.chatId === chatId && e.tool === 'script_echo_text');
+    const done = await client.chatEvent(
+      'call.finished',
+      (e) => e.chatId === chatId && e.tool === 'script_echo_text',
+    );
     expect(done.outcome).toMatchObject({ outcome: 'ok', text: 'echo:approved words' });
     expect(client.dialogs).toContainEqual({ type: 'dialog.closed', id: dialog.id, reason: 'answered' });
     expect((await client.chatEvent('turn.finished', (e) => e.chatId === chatId)).status).toBe('completed');
@@ -129,7 +154,11 @@ describe('browser mode: chat over the WebSocket', () => {
   it('Deny with a reason: the model receives it', async () => {
     const chatId = await newChat('deny');
     fixture.provider.enqueue(
-      { events: openAiEvents([{ toolCall: { id: 'f1', name: 'find_tools', args: '{"query":"select:script_echo_text"}' } }]) },
+      {
+        events: openAiEvents([
+          { toolCall: { id: 'f1', name: 'find_tools', args: '{"query":"select:script_echo_text"}' } },
+        ]),
+      },
       { events: openAiEvents([{ toolCall: { id: 'e1', name: 'script_echo_text', args: '{"text":"no"}' } }]) },
       { events: openAiEvents([{ text: 'Understood.' }]) },
     );
@@ -143,16 +172,25 @@ describe('browser mode: chat over the WebSocket', () => {
         choice: { kind: 'deny', reason: 'not in this folder, please' },
       }),
     );
-    const done = await client.chatEvent('call.finished', (e) => e.chatId === chatId && e.tool === 'script_echo_text');
+    const done = await client.chatEvent(
+      'call.finished',
+      (e) => e.chatId === chatId && e.tool === 'script_echo_text',
+    );
     expect(done.outcome).toMatchObject({ outcome: 'denied', reason: 'not in this folder, please' });
     await client.chatEvent('turn.finished', (e) => e.chatId === chatId);
-    expect(JSON.stringify(fixture.provider.requests.at(-1)?.body.messages)).toContain('not in this folder, please');
+    expect(JSON.stringify(fixture.provider.requests.at(-1)?.body.messages)).toContain(
+      'not in this folder, please',
+    );
   });
 
   it('a secret dialog round trip: stored, the call retried, the canary nowhere in events, store or log', async () => {
     const chatId = await newChat('secret');
     fixture.provider.enqueue(
-      { events: openAiEvents([{ toolCall: { id: 'f1', name: 'find_tools', args: '{"query":"select:script_use_token"}' } }]) },
+      {
+        events: openAiEvents([
+          { toolCall: { id: 'f1', name: 'find_tools', args: '{"query":"select:script_use_token"}' } },
+        ]),
+      },
       { events: openAiEvents([{ toolCall: { id: 't1', name: 'script_use_token', args: '{}' } }]) },
       { events: openAiEvents([{ text: 'It worked.' }]) },
     );
@@ -161,13 +199,17 @@ describe('browser mode: chat over the WebSocket', () => {
     const dialog = await opened;
     expect(dialog).toMatchObject({ key: 'CANARY_TOKEN', forTool: 'script_use_token' });
     expect(dialog.question.length).toBeGreaterThan(0);
-    value(await client.bridge.dialogs.answerSecret({ id: dialog.id, answer: { kind: 'value', value: CANARY } }));
+    value(
+      await client.bridge.dialogs.answerSecret({ id: dialog.id, answer: { kind: 'value', value: CANARY } }),
+    );
     const done = await client.chatEvent(
       'call.finished',
       (e) => e.chatId === chatId && e.tool === 'script_use_token' && e.outcome.outcome === 'ok',
     );
     expect(done.outcome).toMatchObject({ outcome: 'ok' });
-    expect(JSON.stringify(done.outcome)).toContain(`token has ${CANARY.length} chars; token=[redacted:CANARY_TOKEN]`);
+    expect(JSON.stringify(done.outcome)).toContain(
+      `token has ${CANARY.length} chars; token=[redacted:CANARY_TOKEN]`,
+    );
     await client.chatEvent('turn.finished', (e) => e.chatId === chatId);
     // Stored where the secret store keeps it, and nowhere else.
     expect(fs.readFileSync(path.join(fixture.home, '.secrets'), 'utf8')).toContain(`CANARY_TOKEN=${CANARY}`);
@@ -182,7 +224,9 @@ describe('browser mode: chat over the WebSocket', () => {
     expect(JSON.stringify(snapshot)).not.toContain(CANARY);
     // The store's files and the logs, on disk (WAL included).
     const desktop = path.join(fixture.home, 'desktop');
-    const files = fs.readdirSync(desktop, { recursive: true }).map((file) => path.join(desktop, String(file)));
+    const files = fs
+      .readdirSync(desktop, { recursive: true })
+      .map((file) => path.join(desktop, String(file)));
     expect(files.some((file) => file.endsWith('agenvoy.db'))).toBe(true);
     expect(files.some((file) => file.includes(`${path.sep}logs${path.sep}`))).toBe(true);
     for (const file of files) {
@@ -199,7 +243,9 @@ describe('browser mode: chat over the WebSocket', () => {
             toolCall: {
               id: 'q1',
               name: 'ask_user',
-              args: JSON.stringify({ questions: [{ prompt: 'Which branch?', kind: 'single', options: ['main', 'dev'] }] }),
+              args: JSON.stringify({
+                questions: [{ prompt: 'Which branch?', kind: 'single', options: ['main', 'dev'] }],
+              }),
             },
           },
         ]),
@@ -209,8 +255,15 @@ describe('browser mode: chat over the WebSocket', () => {
     const opened = client.dialog('question');
     value(await client.bridge.api.invoke('turn.send', { chatId, text: 'ask me' }));
     const dialog = await opened;
-    expect(dialog.questions).toEqual([{ id: 'q1', prompt: 'Which branch?', kind: 'single', options: ['main', 'dev'] }]);
-    value(await client.bridge.dialogs.answerQuestion({ id: dialog.id, answer: { kind: 'answered', answers: { q1: 'dev' } } }));
+    expect(dialog.questions).toEqual([
+      { id: 'q1', prompt: 'Which branch?', kind: 'single', options: ['main', 'dev'] },
+    ]);
+    value(
+      await client.bridge.dialogs.answerQuestion({
+        id: dialog.id,
+        answer: { kind: 'answered', answers: { q1: 'dev' } },
+      }),
+    );
     const done = await client.chatEvent('call.finished', (e) => e.chatId === chatId && e.tool === 'ask_user');
     expect(done.outcome).toMatchObject({ outcome: 'ok', text: 'Which branch?\n→ dev' });
     await client.chatEvent('turn.finished', (e) => e.chatId === chatId);
@@ -218,12 +271,17 @@ describe('browser mode: chat over the WebSocket', () => {
 
   it('cancel turn stops a streaming answer', async () => {
     const chatId = await newChat('cancel');
-    fixture.provider.enqueue({ events: openAiEvents([{ text: 'This answer never ends' }]).slice(0, 3), hang: true });
+    fixture.provider.enqueue({
+      events: openAiEvents([{ text: 'This answer never ends' }]).slice(0, 3),
+      hang: true,
+    });
     value(await client.bridge.api.invoke('turn.send', { chatId, text: 'talk forever' }));
     await client.chatEvent('text.delta', (e) => e.chatId === chatId);
     const busy = await client.bridge.api.invoke('turn.send', { chatId, text: 'again' });
     expect(busy).toMatchObject({ ok: false, error: { code: 'busy' } });
-    const running = value(await client.bridge.api.invoke('chats.list', {})).find((chat) => chat.id === chatId);
+    const running = value(await client.bridge.api.invoke('chats.list', {})).find(
+      (chat) => chat.id === chatId,
+    );
     expect(running?.running).toBe(true);
     expect(value(await client.bridge.api.invoke('turn.cancel', { chatId }))).toEqual({ cancelled: true });
     const finished = await client.chatEvent('turn.finished', (e) => e.chatId === chatId);

@@ -28,7 +28,9 @@ function get(
     const request = http.get({ host: address, port: fixture.web.port, path, headers }, (response) => {
       let body = '';
       response.on('data', (chunk) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+      );
     });
     request.on('error', reject);
   });
@@ -36,7 +38,9 @@ function get(
 
 function upgrade(token: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${fixture.web.port}/ws?token=${encodeURIComponent(token)}`, { headers });
+    const socket = new WebSocket(`ws://127.0.0.1:${fixture.web.port}/ws?token=${encodeURIComponent(token)}`, {
+      headers,
+    });
     socket.on('unexpected-response', (_request, response) => {
       resolve(response.statusCode ?? 0);
       socket.terminate();
@@ -118,7 +122,9 @@ describe('browser mode: the WebSocket upgrade', () => {
 
   it('refuses another origin, or none', async () => {
     expect(await upgrade(fixture.web.token, { Origin: 'https://evil.example' })).toBe(403);
-    expect(await upgrade(fixture.web.token, { Origin: `http://127.0.0.1:${fixture.web.port + 1}` })).toBe(403);
+    expect(await upgrade(fixture.web.token, { Origin: `http://127.0.0.1:${fixture.web.port + 1}` })).toBe(
+      403,
+    );
     expect(await upgrade(fixture.web.token, {})).toBe(403);
   });
 

@@ -50,7 +50,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   let port = 0;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME, perMessageDeflate: false });
   const server = http.createServer((request, response) =>
-    serveHttp(request, response, { port, token, ...options }),
+    serveHttp(request, response, { ...options, port, token }),
   );
   server.on('upgrade', (request, socket, head) => {
     const why =

@@ -22,7 +22,9 @@ export class AddressGuard {
   private readonly ranges: Array<{ bytes: number[]; prefix: number }> = [];
   private readonly resolver: HostResolver;
 
-  constructor(private readonly settings: Pick<ResolvedWebSettings, 'allowPrivateNetwork' | 'allowedHosts' | 'resolve'>) {
+  constructor(
+    private readonly settings: Pick<ResolvedWebSettings, 'allowPrivateNetwork' | 'allowedHosts' | 'resolve'>,
+  ) {
     for (const entry of settings.allowedHosts.map((h) => h.trim().toLowerCase()).filter(Boolean)) {
       const [ip, bits] = entry.split('/');
       const bytes = parseIp(ip ?? '');
@@ -68,7 +70,10 @@ export class AddressGuard {
     return (hostname, options, callback) => {
       this.resolve(hostname).then(
         (all) => {
-          const wanted = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
+          const wanted =
+            options.family === 4 || options.family === 6
+              ? all.filter((a) => a.family === options.family)
+              : all;
           const list = wanted.length > 0 ? wanted : all;
           if (options.all) callback(null, list);
           else callback(null, list[0]?.address ?? '', list[0]?.family);

@@ -4,7 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WebSocket } from 'ws';
-import type { ChatEvent, DialogEvent, DialogRequest, EventChannel, EventPayload } from '../../../preload/contract';
+import type {
+  ChatEvent,
+  DialogEvent,
+  DialogRequest,
+  EventChannel,
+  EventPayload,
+} from '../../../preload/contract';
 import type { WebBridge } from '../../../preload/web-bridge';
 import { connectWebBridge, socketUrl } from '../../../preload/web-bridge';
 import type { ScriptedServer } from '../../agent/providers/testing/scripted-server';
@@ -43,7 +49,12 @@ export interface TestClient {
 }
 
 /** Writes a script tool folder under `home`. */
-export function writeScript(home: string, folder: string, manifest: Record<string, unknown>, script: string): void {
+export function writeScript(
+  home: string,
+  folder: string,
+  manifest: Record<string, unknown>,
+  script: string,
+): void {
   const dir = path.join(home, 'tools', 'script', folder);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'tool.json'), JSON.stringify(manifest));
@@ -54,7 +65,10 @@ export function writeScript(home: string, folder: string, manifest: Record<strin
 export function fakeRendererDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-renderer-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><script type="module" src="./assets/app.js"></script>');
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><script type="module" src="./assets/app.js"></script>',
+  );
   fs.writeFileSync(path.join(dir, 'dialog.html'), '<!doctype html><p>dialog</p>');
   fs.writeFileSync(path.join(dir, 'assets', 'app.js'), 'console.log("app");');
   return dir;
@@ -113,7 +127,10 @@ export async function webFixture(options: { prepare?: (home: string) => void } =
 }
 
 /** Connects a bridge to `web` as its own page would (its Origin, its token). */
-export async function testClient(web: WebServer, origin = `http://127.0.0.1:${web.port}`): Promise<TestClient> {
+export async function testClient(
+  web: WebServer,
+  origin = `http://127.0.0.1:${web.port}`,
+): Promise<TestClient> {
   const frames: string[] = [];
   const events: TestClient['events'] = [];
   const dialogs: DialogEvent[] = [];
@@ -128,7 +145,15 @@ export async function testClient(web: WebServer, origin = `http://127.0.0.1:${we
       return socket as never;
     },
   });
-  const channels: EventChannel[] = ['chat.event', 'gate.event', 'task.changed', 'tools.changed', 'mcp.changed', 'rules.changed', 'notice'];
+  const channels: EventChannel[] = [
+    'chat.event',
+    'gate.event',
+    'task.changed',
+    'tools.changed',
+    'mcp.changed',
+    'rules.changed',
+    'notice',
+  ];
   for (const channel of channels) {
     bridge.api.on(channel, (payload: EventPayload<typeof channel>) => {
       events.push({ channel, payload });

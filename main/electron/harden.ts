@@ -1,0 +1,43 @@
+// App-wide guards applied to every webContents and session: no navigation, no new windows, no webviews, no
+// permissions, no downloads; allowed http(s) links open in the user's browser.
+import type { App, Session, WebContents } from 'electron';
+import { shell } from 'electron';
+import {
+  externalLinkAllowed,
+  navigationAllowed,
+  permissionAllowed,
+  windowOpenDecision,
+} from './navigation-rules';
+
+/** Guards one webContents. */
+export function hardenContents(contents: WebContents): void {
+  const refuse = (event: { preventDefault(): void }, url: string) => {
+    if (navigationAllowed(url)) return;
+    event.preventDefault();
+    if (externalLinkAllowed(url)) void shell.openExternal(url);
+  };
+  contents.on('will-navigate', (event) => refuse(event, event.url));
+  contents.on('will-frame-navigate', (event) => refuse(event, event.url));
+  contents.on('will-redirect', (event) => refuse(event, event.url));
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    const decision = windowOpenDecision(url);
+    if (decision.openExternally) void shell.openExternal(url);
+    return { action: decision.action };
+  });
+}
+
+/** Guards one session: every permission request and check is refused, downloads are cancelled. */
+export function hardenSession(session: Session): void {
+  session.setPermissionRequestHandler((_contents, permission, callback) =>
+    callback(permissionAllowed(permission)),
+  );
+  session.setPermissionCheckHandler((_contents, permission) => permissionAllowed(permission));
+  session.setDevicePermissionHandler(() => false);
+  session.on('will-download', (event) => event.preventDefault());
+}
+
+/** Applies the guards to every webContents the app will ever create. */
+export function hardenApp(app: App): void {
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents));
+}

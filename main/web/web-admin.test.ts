@@ -1,0 +1,174 @@
+// The non-chat channels through browser mode: tools, MCP, rules, settings, secrets, tasks and chat management.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Result } from '../../preload/contract';
+import type { TestClient, WebFixture } from './testing/web-fixture';
+import { webFixture, writeScript } from './testing/web-fixture';
+
+let fixture: WebFixture;
+let client: TestClient;
+const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+
+beforeAll(async () => {
+  delete process.env.DBUS_SESSION_BUS_ADDRESS;
+  delete process.env.DISPLAY;
+  fixture = await webFixture({
+    prepare: (home) =>
+      writeScript(
+        home,
+        'shout',
+        // A tool that breaks the design rules: it loads, with its findings shown.
+        { name: 'Shout', description: 'shouts', parameters: { type: 'object', properties: {} } },
+        'console.log("HI")',
+      ),
+  });
+  client = await fixture.connect();
+});
+
+afterAll(async () => {
+  await fixture?.close();
+  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
+  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
+});
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+describe('browser mode: app channels', () => {
+  it('tools.list: every tool in the SPEC §2 shape, lint findings and the headless mark', async () => {
+    const tools = value(await client.bridge.api.invoke('tools.list', {}));
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    expect(tools.find((tool) => tool.name === 'ask_user')).toMatchObject({
+      source: 'builtin',
+      origin: null,
+      flags: { alwaysAllow: true },
+      timeoutMs: null,
+      offeredHeadless: true,
+    });
+    const shout = tools.find((tool) => tool.name === 'script_Shout');
+    expect(shout?.source).toBe('script');
+    expect(shout?.lint.some((finding) => finding.code.startsWith('R1_') && finding.level === 'error')).toBe(
+      true,
+    );
+  });
+
+  it('mcp.list and mcp.reconnect of an unknown server', async () => {
+    expect(value(await client.bridge.api.invoke('mcp.list', {}))).toEqual({ servers: [], problems: [] });
+    expect(await client.bridge.api.invoke('mcp.reconnect', { name: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+  });
+
+  it('rules.list shows the visible defaults; rules.revoke removes one and says so', async () => {
+    const { rules, problem } = value(await client.bridge.api.invoke('rules.list', {}));
+    expect(problem).toBeNull();
+    const rule = rules.find((r) => r.origin === 'default' && r.tool === 'run_command');
+    expect(rule).toBeDefined();
+    const revoked = value(await client.bridge.api.invoke('rules.revoke', { id: rule?.id ?? '' }));
+    expect(revoked.id).toBe(rule?.id);
+    const after = value(await client.bridge.api.invoke('rules.list', {}));
+    expect(after.rules.map((r) => r.id)).not.toContain(rule?.id);
+    expect(client.events.some((e) => e.channel === 'rules.changed')).toBe(true);
+    expect(await client.bridge.api.invoke('rules.revoke', { id: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+  });
+
+  it('settings: get, save (with the default workspace), and refuse bad values as invalid_settings', async () => {
+    const before = value(await client.bridge.api.invoke('settings.get', {}));
+    expect(before).toMatchObject({
+      provider: 'openai',
+      model: 'test-model',
+      apiKeyName: null,
+      providers: ['anthropic', 'openai'],
+    });
+    expect(before.defaultWorkspace).toBe(fixture.workspace);
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-default-ws-'));
+    const saved = value(
+      await client.bridge.api.invoke('settings.save', { model: 'other-model', defaultWorkspace: folder }),
+    );
+    expect(saved).toMatchObject({
+      model: 'other-model',
+      defaultWorkspace: folder,
+      baseUrl: fixture.provider.baseUrl,
+    });
+    const chat = value(await client.bridge.api.invoke('chats.create', {}));
+    expect(chat.workspace).toBe(folder);
+    expect(await client.bridge.api.invoke('settings.save', { provider: 'gemini' as never })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_settings' },
+    });
+    expect(
+      await client.bridge.api.invoke('settings.save', { defaultWorkspace: 'relative/dir' }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
+    value(await client.bridge.api.invoke('settings.save', { model: 'test-model' }));
+  });
+
+  it('secrets.prompt opens the masked dialog; the key is stored and listed, never its value', async () => {
+    const opened = client.dialog('secret');
+    const asked = client.bridge.api.invoke('secrets.prompt', { key: 'OPENAI_API_KEY' });
+    const dialog = await opened;
+    expect(dialog).toMatchObject({ key: 'OPENAI_API_KEY', forTool: null });
+    value(
+      await client.bridge.dialogs.answerSecret({
+        id: dialog.id,
+        answer: { kind: 'value', value: 'sk-test-abcdef123456' },
+      }),
+    );
+    expect(value(await asked)).toEqual({ stored: true });
+    const secrets = value(await client.bridge.api.invoke('secrets.list', {}));
+    expect(secrets.keys.map((k) => k.key)).toContain('OPENAI_API_KEY');
+    expect(client.frames.join('\n')).not.toContain('sk-test-abcdef123456');
+    expect(await client.bridge.api.invoke('secrets.prompt', { key: 'not a key' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
+  });
+
+  it('chats: rename, move, delete; tasks: list and cancel of an unknown task', async () => {
+    const chat = value(
+      await client.bridge.api.invoke('chats.create', { title: 'to manage', workspace: fixture.workspace }),
+    );
+    expect(
+      value(await client.bridge.api.invoke('chats.rename', { chatId: chat.id, title: 'renamed' })).title,
+    ).toBe('renamed');
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-move-'));
+    expect(
+      value(await client.bridge.api.invoke('chats.setWorkspace', { chatId: chat.id, workspace: folder }))
+        .workspace,
+    ).toBe(folder);
+    expect(
+      await client.bridge.api.invoke('chats.setWorkspace', { chatId: chat.id, workspace: '/no/such/dir' }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
+    expect(value(await client.bridge.api.invoke('tasks.list', { chatId: chat.id }))).toEqual([]);
+    expect(await client.bridge.api.invoke('tasks.cancel', { taskId: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    expect(value(await client.bridge.api.invoke('chats.delete', { chatId: chat.id }))).toEqual({
+      deleted: true,
+    });
+    expect(await client.bridge.api.invoke('chats.open', { chatId: chat.id })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    const changes = client.events
+      .filter((e) => e.channel === 'chat.event')
+      .map((e) => e.payload as { type: string; chatId: string; chat: unknown })
+      .filter((e) => e.type === 'chat.changed' && e.chatId === chat.id);
+    expect(changes.at(-1)?.chat).toBeNull();
+  });
+});

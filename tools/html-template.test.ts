@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { htmlTemplateTool } from './html-template';
+import { testContext } from './testing/tool-context';
+import type { ToolContext } from './types';
+
+let workspace: string;
+beforeEach(() => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-html-'));
+});
+afterEach(() => {
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+const run = (args: Record<string, unknown>, overrides: Partial<ToolContext> = {}) =>
+  Promise.resolve(htmlTemplateTool.handler(args, testContext({ workspace, ...overrides }).ctx));
+const read = (file: string) => fs.readFileSync(path.join(workspace, file), 'utf8');
+
+describe('html_template', () => {
+  it('renders an inline template with escaped data into the workspace and returns the path', async () => {
+    const result = await run({
+      output: 'reports/sales.html',
+      template: '<h1>{{ title }}</h1>{% for r in rows %}<p>{{ r.name }}</p>{% endfor %}{{ trusted | safe }}',
+      data: {
+        title: 'Sales <Q1>',
+        rows: [{ name: '<script>alert(1)</script>' }, { name: 'Tom & Jerry' }],
+        trusted: '<hr>',
+      },
+    });
+    const file = path.join(workspace, 'reports', 'sales.html');
+    expect(read('reports/sales.html')).toBe(
+      '<h1>Sales &lt;Q1&gt;</h1><p>&lt;script&gt;alert(1)&lt;/script&gt;</p><p>Tom &amp; Jerry</p><hr>',
+    );
+    expect(result).toMatchObject({ data: { path: file, bytes: fs.statSync(file).size } });
+    expect(typeof result === 'string' ? result : result.content[0]).toMatchObject({
+      text: expect.stringContaining(file),
+    });
+  });
+
+  it('renders a template file that extends another, with data from a JSON file merged under data', async () => {
+    fs.mkdirSync(path.join(workspace, 'templates'));
+    fs.writeFileSync(
+      path.join(workspace, 'templates', 'base.njk'),
+      '<main>{% block body %}{% endblock %}</main>',
+    );
+    fs.writeFileSync(
+      path.join(workspace, 'templates', 'report.njk'),
+      '{% extends "templates/base.njk" %}{% block body %}{{ title }}: {{ total }}{% endblock %}',
+    );
+    fs.writeFileSync(path.join(workspace, 'numbers.json'), JSON.stringify({ title: 'from file', total: 42 }));
+    await run({
+      output: 'out.html',
+      template_file: 'templates/report.njk',
+      data_file: 'numbers.json',
+      data: { title: 'A&B' },
+    });
+    expect(read('out.html')).toBe('<main>A&amp;B: 42</main>');
+  });
+
+  it('refuses to overwrite unless asked', async () => {
+    await run({ output: 'r.html', template: 'one' });
+    await expect(run({ output: 'r.html', template: 'two' })).rejects.toMatchObject({ code: 'exists' });
+    await run({ output: 'r.html', template: 'two', overwrite: true });
+    expect(read('r.html')).toBe('two');
+  });
+
+  it('rejects bad input naming the parameter, writing nothing', async () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ template: 'x' }, /^`output` must be a non-empty string/],
+      [{ output: '../escape.html', template: 'x' }, /^`output` must stay inside the workspace/],
+      [{ output: 'a.html' }, /^give exactly one of `template` and `template_file`/],
+      [
+        { output: 'a.html', template: 'x', template_file: 'y.njk' },
+        /^give exactly one of `template` and `template_file`/,
+      ],
+      [
+        { output: 'a.html', template_file: '../../etc/passwd' },
+        /^`template_file` must stay inside the workspace/,
+      ],
+      [{ output: 'a.html', template_file: 'missing.njk' }, /^`template_file` is not a file/],
+      [{ output: 'a.html', template: 'x', data: [1, 2] }, /^`data` must be a JSON object/],
+      [{ output: 'a.html', template: 'x', data_file: 'missing.json' }, /^`data_file` .*does not exist/],
+    ];
+    for (const [args, message] of cases) {
+      await expect(run(args), JSON.stringify(args)).rejects.toMatchObject({
+        code: 'invalid_arguments',
+        message: expect.stringMatching(message),
+      });
+    }
+    fs.writeFileSync(path.join(workspace, 'list.json'), '[1, 2]');
+    await expect(run({ output: 'a.html', template: 'x', data_file: 'list.json' })).rejects.toThrow(
+      /^`data_file` must hold a JSON object/,
+    );
+    expect(fs.readdirSync(workspace)).toEqual(['list.json']);
+  });
+
+  it('reports a template error with its message', async () => {
+    await expect(run({ output: 'a.html', template: '{% for x in %}' })).rejects.toMatchObject({
+      code: 'template_error',
+      message: expect.stringMatching(/^the template failed: .+/),
+    });
+    expect(fs.existsSync(path.join(workspace, 'a.html'))).toBe(false);
+  });
+
+  it('stops a runaway render on abort (the worker is terminated) and writes nothing', async () => {
+    const controller = new AbortController();
+    const render = run(
+      { output: 'slow.html', template: '{% for i in range(0, 100000000) %}{{ i }}{% endfor %}' },
+      { signal: controller.signal },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const t0 = Date.now();
+    controller.abort(new Error('timed out after 30 s'));
+    await expect(render).rejects.toThrow('timed out after 30 s');
+    expect(Date.now() - t0).toBeLessThan(500);
+    // The event loop was never blocked by the render, and nothing is left to write the file later.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fs.existsSync(path.join(workspace, 'slow.html'))).toBe(false);
+  });
+});
