@@ -6,14 +6,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { ScriptToolSource } from '../main/adapters/script/script-tool-source';
-import { manifest, testContext, writeToolFolder } from '../main/adapters/script/script-testing';
-import { TimeoutReason } from '../main/core/abort';
+import { manifest, writeToolFolder } from '../main/adapters/script/script-testing';
 import { AppLogger } from '../main/core/logger';
 import { agenvoyPaths } from '../main/core/paths';
 import { groupMembers, ProcessGroups } from '../main/core/process-group';
 import { processRunning, readTreePids, stubbornTreeSource } from '../main/core/process-group-testing';
 import { Redactor } from '../main/core/redactor';
 import { ToolRegistry } from '../main/core/registry';
+import { testCore } from '../main/core/testing/test-core';
 import type { BenchRow } from './report';
 
 const BENCH = 'script-timeout';
@@ -44,25 +44,25 @@ export async function run(): Promise<BenchRow[]> {
     const tool = registry.get('script_stubborn')?.spec;
     if (!tool) throw new Error(`bench tool did not load: ${JSON.stringify(source.problems())}`);
 
+    // Through the real dispatcher: its runWithLimit fires the deadline and waits for the tree to die.
+    const core = testCore([tool]);
+    let startedAt = 0;
+    core.dispatcher.on((event) => {
+      if (event.type === 'call.started') startedAt = performance.now();
+    });
     const latencies: number[] = [];
     let left = 0;
     let outcomes = 0;
     for (let i = 0; i < RUNS; i++) {
       fs.rmSync(pidFile, { force: true });
-      // Stands in for the dispatcher's limit: abort with a timeout reason at the deadline.
-      const controller = new AbortController();
-      const { ctx } = testContext({ workspace: tmp, signal: controller.signal });
-      const started = performance.now();
-      const timer = setTimeout(() => controller.abort(new TimeoutReason(tool.timeoutMs)), tool.timeoutMs);
-      const settled = Promise.resolve(tool.handler({}, ctx)).then(
-        () => 'ok',
-        (error: unknown) => (error instanceof TimeoutReason ? 'timed_out' : 'error'),
+      const settled = core.dispatcher.dispatch(
+        { id: `run${i}`, name: 'script_stubborn', args: {} },
+        { chatId: 'bench', workspace: tmp },
       );
       const pids = await readTreePids(pidFile);
       const outcome = await settled;
-      const latency = performance.now() - (started + tool.timeoutMs);
-      clearTimeout(timer);
-      if (outcome === 'timed_out') outcomes++;
+      const latency = performance.now() - (startedAt + tool.timeoutMs);
+      if (outcome.outcome === 'timed_out') outcomes++;
       latencies.push(latency);
       const remaining = new Set([
         pids.leader,
