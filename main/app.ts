@@ -1,5 +1,6 @@
 // Composition root: builds the core services once and hands them to the hosts (Electron, browser mode, CLI).
 import { builtinTools } from '../tools';
+import { readWebSettings } from './agent/web-settings-file';
 import type { ToolSpec } from '../tools/types';
 import { BatchExecutor } from './core/batch-executor';
 import { RegistryCatalog } from './core/catalog';
@@ -101,7 +102,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     log,
     getSecret,
     timeoutScale: timeoutScaleFromEnv(process.env),
-    services: { catalog, tasks, processes: processPort(groups), ...(secretPrompt ? { secretPrompt } : {}) },
+    services: {
+      catalog,
+      tasks,
+      processes: processPort(groups),
+      ...(secretPrompt ? { secretPrompt } : {}),
+      // Read on every call (the dispatcher spreads services per call), so a settings change applies at once.
+      get web() {
+        return readWebSettings(paths.settings);
+      },
+    },
   });
   const healer = options.healer ?? (secretPrompt ? new PromptingHealer(secretPrompt) : null);
   const executor = new BatchExecutor(dispatcher, healer);

