@@ -82,6 +82,52 @@ describe('agenvoy tools', () => {
     });
   });
 
+  it('list --json --system shows every built-in with the flags and limits of the catalogue table', async () => {
+    const tools = JSON.parse((await cli(['tools', 'list', '--json', '--system'])).stdout) as Array<{
+      name: string;
+      flags: Record<string, boolean>;
+      timeoutMs: number | null;
+      offeredHeadless: boolean;
+    }>;
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const min = 60_000;
+    const table: Array<[string, string[], number | null]> = [
+      ['run_command', [], 30 * min],
+      ['background_command', ['background'], 15 * min],
+      ['subagents', [], 30 * min],
+      ['background_subagents', ['background'], 15 * min],
+      ['check_task', ['alwaysAllow', 'concurrent'], 15 * min],
+      ['cancel_task', [], 15 * min],
+      ['http_request', [], 15 * min],
+      ['download_file', [], 10 * min],
+      ['fetch_page', ['alwaysAllow', 'concurrent'], 90_000],
+      ['search_web', ['alwaysAllow', 'concurrent'], 90_000],
+      ['open_file', [], 10_000],
+      ['html_template', [], 30_000],
+      ['generate_image', [], 15 * min],
+      ['generate_audio', [], 5 * min],
+      ['ask_user', ['alwaysAllow', 'systemUse'], null],
+      ['store_secret', ['alwaysAllow', 'systemUse'], null],
+      ['find_tools', ['alwaysAllow', 'systemUse'], 15 * min],
+      ['run_tool', ['alwaysAllow', 'systemUse'], 15 * min],
+    ];
+    for (const [name, flags, timeoutMs] of table) {
+      const tool = byName.get(name);
+      expect(tool, name).toBeDefined();
+      expect(
+        Object.keys(tool?.flags ?? {}).filter((f) => tool?.flags[f]),
+        name,
+      ).toEqual(expect.arrayContaining(flags));
+      for (const flag of ['alwaysAllow', 'concurrent', 'background']) {
+        expect(tool?.flags[flag], `${name}.${flag}`).toBe(flags.includes(flag));
+      }
+      expect(tool?.timeoutMs, name).toBe(timeoutMs);
+    }
+    expect(byName.get('background_command')?.offeredHeadless).toBe(false);
+    expect(byName.get('background_subagents')?.offeredHeadless).toBe(false);
+    expect(byName.get('run_command')?.offeredHeadless).toBe(true);
+  });
+
   it('search --json ranks by intent with score, flags and timeout', async () => {
     const { stdout, code } = await cli([
       'tools',
