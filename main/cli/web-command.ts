@@ -7,8 +7,21 @@ import { startWebServer } from '../web/web-server';
 import type { CliIo } from './io';
 import { UsageError } from './io';
 
+/** What tests replace: a prebuilt renderer folder, and a signal that stops the server like Ctrl+C. */
+export interface WebCommandOptions {
+  rendererDir?: string;
+  stop?: AbortSignal;
+  /** Told the server once it listens. */
+  started?: (url: string) => void;
+}
+
 /** Serves until SIGINT or SIGTERM; resolves to the exit status. */
-export async function webCommand(argv: string[], io: CliIo, stop?: AbortSignal): Promise<number> {
+export async function webCommand(
+  argv: string[],
+  io: CliIo,
+  options: WebCommandOptions = {},
+): Promise<number> {
+  const stop = options.stop;
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -20,10 +33,9 @@ export async function webCommand(argv: string[], io: CliIo, stop?: AbortSignal):
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError('--port must be a port number (0-65535)');
-  const rendererDir = await ensureRenderer({
-    rebuild: Boolean(values.rebuild),
-    log: (line) => io.stderr(`${line}\n`),
-  });
+  const rendererDir =
+    options.rendererDir ??
+    (await ensureRenderer({ rebuild: Boolean(values.rebuild), log: (line) => io.stderr(`${line}\n`) }));
   const host = await openAppHost({
     mode: 'web',
     workspace: path.resolve(io.cwd, values.workspace ?? '.'),
@@ -37,6 +49,7 @@ export async function webCommand(argv: string[], io: CliIo, stop?: AbortSignal):
     throw new Error(`cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`);
   }
   io.stdout(`Agenvoy browser mode: open ${server.url}\n`);
+  options.started?.(server.url);
   io.stderr('(127.0.0.1 only; the token in the URL is the key to this session. Ctrl+C stops it.)\n');
   await new Promise<void>((resolve) => {
     const done = () => {

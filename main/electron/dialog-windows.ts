@@ -59,6 +59,8 @@ export class DialogWindows implements DialogPresenter {
   }
 
   private async open(dialog: DialogRequest): Promise<void> {
+    // A dialog shown again (a new chat window) keeps its one window.
+    if (this.windows.has(dialog.id)) return;
     const channel = `${DIALOG_CHANNEL_PREFIX}${randomUUID()}`;
     const partition = `agenvoy-dialog-${randomUUID()}`;
     const dialogSession = session.fromPartition(partition, { cache: false });

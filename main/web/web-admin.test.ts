@@ -50,6 +50,10 @@ describe('browser mode: app channels', () => {
       timeoutMs: null,
       offeredHeadless: true,
     });
+    expect(tools.find((tool) => tool.name === 'background_command')).toMatchObject({
+      flags: { background: true },
+      offeredHeadless: false,
+    });
     const shout = tools.find((tool) => tool.name === 'script_Shout');
     expect(shout?.source).toBe('script');
     expect(shout?.lint.some((finding) => finding.code.startsWith('R1_') && finding.level === 'error')).toBe(

@@ -100,6 +100,7 @@ describe('browser mode: page loads', () => {
   });
 
   it('listens on 127.0.0.1 only', async () => {
+    expect(fixture.web.address).toBe('127.0.0.1');
     const external = Object.values(os.networkInterfaces())
       .flat()
       .find((address) => address && address.family === 'IPv4' && !address.internal);

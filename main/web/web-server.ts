@@ -29,6 +29,8 @@ export interface WebServer {
   /** The URL to open, token included. */
   url: string;
   port: number;
+  /** The address it listens on: always 127.0.0.1. */
+  address: string;
   token: string;
   /** Connected pages. */
   clients(): number;
@@ -87,8 +89,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       resolve();
     });
   });
-  port = (server.address() as AddressInfo).port;
+  const bound = server.address() as AddressInfo;
+  port = bound.port;
   return {
+    address: bound.address,
     url: `http://${LISTEN_HOST}:${port}/?token=${token}`,
     port,
     token,

@@ -1,0 +1,208 @@
+// Browser mode's bridge: the contract's Api and DialogApi over the page's WebSocket to `agenvoy web`.
+// It imports only the contract and uses only the DOM. It reconnects by itself and reports it on `connection`;
+// a secret answer is sent on its own message, at once, never queued, and no reference to it is kept.
+import type {
+  AgenvoyGlobals,
+  Api,
+  ApiError,
+  DialogApi,
+  DialogEvent,
+  DialogRequest,
+  EventChannel,
+  EventPayload,
+  InvokeChannel,
+  InvokeRequest,
+  InvokeResult,
+  Result,
+  Unsubscribe,
+} from './contract';
+import type { ClientMessage, HostClosingCode, ServerMessage } from './web-protocol';
+
+/** The part of a WebSocket the bridge uses (the DOM's, or `ws` in Node tests). */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: 'open' | 'close' | 'error', listener: (event: { code?: number }) => void): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+}
+
+/** How the bridge connects. */
+export interface WebBridgeOptions {
+  /** ws://127.0.0.1:PORT/ws?token=… */
+  url: string;
+  /** Opens a socket; the DOM's WebSocket by default. */
+  createSocket?: (url: string) => SocketLike;
+  /** Delays between reconnect attempts (the last repeats). */
+  retryDelaysMs?: number[];
+}
+
+/** A connected bridge: both surfaces, and how to close it. */
+export interface WebBridge {
+  api: Api;
+  dialogs: DialogApi;
+  /** Closes the socket for good (no reconnect). */
+  close(): void;
+}
+
+type Envelope = ClientMessage extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;
+
+const OPEN = 1;
+const HOST_CLOSING: HostClosingCode = 4000;
+const DEFAULT_RETRY_MS = [250, 500, 1000, 2000, 4000];
+
+/** Connects to browser mode's host and returns the Api and DialogApi over one socket. */
+export function connectWebBridge(options: WebBridgeOptions): WebBridge {
+  const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as SocketLike);
+  const delays = options.retryDelaysMs ?? DEFAULT_RETRY_MS;
+  const waiting = new Map<number, (result: Result<unknown>) => void>();
+  const eventListeners = new Map<EventChannel, Set<(payload: never) => void>>();
+  const dialogListeners = new Set<(event: DialogEvent) => void>();
+  const queue: string[] = [];
+  let nextId = 1;
+  let socket: SocketLike | null = null;
+  let closed = false;
+  let attempt = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const emitLocal = <E extends EventChannel>(channel: E, payload: EventPayload<E>) => {
+    for (const listener of [...(eventListeners.get(channel) ?? [])]) safely(() => listener(payload as never));
+  };
+  const failWaiting = (error: ApiError) => {
+    for (const [id, resolve] of [...waiting]) {
+      waiting.delete(id);
+      resolve({ ok: false, error });
+    }
+  };
+  const connect = () => {
+    const current = createSocket(options.url);
+    socket = current;
+    current.addEventListener('open', () => {
+      attempt = 0;
+      for (const text of queue.splice(0)) current.send(text);
+      emitLocal('connection', { state: 'connected' });
+    });
+    current.addEventListener('message', (event) => receive(event.data));
+    current.addEventListener('error', () => {});
+    current.addEventListener('close', (event) => {
+      if (socket !== current) return;
+      socket = null;
+      failWaiting({ code: 'disconnected', message: 'the connection to the app was lost' });
+      if (closed || event.code === HOST_CLOSING) {
+        closed = true;
+        queue.length = 0;
+        emitLocal('connection', {
+          state: 'closed',
+          reason: event.code === HOST_CLOSING ? 'the app was stopped' : 'closed',
+        });
+        return;
+      }
+      attempt++;
+      emitLocal('connection', { state: 'reconnecting', attempt });
+      timer = setTimeout(connect, delays[Math.min(attempt - 1, delays.length - 1)] ?? 1000);
+    });
+  };
+  const receive = (data: unknown) => {
+    let message: ServerMessage;
+    try {
+      message = JSON.parse(String(data)) as ServerMessage;
+    } catch {
+      return;
+    }
+    switch (message.type) {
+      case 'reply': {
+        const resolve = waiting.get(message.id);
+        waiting.delete(message.id);
+        resolve?.(message.result);
+        return;
+      }
+      case 'event':
+        emitLocal(message.channel, message.payload as never);
+        return;
+      case 'dialog':
+        for (const listener of [...dialogListeners]) safely(() => listener(message.event));
+        return;
+    }
+  };
+  const request = <T>(
+    envelope: Envelope,
+    options: { queue: boolean } = { queue: true },
+  ): Promise<Result<T>> => {
+    if (closed) return Promise.resolve(disconnected());
+    const id = nextId++;
+    const text = JSON.stringify({ ...envelope, id });
+    const open = socket !== null && socket.readyState === OPEN;
+    if (!open && !options.queue) return Promise.resolve(disconnected());
+    return new Promise<Result<T>>((resolve) => {
+      waiting.set(id, resolve as (result: Result<unknown>) => void);
+      if (open) (socket as SocketLike).send(text);
+      else queue.push(text);
+    });
+  };
+
+  const api = {
+    invoke<C extends InvokeChannel>(channel: C, body: InvokeRequest<C>): Promise<Result<InvokeResult<C>>> {
+      return request<InvokeResult<C>>({ type: 'invoke', channel, request: body });
+    },
+    on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void): Unsubscribe {
+      const set = eventListeners.get(channel) ?? new Set();
+      eventListeners.set(channel, set);
+      set.add(listener as (payload: never) => void);
+      return () => void set.delete(listener as (payload: never) => void);
+    },
+  } satisfies Api;
+
+  const dialogs = {
+    pending: () => request<DialogRequest[]>({ type: 'dialog.pending' }),
+    onEvent(listener: (event: DialogEvent) => void): Unsubscribe {
+      dialogListeners.add(listener);
+      return () => void dialogListeners.delete(listener);
+    },
+    answerApproval: ({ id, index, choice }) =>
+      request<{ pending: number[] }>({ type: 'dialog.approval', dialogId: id, index, choice }),
+    // Sent now or not at all: a secret never waits in a queue for a reconnect.
+    answerSecret: ({ id, answer }) =>
+      request<{ accepted: true }>({ type: 'dialog.secret', dialogId: id, answer }, { queue: false }),
+    answerQuestion: ({ id, answer }) =>
+      request<{ accepted: true }>({ type: 'dialog.question', dialogId: id, answer }),
+  } satisfies DialogApi;
+
+  connect();
+  return {
+    api,
+    dialogs,
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      queue.length = 0;
+      socket?.close(1000, 'closed by the page');
+    },
+  };
+}
+
+/** The WebSocket URL for a page at `location` (its token carried over). */
+export function socketUrl(location: { protocol: string; host: string; search: string }): string {
+  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`;
+}
+
+/** Installs `agenvoy` and `agenvoyDialog` on a browser-mode page, connected to the host that served it. */
+export function installWebBridge(target: AgenvoyGlobals & { location: Location }): WebBridge {
+  const bridge = connectWebBridge({ url: socketUrl(target.location) });
+  target.agenvoy = bridge.api;
+  target.agenvoyDialog = bridge.dialogs;
+  return bridge;
+}
+
+function disconnected<T>(): Result<T> {
+  return { ok: false, error: { code: 'disconnected', message: 'not connected to the app' } };
+}
+
+function safely(run: () => void): void {
+  try {
+    run();
+  } catch (error) {
+    console.error('listener failed:', error);
+  }
+}

@@ -1,0 +1,34 @@
+// The browser-mode wire format over the WebSocket (types only): requests carry an id and get one reply each;
+// events and dialog events are pushed. A secret answer is its own message type, so no generic path carries it.
+import type {
+  ApprovalChoice,
+  DialogEvent,
+  EventChannel,
+  EventPayload,
+  InvokeChannel,
+  QuestionAnswer,
+  Result,
+  SecretAnswer,
+} from './contract';
+
+/** The path of the WebSocket, next to the page; the page's `token` goes in its query too. */
+export type WebSocketPath = '/ws';
+
+/** What the page sends. */
+export type ClientMessage =
+  | { type: 'invoke'; id: number; channel: InvokeChannel; request: unknown }
+  | { type: 'dialog.pending'; id: number }
+  | { type: 'dialog.approval'; id: number; dialogId: string; index: number; choice: ApprovalChoice }
+  /** The only message that ever carries a secret value; main stores it and keeps no copy. */
+  | { type: 'dialog.secret'; id: number; dialogId: string; answer: SecretAnswer }
+  | { type: 'dialog.question'; id: number; dialogId: string; answer: QuestionAnswer };
+
+/** What main sends. */
+export type ServerMessage =
+  /** The reply to the request with the same id. */
+  | { type: 'reply'; id: number; result: Result<unknown> }
+  | { [E in EventChannel]: { type: 'event'; channel: E; payload: EventPayload<E> } }[EventChannel]
+  | { type: 'dialog'; event: DialogEvent };
+
+/** The WebSocket close code main uses when the host shuts down (the page stops reconnecting). */
+export type HostClosingCode = 4000;
