@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs every check on a fresh Debian machine: installs the system packages the tests need, the npm
-# packages, then typecheck, lint and every test. This is the README's test command; .ci/run calls it.
+# packages, then typecheck, lint, every Vitest suite and the Playwright end-to-end suite in Debian's
+# Chromium. This is the README's test command; .ci/run calls it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=(python3 pkg-config libsecret-1-dev gnome-keyring dbus-x11 libsecret-tools)
+# python3: script.py tools; libsecret-1-dev + pkg-config: keytar builds from source; gnome-keyring,
+# dbus-x11, libsecret-tools: a real Secret Service for the keychain tests; chromium: e2e and render.
+apt_packages=(python3 pkg-config libsecret-1-dev gnome-keyring dbus-x11 libsecret-tools chromium)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
@@ -23,4 +26,5 @@ npm ci --no-audit --no-fund
 
 echo "== typecheck" && npm run -s typecheck
 echo "== lint" && npm run -s lint
-echo "== tests" && npx vitest run --reporter=default
+echo "== unit and integration tests" && npx vitest run
+echo "== end-to-end (browser mode in Chromium)" && npx playwright test
