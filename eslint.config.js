@@ -27,7 +27,10 @@ export default tseslint.config(
         {
           patterns: [
             electronOnly,
-            { group: ['**/main/**', '../main', '../../main'], message: 'tools/ gets capabilities through the tool context, never by importing main/.' },
+            {
+              group: ['**/main/**', '../main', '../../main'],
+              message: 'tools/ gets capabilities through the tool context, never by importing main/.',
+            },
           ],
         },
       ],
@@ -42,7 +45,10 @@ export default tseslint.config(
           patterns: [
             electronOnly,
             { group: ['node:*'], message: 'The renderer runs in a page: no node: modules.' },
-            { group: ['**/main/**', '**/tools/**'], message: 'The renderer imports only types from preload/contract.ts.' },
+            {
+              group: ['**/main/**', '**/tools/**'],
+              message: 'The renderer imports only types from preload/contract.ts.',
+            },
           ],
         },
       ],
@@ -53,7 +59,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/main/**', '**/tools/**', '**/renderer/**', 'node:*'], message: 'preload imports electron and the contract only.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/main/**', '**/tools/**', '**/renderer/**', 'node:*'],
+              message: 'preload imports electron and the contract only.',
+            },
+          ],
+        },
       ],
     },
   },

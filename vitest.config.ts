@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['main/**/*.test.ts', 'tools/**/*.test.ts', 'preload/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}'],
+    include: [
+      'main/**/*.test.ts',
+      'tools/**/*.test.ts',
+      'preload/**/*.test.ts',
+      'renderer/**/*.test.{ts,tsx}',
+    ],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,
