@@ -31,15 +31,11 @@ export class Keychain {
   /** The value for `key`, stored by us or (through secret-tool) by another program; null when absent. */
   async get(key: string): Promise<string | null> {
     const ours = await this.bound(this.keytar.getPassword(SECRET_SERVICE, key), 'keychain read');
-    if (ours !== null) {
-      this.seen(key, ours);
-      return ours;
-    }
-    if (!this.secretTool) return null;
-    const foreign = await this.secretTool.lookup(key);
-    if (foreign === null) return null;
-    // `echo value | secret-tool store …` stores the newline too; a key never means to end with one.
-    const value = foreign.replace(/\r?\n$/, '');
+    const found = ours ?? (this.secretTool ? await this.secretTool.lookup(key) : null);
+    if (found === null) return null;
+    // `echo value | secret-tool store …` stores the newline too, and some libsecret versions let keytar
+    // find such foreign items itself: a key never means to end with a newline, whichever path found it.
+    const value = found.replace(/\r?\n$/, '');
     this.seen(key, value);
     return value;
   }
