@@ -53,9 +53,10 @@ const newStore = () =>
   new SecretStore({ secretsFile: path.join(home, '.secrets'), redactor: new Redactor(), env: {} });
 
 describe('secret-tool interop', () => {
-  it('finds an item another program stored without keytar’s schema (keytar alone does not)', async () => {
+  it('finds an item another program stored without keytar’s schema', async () => {
     await foreignStore('FOREIGN_TOKEN', 'foreign-value-1');
-    expect(await loadKeytar().getPassword(SECRET_SERVICE, 'FOREIGN_TOKEN')).toBeNull();
+    // Whether keytar alone sees such an item varies with libsecret's state (it usually does not, and
+    // sometimes does under load), so only the store's answer is asserted: it must find it either way.
     const store = newStore();
     expect((await store.status()).backend).toBe('keychain');
     expect(await store.get('FOREIGN_TOKEN')).toBe('foreign-value-1');
