@@ -10,6 +10,7 @@ const modules: Array<[string, () => Promise<BenchModule>]> = [
   ['store', () => import('./store-bench')],
   ['agent loop', () => import('./agent-bench')],
   ['mcp', () => import('./mcp-bench')],
+  ['ui', () => import('./ui-bench')],
 ];
 
 const only = process.argv.slice(2);

@@ -37,7 +37,8 @@ export class VirtualLayout {
       offsets.set(this.offsets.subarray(0, Math.min(same, this.dirtyFrom) + 1));
       this.offsets = offsets;
     }
-    for (let i = same; i < keys.length; i++) this.heights[i] = this.measured.get(keys[i] as string) ?? this.estimate;
+    for (let i = same; i < keys.length; i++)
+      this.heights[i] = this.measured.get(keys[i] as string) ?? this.estimate;
     this.dirtyFrom = Math.min(this.dirtyFrom, same);
   }
 
@@ -92,7 +93,8 @@ export class VirtualLayout {
     if (upTo < this.dirtyFrom) return;
     let i = Math.max(1, this.dirtyFrom);
     if (this.dirtyFrom === 0) this.offsets[0] = 0;
-    for (; i <= this.keys.length; i++) this.offsets[i] = (this.offsets[i - 1] as number) + (this.heights[i - 1] as number);
+    for (; i <= this.keys.length; i++)
+      this.offsets[i] = (this.offsets[i - 1] as number) + (this.heights[i - 1] as number);
     this.dirtyFrom = this.keys.length + 1;
   }
 }

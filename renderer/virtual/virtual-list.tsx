@@ -53,7 +53,12 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     const next = layout.range(el.scrollTop, el.clientHeight, overscan);
     const shown = rangeRef.current;
     // Re-render only when the rendered slice would no longer cover the viewport with some margin.
-    if (next.start < shown.start || next.end > shown.end || next.start > shown.start + overscan * 2 || next.end < shown.end - overscan * 2) {
+    if (
+      next.start < shown.start ||
+      next.end > shown.end ||
+      next.start > shown.start + overscan * 2 ||
+      next.end < shown.end - overscan * 2
+    ) {
       bump();
     }
   }, [layout, overscan]);
@@ -61,6 +66,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const onMeasure = useCallback(
     (index: number, height: number) => {
       const el = scroller.current;
+      // Zero means not laid out (hidden, or a test DOM without layout): keep the estimate.
+      if (height <= 0) return;
       const delta = layout.setHeight(index, height);
       if (delta === 0 || !el) return;
       // A row above the viewport changed height: move the scroll position with it so the content does not jump.
@@ -80,9 +87,19 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     );
   }
   return (
-    <div ref={scroller} className={props.className} onScroll={onScroll} role="log" aria-label={props.label} tabIndex={0}>
+    <div
+      ref={scroller}
+      className={props.className}
+      onScroll={onScroll}
+      role="log"
+      aria-label={props.label}
+      tabIndex={0}
+    >
       <div className="virtual-canvas" style={{ height: layout.totalHeight() }}>
-        <div className="virtual-window" style={{ transform: `translateY(${layout.offsetOf(range.start)}px)` }}>
+        <div
+          className="virtual-window"
+          style={{ transform: `translateY(${layout.offsetOf(range.start)}px)` }}
+        >
           {rows}
         </div>
       </div>

@@ -1,0 +1,59 @@
+// Markdown of a message: GitHub-flavoured, raw HTML never rendered, code blocks with their language and a copy button.
+import type { ComponentProps } from 'react';
+import { memo, useState } from 'react';
+import Markdown from 'react-markdown';
+import type { Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+
+const plugins = [remarkGfm];
+
+/** Renders markdown text; memoised so unchanged messages are not parsed again. */
+export const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
+  return (
+    <div className="markdown">
+      <Markdown remarkPlugins={plugins} components={components} skipHtml>
+        {text}
+      </Markdown>
+    </div>
+  );
+});
+
+const components: Components = {
+  pre: CodeBlock,
+  a: ({ href, children }) => (
+    // Links leave the app: the host opens http(s) links in the system browser and refuses others.
+    <a href={href} target="_blank" rel="noreferrer noopener">
+      {children}
+    </a>
+  ),
+};
+
+function CodeBlock({ children }: ComponentProps<'pre'>) {
+  const [copied, setCopied] = useState(false);
+  const code = codeChild(children);
+  const language = /language-([\w+-]+)/.exec(code?.className ?? '')?.[1];
+  const text = String(code?.children ?? '').replace(/\n$/, '');
+  const copy = () => {
+    void navigator.clipboard?.writeText(text).then(() => setCopied(true));
+  };
+  return (
+    <figure className="code-block">
+      <figcaption>
+        <span>{language ?? 'code'}</span>
+        <button type="button" className="link-button" onClick={copy}>
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </figcaption>
+      <pre>
+        <code className={code?.className}>{text}</code>
+      </pre>
+    </figure>
+  );
+}
+
+function codeChild(children: unknown): { className?: string; children?: unknown } | undefined {
+  const node = Array.isArray(children) ? children[0] : children;
+  if (node && typeof node === 'object' && 'props' in node)
+    return (node as { props: { className?: string; children?: unknown } }).props;
+  return undefined;
+}

@@ -1,0 +1,30 @@
+// The open chat's messages, virtualised so a chat of thousands of messages opens and scrolls fast.
+import { useCallback } from 'react';
+import type { MessageView } from '../../preload/contract';
+import { useAppStore } from '../store/app-store';
+import { VirtualList } from '../virtual/virtual-list';
+import { MessageRow } from './message-row';
+
+const keyOf = (message: MessageView) => `${message.kind[0]}${message.id}`;
+
+/** The message list of the open chat, following the end while the user is there. */
+export function MessageList() {
+  const messages = useAppStore((s) => s.chat.messages);
+  const chatId = useAppStore((s) => s.chat.chatId);
+  const render = useCallback((message: MessageView) => <MessageRow message={message} />, []);
+  if (messages.length === 0) {
+    return <div className="messages empty">No messages yet. Ask something below.</div>;
+  }
+  return (
+    <VirtualList
+      key={chatId ?? ''}
+      className="messages"
+      label="Conversation"
+      items={messages}
+      keyOf={keyOf}
+      render={render}
+      estimate={90}
+      followEnd
+    />
+  );
+}

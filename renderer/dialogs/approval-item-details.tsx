@@ -1,0 +1,44 @@
+// One call of an approval request in full: tool, source, flags, timeout, warnings and the complete arguments.
+import type { ApprovalItemView } from '../../preload/contract';
+import { sourceLabel } from '../cards/call-labels';
+import { formatLimit } from '../time/format-duration';
+
+/** Everything SPEC §8 says the user is shown about a call. */
+export function ApprovalItemDetails({ item }: { item: ApprovalItemView }) {
+  const flags = Object.entries(item.flags)
+    .filter(([, on]) => on)
+    .map(([name]) => name);
+  return (
+    <div className="approval-item">
+      <dl className="facts">
+        <dt>Tool</dt>
+        <dd className="tool-name">{item.tool}</dd>
+        <dt>Source</dt>
+        <dd>{sourceLabel(item.source)}</dd>
+        <dt>Flags</dt>
+        <dd>{flags.length > 0 ? flags.join(', ') : 'none'}</dd>
+        <dt>Time limit</dt>
+        <dd>{formatLimit(item.timeoutMs)}</dd>
+      </dl>
+      {item.sensitive && (
+        <p className="warning" role="note">
+          Sensitive: {item.sensitive}. This always asks; no standing approval covers it.
+        </p>
+      )}
+      {item.compound && (
+        <p className="warning" role="note">
+          The command chains with “{item.compound}”: no allow rule can cover it.
+        </p>
+      )}
+      {item.voidedRules.length > 0 && (
+        <p className="warning" role="note">
+          The tool’s definition changed, so {item.voidedRules.length} rule(s) for it no longer apply.
+        </p>
+      )}
+      <div className="field-label">Arguments</div>
+      <pre className="tool-args" aria-label="Arguments">
+        {item.args}
+      </pre>
+    </div>
+  );
+}

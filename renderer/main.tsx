@@ -1,0 +1,30 @@
+// The chat window's entry: connect to main, load the app's state, render.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app';
+import { exposeStoreForTests, pageSurfaces } from './boot/surfaces';
+import { useAppStore } from './store/app-store';
+import { setBridge } from './store/bridge';
+import { connectStore, loadApp } from './store/connect-store';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/messages.css';
+import './styles/cards.css';
+import './styles/side.css';
+import './styles/panels.css';
+import './styles/dialogs.css';
+
+async function start(): Promise<void> {
+  const surfaces = await pageSurfaces();
+  setBridge(surfaces);
+  connectStore();
+  exposeStoreForTests(useAppStore.getState);
+  createRoot(document.getElementById('root') as HTMLElement).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+  await loadApp();
+}
+
+void start();

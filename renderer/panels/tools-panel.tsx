@@ -1,0 +1,94 @@
+// The tools screen: every tool with its source, flags, timeout and lint findings, and the MCP servers.
+import { useEffect, useMemo, useState } from 'react';
+import type { ToolView } from '../../preload/contract';
+import { useAppStore } from '../store/app-store';
+import { formatLimit } from '../time/format-duration';
+import { McpServers } from './mcp-servers';
+
+const flagNames = ['alwaysAllow', 'concurrent', 'background', 'systemUse'] as const;
+
+/** The tools panel. */
+export function ToolsPanel() {
+  const tools = useAppStore((s) => s.tools);
+  const loadTools = useAppStore((s) => s.loadTools);
+  const loadMcp = useAppStore((s) => s.loadMcp);
+  const [filter, setFilter] = useState('');
+  useEffect(() => {
+    void loadTools();
+    void loadMcp();
+  }, [loadTools, loadMcp]);
+  const shown = useMemo(() => {
+    const q = filter.trim().toLowerCase();
+    return q ? tools.filter((t) => t.name.includes(q) || (t.origin ?? '').toLowerCase().includes(q)) : tools;
+  }, [tools, filter]);
+  const findings = tools.reduce((n, t) => n + t.lint.length, 0);
+  return (
+    <main className="panel" aria-label="Tools">
+      <McpServers />
+      <section aria-labelledby="tools-heading">
+        <h2 id="tools-heading">
+          Tools{' '}
+          <span className="muted">
+            {tools.length} registered · {findings} lint findings
+          </span>
+        </h2>
+        <input
+          type="search"
+          aria-label="Filter tools"
+          placeholder="Filter by name or origin"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+        <table className="tools-table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Source</th>
+              <th>Flags</th>
+              <th>Timeout</th>
+              <th>Lint</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((tool) => (
+              <ToolRow key={tool.name} tool={tool} />
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </main>
+  );
+}
+
+function ToolRow({ tool }: { tool: ToolView }) {
+  return (
+    <tr>
+      <td>
+        <div className="tool-name">{tool.name}</div>
+        <div className="muted description">{tool.description.split('\n')[0]}</div>
+      </td>
+      <td>
+        {tool.source}
+        {tool.origin && <div className="muted path">{tool.origin}</div>}
+      </td>
+      <td>
+        {flagNames.filter((f) => tool.flags[f]).join(', ') || '—'}
+        {!tool.offeredHeadless && <div className="muted">not offered headless</div>}
+      </td>
+      <td>{formatLimit(tool.timeoutMs)}</td>
+      <td>
+        {tool.lint.length === 0 ? (
+          <span className="muted">clean</span>
+        ) : (
+          <ul className="lint">
+            {tool.lint.map((f, i) => (
+              <li key={i} className={f.level}>
+                <code>{f.code}</code> {f.message}
+              </li>
+            ))}
+          </ul>
+        )}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,87 @@
+// The one module that listens to the bridge: it turns main's events into store actions, and resyncs after a reconnect.
+import type { AppNotice, ChatEvent, Unsubscribe } from '../../preload/contract';
+import { useAppStore } from './app-store';
+import { getApi, getDialogApi } from './bridge';
+import { frameBatcher } from './frame-batcher';
+import { rememberedChat } from './location';
+import type { Notice } from './ui-slice';
+
+/** Subscribes the store to every event channel of the page's surfaces; returns the unsubscribe. */
+export function connectStore(): Unsubscribe {
+  const store = useAppStore.getState;
+  const api = getApi();
+  const dialogs = getDialogApi();
+  const offs: Unsubscribe[] = [];
+  const text = frameBatcher<ChatEvent>((events) => store().receiveChatEvents(events));
+  if (api) {
+    offs.push(
+      api.on('chat.event', (event) => {
+        if (event.type === 'text.delta') return text.push(event);
+        // Everything else keeps its place after the text streamed before it.
+        text.flush();
+        store().receiveChatEvent(event);
+      }),
+      api.on('gate.event', (event) => {
+        text.flush();
+        store().receiveGateEvent(event);
+      }),
+      api.on('task.changed', (task) => store().taskChanged(task)),
+      api.on('tools.changed', () => void store().loadTools()),
+      api.on('mcp.changed', (server) => store().mcpChanged(server)),
+      api.on('rules.changed', () => void store().loadRules()),
+      api.on('notice', (notice) => store().pushNotice(...noticeText(notice))),
+      api.on('connection', (connection) => {
+        const before = store().connection;
+        store().setConnection(connection);
+        if (connection.state === 'connected' && before.state !== 'connected') void resync();
+      }),
+    );
+  }
+  if (dialogs) offs.push(dialogs.onEvent((event) => store().dialogEvent(event)));
+  return () => {
+    text.dispose();
+    for (const off of offs) off();
+  };
+}
+
+/** First load: the host, the chat list, tasks and open dialogs, then the chat the URL names (or the newest). */
+export async function loadApp(): Promise<void> {
+  const store = useAppStore.getState();
+  if (!getApi()) return store.loadDialogs();
+  await Promise.all([store.loadAppInfo(), store.loadChats(), store.loadTasks(), store.loadDialogs()]);
+  const wanted = rememberedChat() ?? useAppStore.getState().chats[0]?.id;
+  if (wanted) await useAppStore.getState().openChat(wanted);
+}
+
+// After a reconnect nothing said in between is known: fetch it all again.
+async function resync(): Promise<void> {
+  const store = useAppStore.getState();
+  await Promise.all([store.loadChats(), store.loadTasks(), store.loadDialogs()]);
+  await useAppStore.getState().refreshChat();
+}
+
+function noticeText(notice: AppNotice): [Notice['level'], string] {
+  switch (notice.kind) {
+    case 'approval_timed_out':
+      return [
+        'warn',
+        `No answer for ${notice.tools.join(', ')} after ${Math.round(notice.afterMs / 1000)} s: denied.`,
+      ];
+    case 'rule_saved':
+      return [
+        'info',
+        `Rule saved: always ${notice.effect} ${notice.tool}${notice.pattern ? ` ${notice.pattern}` : ''}.`,
+      ];
+    case 'rule_not_saved':
+      return ['error', `Rule not saved for ${notice.tool}: ${notice.message}`];
+    case 'settled':
+      return [
+        'info',
+        `${notice.tool} ${notice.allowed ? 'allowed' : 'denied'} by ${notice.by === 'rule' ? 'a rule' : 'this chat’s grant'}.`,
+      ];
+    case 'secret_stored':
+      return ['info', `${notice.key} stored.`];
+    case 'message':
+      return [notice.level, notice.message];
+  }
+}
