@@ -1,0 +1,313 @@
+// The IPC contract, part: Views: what main shows the renderer. Types only; preload/contract.ts re-exports every part.
+
+// ---------------------------------------------------------------------------------------------------------
+// Views: what main shows the renderer
+
+/** Where a tool comes from. */
+export type ToolSourceView =
+  | { kind: 'builtin' }
+  | { kind: 'script'; dir: string; scope: 'global' | 'workspace' }
+  | { kind: 'mcp'; server: string; remoteName: string };
+
+/** The behaviour flags of SPEC §2. */
+export interface ToolFlagsView {
+  alwaysAllow: boolean;
+  concurrent: boolean;
+  background: boolean;
+  systemUse: boolean;
+}
+
+/** One design-rule finding (SPEC §3). */
+export interface LintFindingView {
+  /** Starts with its rule: R1_…, R2_… */
+  code: string;
+  level: 'error' | 'guidance';
+  message: string;
+}
+
+/** A tool in the JSON shape of SPEC §2, plus where it is offered. */
+export interface ToolView {
+  name: string;
+  source: ToolSourceView['kind'];
+  /** The folder (script) or server (mcp) it came from; null for built-ins. */
+  origin: string | null;
+  description: string;
+  flags: ToolFlagsView;
+  /** null: no limit (ask_user). */
+  timeoutMs: number | null;
+  lint: LintFindingView[];
+  /** false for tools `agenvoy chat` does not offer (background_command, background_subagents). */
+  offeredHeadless: boolean;
+}
+
+/** Where an MCP server's connection stands. */
+export type McpStateView =
+  | { status: 'connecting'; attempt: number }
+  | { status: 'ready'; transport: string; tools: number; since: number }
+  | { status: 'failed'; reason: string; credential?: { key: string; reason: CredentialReasonView } }
+  | { status: 'disabled' }
+  | { status: 'reconnecting'; reason: string; attempt: number; retryAt: number };
+
+/** Why a credential failed. */
+export type CredentialReasonView = 'missing' | 'rejected' | 'expired';
+
+/** One MCP server of mcp.json. */
+export interface McpServerItem {
+  name: string;
+  endpoint: 'stdio' | 'http' | null;
+  state: McpStateView;
+  /** Registered names of its tools. */
+  tools: string[];
+  warnings: string[];
+}
+
+/** A chat in the list. */
+export interface ChatSummary {
+  id: string;
+  title: string;
+  workspace: string;
+  createdAt: number;
+  updatedAt: number;
+  /** A turn is in flight. */
+  running: boolean;
+}
+
+/** One full-text search match. */
+export interface ChatSearchHit {
+  chatId: string;
+  chatTitle: string;
+  messageId: number;
+  seq: number;
+  role: 'user' | 'assistant' | 'tool_results' | 'note';
+  /** The text around the match, matched words marked «like this». */
+  snippet: string;
+  createdAt: number;
+}
+
+/** Where a stored message stands; `interrupted` when the app died mid-stream. */
+export type MessageStatus = 'streaming' | 'complete' | 'cut' | 'cancelled' | 'interrupted';
+
+/** A piece of an assistant message, in order: text, or a tool call shown as its card (see ToolCallView). */
+export type AssistantPartView =
+  { type: 'text'; text: string } | { type: 'tool_call'; callId: string; name: string };
+
+/** A message as the chat shows it. Tool results are not messages here: they are on their call's card. */
+export type MessageView =
+  | {
+      kind: 'user';
+      id: number;
+      seq: number;
+      createdAt: number;
+      status: MessageStatus;
+      text: string;
+      images: number;
+    }
+  | {
+      kind: 'assistant';
+      id: number;
+      seq: number;
+      createdAt: number;
+      status: MessageStatus;
+      /** All text parts joined (the markdown to render when parts are not needed). */
+      text: string;
+      parts: AssistantPartView[];
+    }
+  | {
+      /** A note the chat received outside a turn (a background task ended, a result was saved). */
+      kind: 'note';
+      id: number;
+      seq: number;
+      createdAt: number;
+      status: MessageStatus;
+      text: string;
+      taskId: string | null;
+    };
+
+/** How a call ended (SPEC §2); every message is what the model read. */
+export type OutcomeView =
+  | { outcome: 'ok'; text: string; durationMs: number }
+  | {
+      outcome: 'error';
+      code: string;
+      message: string;
+      durationMs: number;
+      credential?: { key: string; reason: CredentialReasonView };
+    }
+  | { outcome: 'timed_out'; message: string; limitMs: number | null; durationMs: number }
+  | { outcome: 'cancelled'; message: string; durationMs: number }
+  | { outcome: 'denied'; message: string; reason?: string };
+
+/** The kinds of outcome, for exhaustive switches. */
+export type OutcomeKind = OutcomeView['outcome'];
+
+/** The user's (or a rule's) answer for one call (SPEC §8). */
+export type ApprovalDecisionView =
+  | { kind: 'allow'; scope: 'once' | 'chat' | 'always' }
+  | { kind: 'deny'; reason?: string; scope?: 'once' | 'always'; message?: string }
+  | { kind: 'stop' };
+
+/** Where a call's approval stands. */
+export type ApprovalStateView =
+  | { state: 'not_asked' }
+  | { state: 'pending'; requestedAt: number }
+  | { state: 'decided'; decision: ApprovalDecisionView; timedOut: boolean; decidedAt: number | null };
+
+/** Live progress of a running call. */
+export interface ProgressView {
+  message?: string;
+  /** Streamed output (a command's stdout/stderr). */
+  output?: string;
+  progress?: number;
+  total?: number;
+}
+
+/** Where a stored call stands. */
+export type ToolCallStatus = 'queued' | 'running' | 'finished' | 'interrupted';
+
+/** A tool-call card. */
+export interface ToolCallView {
+  chatId: string;
+  callId: string;
+  /** The assistant message that made it, when known. */
+  messageId: number | null;
+  tool: string;
+  source: ToolSourceView;
+  /** The arguments as (redacted) JSON text; the model's raw text when it did not parse. */
+  args: string;
+  status: ToolCallStatus;
+  outcome: OutcomeKind | null;
+  /** The error code of an `error` outcome. */
+  code: string | null;
+  /** The result text of `ok`, the message of every other outcome. */
+  result: string | null;
+  queuedAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  durationMs: number | null;
+  /** The limit the call runs under; null for none. Elapsed vs limit is the countdown. */
+  limitMs: number | null;
+  approval: ApprovalStateView;
+}
+
+/** A background task's status (SPEC §2). */
+export type TaskStatus = 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled' | 'interrupted';
+
+/** A background task as the tasks panel lists it. */
+export interface TaskItem {
+  id: string;
+  chatId: string;
+  tool: string;
+  summary: string;
+  status: TaskStatus;
+  startedAt: number;
+  endedAt: number | null;
+  limitMs: number | null;
+  outputTail: string;
+  result: string | null;
+  error: string | null;
+}
+
+/** One item of the write_todo checklist. */
+export interface TodoItem {
+  text: string;
+  status: 'pending' | 'in_progress' | 'done';
+}
+
+/** A deliverable write_result saved into the workspace. */
+export interface ResultFile {
+  path: string;
+  title: string;
+  bytes: number;
+}
+
+/** An approval the gate asked about in this chat and no one has answered yet. */
+export interface PendingApprovalView {
+  callId: string;
+  tool: string;
+  requestedAt: number;
+}
+
+/** Everything needed to show a chat, e.g. when it is opened or after a reconnect or reload. */
+export interface ChatSnapshot {
+  chat: ChatSummary;
+  /** In order, oldest first. */
+  messages: MessageView[];
+  /** In the order they were made. */
+  toolCalls: ToolCallView[];
+  todos: TodoItem[];
+  results: ResultFile[];
+  pendingApprovals: PendingApprovalView[];
+  tasks: TaskItem[];
+}
+
+/** A persisted approval rule (SPEC §8). */
+export interface RuleItem {
+  id: string;
+  origin: 'default' | 'user';
+  /** Tool-name glob. */
+  tool: string;
+  /** Glob over the canonical argument; null: any arguments. */
+  pattern: string | null;
+  except: string[];
+  effect: 'allow' | 'deny';
+  /** ISO time; null for a shipped default. */
+  createdAt: string | null;
+  /** A changed tool definition voids it until the user decides again. */
+  void: boolean;
+  changedTools: string[];
+  /** Why a shipped default is safe. */
+  note: string | null;
+}
+
+/** The two provider wire formats. */
+export type ProviderKind = 'anthropic' | 'openai';
+
+/** The settings screen's fields. */
+export interface SettingsView {
+  provider: ProviderKind;
+  baseUrl: string;
+  model: string;
+  /** The secret holding the API key; null for servers without one. */
+  apiKeyName: string | null;
+  /** Where new chats work unless they pick a folder. */
+  defaultWorkspace: string;
+  /** Every provider, in display order. */
+  providers: ProviderKind[];
+  /** Fields an environment variable (AGENVOY_PROVIDER, AGENVOY_BASE_URL, AGENVOY_MODEL) overrides: saving them changes the file, not what is used. */
+  overridden: Array<'provider' | 'baseUrl' | 'model'>;
+}
+
+/** What settings.save changes; a field left out is kept. */
+export interface SettingsInput {
+  provider?: ProviderKind;
+  baseUrl?: string;
+  model?: string;
+  apiKeyName?: string | null;
+  defaultWorkspace?: string;
+}
+
+/** Where a secret lives. */
+export type SecretLocation = 'keychain' | 'file' | 'env';
+
+/** Stored key names and the active backend; never a value. */
+export interface SecretsView {
+  keys: Array<{ key: string; locations: SecretLocation[] }>;
+  /** 'none': no keychain and no file fallback; values only come from the environment. */
+  backend: 'keychain' | 'file' | 'none';
+  /** Why this backend is active, in words a user can act on. */
+  reason: string;
+  /** The fallback secrets file; null on macOS and Windows. */
+  file: string | null;
+  interopNote: string | null;
+}
+
+/** What the host is. */
+export interface AppInfo {
+  /** electron: the desktop app; web: browser mode (`agenvoy web`). */
+  mode: 'electron' | 'web';
+  version: string;
+  platform: string;
+  /** $AGENVOY_HOME. */
+  home: string;
+  defaultWorkspace: string;
+}
