@@ -1,7 +1,7 @@
 // Composition root: builds the core services once and hands them to the hosts (Electron, browser mode, CLI).
 import { builtinTools } from '../tools';
 import { readWebSettings } from './agent/web-settings-file';
-import type { ToolSpec } from '../tools/types';
+import type { ToolServices, ToolSpec } from '../tools/types';
 import { BatchExecutor } from './core/batch-executor';
 import { RegistryCatalog } from './core/catalog';
 import { Dispatcher } from './core/dispatcher';
@@ -42,6 +42,8 @@ export interface CoreOptions {
   secrets?: SecretStore;
   /** The host's masked prompt: enables store_secret and, unless `healer` is given, auto-heal. */
   secretPrompt?: SecretPrompt;
+  /** Services only this host provides (e.g. the Electron app's offscreen page renderer). */
+  hostServices?: Partial<ToolServices>;
   /** Echo log lines (e.g. to stderr for a verbose CLI). */
   echoLog?: (line: string) => void;
   /**
@@ -107,6 +109,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       tasks,
       processes: processPort(groups),
       ...(secretPrompt ? { secretPrompt } : {}),
+      ...options.hostServices,
       // Read on every call (the dispatcher spreads services per call), so a settings change applies at once.
       get web() {
         return readWebSettings(paths.settings);

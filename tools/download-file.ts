@@ -9,6 +9,7 @@ import { AddressGuard } from './web/address-guard';
 import { booleanArg, invalidArgument, stringArg, timeoutArg, urlArg } from './web/arguments';
 import { GuardedClient, headerValue } from './web/guarded-client';
 import { renderFormatOf, renderPage } from './web/page-render';
+import { renderInApp } from './web/render-in-app';
 import { requestSignal } from './web/request-signal';
 import { resolveWebSettings } from './web/web-settings';
 import { assertFree, saveFile, workspaceTarget } from './web/workspace-file';
@@ -77,14 +78,19 @@ export const downloadFileTool = defineTool({
     const guard = new AddressGuard(settings);
     guard.checkUrl(url);
     if (format) {
-      ctx.progress({ message: `rendering ${url.href} in Chromium` });
-      const bytes = await renderPage({
-        url,
-        format,
-        chromiumPath: settings.chromiumPath,
-        guard,
-        signal: ctx.signal,
-      });
+      let bytes: Buffer;
+      if (ctx.services.pageRenderer) {
+        bytes = await renderInApp(ctx.services.pageRenderer, url, format, guard, ctx);
+      } else {
+        ctx.progress({ message: `rendering ${url.href} in Chromium` });
+        bytes = await renderPage({
+          url,
+          format,
+          chromiumPath: settings.chromiumPath,
+          guard,
+          signal: ctx.signal,
+        });
+      }
       await saveFile(target, overwrite, relative, (temp) =>
         fs.writeFile(temp, bytes, { signal: ctx.signal }),
       );

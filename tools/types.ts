@@ -1,6 +1,7 @@
 // The tool contract shared by main/ and tools/: what a tool is, what it receives, what it returns.
 // tools/ gets every capability through ToolContext, so nothing here imports main/.
 import type { AskUserPort, ChatPort, SubagentPort } from './chat-ports';
+import type { PageRendererPort } from './web/page-renderer-port';
 import type { ProcessPort } from './process-port';
 import type { WebSettings } from './web/web-settings';
 
@@ -132,6 +133,8 @@ export interface ToolServices {
   processes?: ProcessPort;
   /** The web tools' settings (settings.json "web"); defaults apply when absent. */
   web?: WebSettings;
+  /** The desktop app's offscreen page renderer (download_file render=true); absent elsewhere. */
+  pageRenderer?: PageRendererPort;
 }
 
 /** Everything a handler receives besides its arguments. */

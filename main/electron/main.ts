@@ -5,6 +5,7 @@ import type { BrowserWindow as BrowserWindowType } from 'electron';
 import { app, BrowserWindow, dialog, protocol, session } from 'electron';
 import type { AppHost } from '../host/open-app-host';
 import { openAppHost } from '../host/open-app-host';
+import { offscreenRenderer } from './offscreen-render';
 import { APP_SCHEME, MAIN_PAGE_URL } from './app-protocol';
 import { serveAppProtocol } from './app-protocol-handler';
 import { appFiles } from './app-files';
@@ -47,7 +48,11 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   hardenSession(session.defaultSession);
   serveAppProtocol(session.defaultSession, files.rendererDir);
-  host = await openAppHost({ mode: 'electron', workspace: os.homedir() });
+  host = await openAppHost({
+    mode: 'electron',
+    workspace: os.homedir(),
+    hostServices: { pageRenderer: offscreenRenderer() },
+  });
   dialogs = new DialogWindows(host, files, () => mainWindow);
   host.dialogs.attach(dialogs);
   createMainWindow(host);

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { ToolSourceView } from '../../preload/contract';
 import type { Core } from '../app';
+import type { ToolServices } from '../../tools/types';
 import { createCore } from '../app';
 import type { ChatRuntime } from '../agent/chat-runtime';
 import { openChatRuntime } from '../agent/chat-runtime';
@@ -38,6 +39,8 @@ export interface AppHostOptions {
   mcp?: 'wait' | 'background' | 'off';
   watchScripts?: boolean;
   providerOptions?: CreateProviderOptions;
+  /** Services only this host provides (the Electron app's offscreen page renderer). */
+  hostServices?: Partial<ToolServices>;
   /** A prebuilt secret store (tests). */
   secrets?: SecretStore;
 }
@@ -89,6 +92,7 @@ export async function openAppHost(options: AppHostOptions): Promise<AppHost> {
     secretPrompt: dialogs.secretPrompt(),
     watchScripts: options.watchScripts ?? true,
     mcp: options.mcp ?? 'background',
+    ...(options.hostServices ? { hostServices: options.hostServices } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),
   });
   redactor = core.redactor;

@@ -126,7 +126,8 @@ export async function renderPage(options: {
   }
 }
 
-interface Fetched {
+/** A subresource fetched for a rendered page. */
+export interface Fetched {
   status: number;
   url: URL;
   headers: Record<string, string>;
@@ -155,7 +156,8 @@ async function answer(route: Route, client: GuardedClient, signal: AbortSignal, 
   }
 }
 
-async function fetchResource(
+/** Fetches one subresource for a rendered page through the guard (identity encoding, size-capped). */
+export async function fetchResource(
   client: GuardedClient,
   request: {
     method: string;
