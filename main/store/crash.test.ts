@@ -206,7 +206,8 @@ describe('crash safety (kill -9 of a real writer)', () => {
         first ||= Date.now();
         return Date.now() - first >= ms;
       });
-      expect(acks.length).toBeGreaterThan(10);
+      // How many writes fit in the window depends on the machine's load (each is an fsync); any is enough.
+      expect(acks.length).toBeGreaterThan(1);
       await reopenAndRecover(desktop.file, acks);
     },
   );
