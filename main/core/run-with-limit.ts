@@ -3,7 +3,7 @@ import type { CancelReason } from './abort';
 import { linkSignal, TimeoutReason } from './abort';
 
 /** How long aborted work gets to wind down (its process tree is killed within 500 ms) before it is abandoned. */
-export const ABANDON_GRACE_MS = 800;
+export const ABANDON_GRACE_MS = 700;
 
 /** How limited work ended. */
 export type LimitedOutcome<T> =

@@ -111,7 +111,8 @@ describe('MCP over stdio against server-everything', () => {
     controller.abort();
     const outcome = await pending;
     expect(outcome.outcome).toBe('cancelled');
-    expect(Date.now() - cancelledAt).toBeLessThan(500);
+    // The operation runs 20 s: settling this fast shows the cancel stopped it (generous for a loaded CI).
+    expect(Date.now() - cancelledAt).toBeLessThan(3000);
     const progress = events.find((e) => e.type === 'call.progress');
     expect(progress?.type === 'call.progress' && progress.update).toMatchObject({ progress: 1, total: 40 });
     const call = await waitFor(() => tapped(tap).find((m) => m.method === 'tools/call'));
