@@ -26,5 +26,19 @@ npm ci --no-audit --no-fund
 
 echo "== typecheck" && npm run -s typecheck
 echo "== lint" && npm run -s lint
-echo "== unit and integration tests" && npx vitest run
-echo "== end-to-end (browser mode in Chromium)" && npx playwright test
+mkdir -p .tmp
+echo "== unit and integration tests" && npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest.json
+echo "== end-to-end (browser mode in Chromium)"
+PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/e2e.json npx playwright test --reporter=list,json
+
+# One closing line over both runners.
+node -e '
+const fs = require("fs");
+const v = JSON.parse(fs.readFileSync(".tmp/vitest.json", "utf8"));
+const e = JSON.parse(fs.readFileSync(".tmp/e2e.json", "utf8")).stats;
+const passed = v.numPassedTests + e.expected;
+const failed = v.numFailedTests + e.unexpected + (e.flaky || 0);
+const skipped = v.numPendingTests + v.numTodoTests + e.skipped;
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 ? 1 : 0);
+'
