@@ -13,12 +13,11 @@ export function storeChatPort(store: ChatStore, emit: (event: TurnEvent) => void
     getTodos: (chatId) => store.todos.get(chatId),
     history(chatId, { query, limit, offset }) {
       if (query) {
-        const ids = new Set(
-          store.search(query, { chatId, limit: offset + limit }).map((hit) => hit.messageId),
-        );
+        // Messages match through the full-text index; tool actions by their text.
+        const hits = new Set(store.search(query, { chatId, limit: 1000 }).map((hit) => hit.messageId));
+        const needle = query.toLowerCase();
         return entries(store, chatId)
-          .filter((e) => e.kind === 'tool_call' || ids.has(e.id))
-          .filter((e) => e.kind !== 'tool_call' || e.text.toLowerCase().includes(query.toLowerCase()))
+          .filter((e) => (e.kind === 'tool_call' ? e.text.toLowerCase().includes(needle) : hits.has(e.id)))
           .slice(offset, offset + limit);
       }
       return entries(store, chatId).slice(offset, offset + limit);

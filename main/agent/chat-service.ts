@@ -104,7 +104,7 @@ export class ChatService {
       executor: core.executor,
       redactor: core.redactor,
       log: core.log,
-      persistence: storePersistence(store),
+      persistence: storePersistence(store, core.redactor),
       provider: providerSource(settings.apiKeyName, this.options.getSecret, (key) =>
         createProvider(settings, key, this.options.providerOptions),
       ),

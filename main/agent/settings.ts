@@ -1,9 +1,8 @@
 // Provider settings (SPEC §7): $AGENVOY_HOME/desktop/settings.json, overridden by AGENVOY_PROVIDER,
 // AGENVOY_BASE_URL and AGENVOY_MODEL, overridden by explicit flags. The same file drives the desktop
 // app, browser mode and `agenvoy chat`; fields this module does not know are kept when it saves.
-import { randomBytes } from 'node:crypto';
+import { writeFileAtomic } from '../core/atomic-write';
 import fs from 'node:fs';
-import path from 'node:path';
 import { agenvoyHome, agenvoyPaths } from '../core/paths';
 
 /** The two wire formats. */
@@ -150,7 +149,7 @@ export async function saveSettings(values: SettingsLayer, options: { home?: stri
     if (value === undefined) delete current[field];
     else current[field] = value;
   }
-  await writeAtomic(file, `${JSON.stringify(current, null, 2)}\n`);
+  await writeFileAtomic(file, `${JSON.stringify(current, null, 2)}\n`, { mode: 0o644 });
   return file;
 }
 
@@ -206,24 +205,5 @@ function isHttpUrl(value: string): boolean {
     return url.protocol === 'http:' || url.protocol === 'https:';
   } catch {
     return false;
-  }
-}
-
-async function writeAtomic(file: string, text: string): Promise<void> {
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await fs.promises.open(temp, 'w', 0o644);
-  try {
-    await handle.writeFile(text, 'utf8');
-    // Flushed before the rename, so a crash leaves the old file or the new one, never a torn one.
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.promises.rename(temp, file);
-  } catch (error) {
-    await fs.promises.rm(temp, { force: true });
-    throw error;
   }
 }

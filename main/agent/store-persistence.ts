@@ -1,11 +1,20 @@
 // TurnPersistence over the SQLite ChatStore.
-import type { ChatStore } from '../store';
+import type { Redactor } from '../core/redactor';
+import type { ChatStore, FinishStatus } from '../store';
+import type { AssistantPart } from './transcript';
 import { StreamCheckpointer } from '../store';
 import type { TurnPersistence } from './turn-persistence';
 import { buildTranscript } from './transcript-builder';
 
 /** The turn engine's writes and reads, committed to `store`. */
-export function storePersistence(store: ChatStore): TurnPersistence {
+export function storePersistence(store: ChatStore, redactor: Redactor): TurnPersistence {
+  // Checkpoints redact when they write (throttled), so a long stream is not rescanned on every delta.
+  const redactedMessages = {
+    checkpoint: (id: number, content: AssistantPart[]) =>
+      store.messages.checkpoint(id, redactor.redactDeep(content)),
+    finish: (id: number, content: AssistantPart[], status: FinishStatus) =>
+      store.messages.finish(id, redactor.redactDeep(content), status),
+  };
   const carried = new Map<string, number[]>();
   const streaming = new Map<number, StreamCheckpointer>();
   return {
@@ -13,7 +22,7 @@ export function storePersistence(store: ChatStore): TurnPersistence {
       void store.messages.append(chatId, { role: 'user', content: [{ type: 'text', text }] }),
     beginAssistant: (chatId) => {
       const id = store.messages.begin(chatId).id;
-      streaming.set(id, new StreamCheckpointer(store.messages, id));
+      streaming.set(id, new StreamCheckpointer(redactedMessages, id));
       return id;
     },
     checkpointAssistant: (id, content, now) => {
@@ -26,7 +35,7 @@ export function storePersistence(store: ChatStore): TurnPersistence {
       const checkpointer = streaming.get(id);
       streaming.delete(id);
       if (checkpointer) checkpointer.finish(content, status);
-      else store.messages.finish(id, content, status);
+      else redactedMessages.finish(id, content, status);
     },
     appendToolResults: (chatId, results) =>
       void store.messages.append(chatId, { role: 'tool_results', results }),

@@ -13,7 +13,6 @@ import { Emitter } from '../core/emitter';
 import type { ProviderSource } from './provider-source';
 import { healProviderKey } from './provider-source';
 import type { Provider } from './providers/provider';
-import { ProviderError } from './providers/provider';
 import { streamRound } from './stream-round';
 import { systemPrompt } from './system-prompt';
 import type { ToolFilter } from './tool-exposure';
@@ -212,8 +211,8 @@ export class TurnEngine {
         signal,
       },
       {
-        checkpoint: (content, now) =>
-          persistence.checkpointAssistant(messageId, redactor.redactDeep(content), now),
+        // Raw content: the persistence redacts what it actually writes (at most every 250 ms), not every delta.
+        checkpoint: (content, now) => persistence.checkpointAssistant(messageId, content, now),
         onText: (delta) =>
           this.emit({ type: 'text.delta', chatId, messageId, delta: redactor.redact(delta) }),
         onToolCall: (call) =>
@@ -265,5 +264,3 @@ export class TurnEngine {
     this.events.emit(event);
   }
 }
-
-export { ProviderError };

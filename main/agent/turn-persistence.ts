@@ -5,7 +5,10 @@ import type { AssistantPart, ToolResultPart, TranscriptMessage } from './transcr
 export interface TurnPersistence {
   appendUser(chatId: string, text: string): void;
   beginAssistant(chatId: string): number;
-  /** Saves streaming content at least every 250 ms while text flows; `now` saves at once (a complete tool call). */
+  /**
+   * Saves streaming content at least every 250 ms while text flows; `now` saves at once (a complete tool call).
+   * The content may hold raw text: the persistence redacts what it writes.
+   */
   checkpointAssistant(messageId: number, content: AssistantPart[], now?: boolean): void;
   finishAssistant(
     messageId: number,

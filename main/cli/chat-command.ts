@@ -9,13 +9,11 @@ import { loadSettings } from '../agent/settings';
 import type { TurnEvent } from '../agent/turn-events';
 import { agenvoyHome } from '../core/paths';
 import type { ApprovalPolicy } from '../gate/confirm-gate';
-import { HEADLESS_APPROVAL_TIMEOUT_MS } from '../gate/confirm-gate';
-import { approvalTimeoutFromEnv, createConfirmGate } from '../gate/create-gate';
 import type { GateEvent } from '../gate/gate-events';
-import { TerminalPrompter } from '../gate/terminal-prompter';
 import { TerminalSecretPrompt } from '../secrets/terminal-prompt';
 import type { CliIo } from './io';
 import { UsageError } from './io';
+import { cliGate } from './terminal-approval';
 import { terminalAskUser, unattendedAskUser } from './terminal-ask-user';
 
 /** Runs one turn; exit 0 when it completed, 1 when it failed, 130 when it was stopped. */
@@ -51,13 +49,7 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
   const workspace = path.resolve(io.cwd, values.workspace ?? '.');
   const canAsk = io.interactive && approve === 'ask';
   const write = (event: TurnEvent | GateEvent) => printEvent(event, Boolean(values.json), io);
-  const gate = createConfirmGate({
-    home,
-    env: io.env,
-    policy: approve,
-    prompter: canAsk ? new TerminalPrompter({ input: io.stdin, write: io.stderr }) : null,
-    timeoutMs: approvalTimeoutFromEnv(io.env, HEADLESS_APPROVAL_TIMEOUT_MS),
-  });
+  const gate = cliGate(io, approve, '--approve allow');
   const core = await createCore({
     home,
     workspace,

@@ -1,7 +1,7 @@
 // approval-rules.json in $AGENVOY_HOME/desktop: user rules and revoked defaults, read fresh when the file changes.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from './atomic-write';
+import { writeFileAtomic } from '../core/atomic-write';
 import type { StoredRule } from './rule-types';
 
 /** The file name of the rules, in the desktop folder. */

@@ -1,5 +1,6 @@
 // Writes and patches script-tool folders (tool.json + script.js|py) for the authoring helpers of `mcp serve`,
 // and checks them the way loading will: tool.json validation plus the design-rule linter.
+import { writeFileAtomic } from '../core/atomic-write';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { JsonSchema } from '../../tools/types';
@@ -117,8 +118,6 @@ async function writeFolder(
 
 // Write then rename, so the folder watcher never loads a half-written file.
 async function writeAtomic(file: string, text: string): Promise<string> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  await fs.writeFile(temp, text);
-  await fs.rename(temp, file);
+  await writeFileAtomic(file, text, { mode: 0o644 });
   return file;
 }

@@ -1,7 +1,6 @@
 // The file fallback `$AGENVOY_HOME/.secrets`: `KEY=value` lines, rewritten atomically with mode 0600.
-import { randomBytes } from 'node:crypto';
+import { writeFileAtomic } from '../core/atomic-write';
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { SecretStoreError } from './key-name';
 
 /** The permission bits of the secrets file: owner read/write only. */
@@ -62,22 +61,10 @@ export class SecretsFile {
   // Temp file in the same directory + rename: a reader sees the old file or the new one, never half of one,
   // and the new file is created 0600 (whatever the old one's mode was) before a value is in it.
   private async write(lines: string[]): Promise<void> {
-    await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    const handle = await fs.open(temp, 'wx', SECRETS_FILE_MODE);
-    try {
-      await handle.writeFile(lines.length > 0 ? lines.join('\n') + '\n' : '');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await fs.chmod(temp, SECRETS_FILE_MODE);
-      await fs.rename(temp, this.file);
-    } catch (error) {
-      await fs.rm(temp, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(this.file, lines.length > 0 ? lines.join('\n') + '\n' : '', {
+      mode: SECRETS_FILE_MODE,
+      dirMode: 0o700,
+    });
   }
 }
 
