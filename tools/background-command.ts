@@ -5,6 +5,7 @@ import { TIMEOUT_MIN_PARAMETER, taskLimitFromArgs } from './background-limit';
 import {
   commandData,
   COMMAND_PARAMETERS,
+  commandSandboxed,
   describeExit,
   formatCommandRun,
   runToolCommand,
@@ -26,6 +27,7 @@ export const backgroundCommandTool = defineTool({
   },
   flags: { background: true },
   taskLimitMs: taskLimitFromArgs,
+  sandboxed: commandSandboxed,
   handler: async (args, ctx) => {
     const run = await runToolCommand(args, ctx);
     const text = formatCommandRun(run);

@@ -2,8 +2,8 @@
 // process port with streamed output, and the result the model reads.
 import fs from 'node:fs/promises';
 import { OutputProgress } from './output-progress';
-import type { ProcessPort, ProcessRunResult } from './process-port';
-import type { JsonSchema, ToolContext } from './types';
+import type { Confinement, ProcessPort, ProcessRunResult } from './process-port';
+import type { CallApproval, JsonSchema, ToolContext } from './types';
 import { ToolError } from './types';
 import { insideWorkspace, optionalString, requiredString } from './workspace-path';
 
@@ -29,12 +29,36 @@ export const COMMAND_PARAMETERS: Record<string, JsonSchema> = {
       'Working directory relative to the workspace, e.g. "packages/app"; empty for the workspace itself. ' +
       'It must exist and stay inside the workspace.',
   },
+  sandbox: {
+    type: 'boolean',
+    default: true,
+    description:
+      'true runs the command in the OS sandbox: it writes only in the workspace and a temp folder, cannot read ' +
+      'secret locations (~/.ssh, ~/.aws…) and reaches only public hosts. false runs it unconfined, which the user ' +
+      'must approve for this one call; needed for SSH (git push over ssh) or reading a protected location.',
+  },
 };
+
+/** Whether a command call runs in the sandbox: unless it asked for `sandbox: false`. */
+export function commandSandboxed(args: Record<string, unknown>): boolean {
+  return args.sandbox !== false;
+}
+
+/**
+ * The sandbox of one command (docs/security.md): the workspace is writable; the network goes through the proxy
+ * only when a person approved this call (now or for this chat): a rule or a blanket policy allows no network.
+ */
+export function commandConfinement(workspace: string, approval: CallApproval): Confinement {
+  const personal = approval.by === 'person' || approval.by === 'chat_grant';
+  return { workspace, writable: [workspace], network: personal ? 'proxy' : 'none' };
+}
 
 /** A finished command with where it ran. */
 export interface CommandRun {
   command: string;
   cwd: string;
+  /** Whether the call asked for the sandbox (it did unless `sandbox: false`). */
+  sandboxed: boolean;
   result: ProcessRunResult;
 }
 
@@ -49,16 +73,12 @@ export function requireProcesses(ctx: ToolContext): ProcessPort {
 /** Validates `command` and `cwd`, runs the line in the workspace and streams its output as progress. */
 export async function runToolCommand(args: Record<string, unknown>, ctx: ToolContext): Promise<CommandRun> {
   const command = requiredString(args.command, 'command', '"ls -la"');
-  const cwd = insideWorkspace(ctx.workspace, optionalString(args.cwd, 'cwd'), 'cwd');
-  const isDirectory = await fs.stat(cwd).then(
-    (stat) => stat.isDirectory(),
-    () => false,
-  );
-  if (!isDirectory) {
-    throw new ToolError('invalid_arguments', `\`cwd\` is not an existing directory: ${cwd}`, {
-      parameter: 'cwd',
-    });
-  }
+  const workspace = await fs.realpath(ctx.workspace).catch(() => {
+    throw new ToolError('invalid_arguments', `the workspace does not exist: ${ctx.workspace}`);
+  });
+  const cwd = await realDirectory(insideWorkspace(workspace, optionalString(args.cwd, 'cwd'), 'cwd'));
+  // A symlink inside the workspace must not carry the command out of it.
+  insideWorkspace(workspace, cwd, 'cwd');
   const port = requireProcesses(ctx);
   const output = new OutputProgress((update) => ctx.progress(update));
   try {
@@ -67,10 +87,11 @@ export async function runToolCommand(args: Record<string, unknown>, ctx: ToolCon
       shell: true,
       cwd,
       signal: ctx.signal,
+      confinement: commandSandboxed(args) ? commandConfinement(workspace, ctx.approval) : null,
       maxOutputBytes: STREAM_OUTPUT_BYTES,
       onOutput: (chunk) => output.push(chunk),
     });
-    return { command, cwd, result };
+    return { command, cwd, sandboxed: commandSandboxed(args), result };
   } catch (error) {
     // An abort settles with the signal's reason (timeout or cancel), which the dispatcher classifies.
     if (ctx.signal.aborted) throw ctx.signal.reason;
@@ -79,6 +100,22 @@ export async function runToolCommand(args: Record<string, unknown>, ctx: ToolCon
   } finally {
     output.flush();
   }
+}
+
+async function realDirectory(dir: string): Promise<string> {
+  const real = await fs.realpath(dir).catch(() => null);
+  const isDirectory =
+    real !== null &&
+    (await fs.stat(real).then(
+      (stat) => stat.isDirectory(),
+      () => false,
+    ));
+  if (!isDirectory || real === null) {
+    throw new ToolError('invalid_arguments', `\`cwd\` is not an existing directory: ${dir}`, {
+      parameter: 'cwd',
+    });
+  }
+  return real;
 }
 
 /** "exit code 0" / "exit code 2 (failed)" / "killed by SIGKILL", with the duration. */
@@ -97,7 +134,20 @@ export function formatCommandRun(run: CommandRun): string {
   if (stdout) parts.push(`stdout:\n${stdout}`);
   if (stderr) parts.push(`stderr:\n${stderr}`);
   if (!stdout && !stderr) parts.push('(no output)');
+  const note = sandboxNote(result, run.sandboxed);
+  if (note) parts.push(note);
   return parts.join('\n');
+}
+
+/** What the model must know about the sandbox: what it refused, and that `sandbox: false` is the way out. */
+export function sandboxNote(result: ProcessRunResult, asked: boolean): string | null {
+  if (!result.sandbox.confined)
+    return asked ? 'note: no OS sandbox can start on this machine, so this command ran unconfined' : null;
+  if (result.sandbox.blocked.length === 0) return null;
+  return (
+    `sandbox: the OS sandbox blocked ${result.sandbox.blocked.join('; ')}. ` +
+    'Work inside the workspace, or call again with "sandbox": false to ask the user to run it unconfined.'
+  );
 }
 
 /** The structured part of a command result. */
@@ -109,5 +159,7 @@ export function commandData(run: CommandRun): Record<string, unknown> {
     durationMs: result.durationMs,
     truncated: result.truncated,
     cwd: run.cwd,
+    sandboxed: result.sandbox.confined,
+    blocked: result.sandbox.blocked,
   };
 }

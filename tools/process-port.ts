@@ -4,6 +4,19 @@
 /** Which output stream a chunk came from. */
 export type OutputStream = 'stdout' | 'stderr';
 
+/**
+ * The OS sandbox a command runs in (docs/security.md): writes only in `writable` and a per-call temp folder
+ * (TMPDIR), secret locations unreadable, the network as `network` says, and the tree dies with it.
+ */
+export interface Confinement {
+  /** The workspace: writable, except its .git/config, .git/hooks and dotfiles. */
+  workspace: string;
+  /** More writable folders (a global script tool's own folder and its declared paths). */
+  writable: string[];
+  /** 'none': no network at all; 'proxy': public hosts through the sandbox's proxy (internal addresses refused). */
+  network: 'none' | 'proxy';
+}
+
 /** A command to run to completion. */
 export interface ProcessRunRequest {
   /** The program; with `shell: true` a whole command line for /bin/sh -c. */
@@ -14,8 +27,10 @@ export interface ProcessRunRequest {
   shell?: boolean;
   /** Absolute working directory; it must exist. */
   cwd: string;
-  /** Variables set over the app's environment. */
+  /** Variables set over the short allow-listed environment (PATH, HOME, LANG…); nothing else of the app's is passed on. */
   env?: Record<string, string>;
+  /** The sandbox to run in; null runs unconfined (a person approved `sandbox: false`, or no sandbox can start here). */
+  confinement: Confinement | null;
   /** Written to stdin, which is then closed; without it stdin is closed at once. */
   input?: string;
   /** Aborting kills the whole tree (SIGTERM, 500 ms, SIGKILL); the run then rejects with `signal.reason`. */
@@ -37,6 +52,16 @@ export interface ProcessRunResult {
   /** Whether either stream was cut. */
   truncated: boolean;
   durationMs: number;
+  /** Whether it ran in the sandbox, and what the sandbox refused it (in words, for the model). */
+  sandbox: SandboxReport;
+}
+
+/** What the sandbox did to one run. */
+export interface SandboxReport {
+  /** False when the run was unconfined (asked for, or no sandbox here). */
+  confined: boolean;
+  /** What the sandbox refused, e.g. "write to /home/u/.bashrc (outside the workspace)"; empty when nothing was seen. */
+  blocked: string[];
 }
 
 /** A program to start and leave running (a viewer that outlives the call and the app). */

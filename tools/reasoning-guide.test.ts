@@ -19,6 +19,7 @@ const ctx: ToolContext = {
   chatId: 'chat',
   callId: 'call',
   deadline: null,
+  approval: { by: 'person', ruleId: null, ruleOrigin: null },
   services: {},
 };
 

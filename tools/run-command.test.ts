@@ -50,7 +50,14 @@ describe('run_command', () => {
     const [head, ...rest] = text(result).split('\n');
     expect(head).toMatch(/^exit code 0 after [\d.]+ s in /);
     expect(head?.endsWith(` in ${workspace}`)).toBe(true);
-    expect(rest.join('\n')).toBe(`stdout:\na\nb\n${fs.realpathSync(workspace)}\nstderr:\nwarned`);
+    // The test port cannot confine, and says so: the model is told the command ran unconfined.
+    expect(rest.join('\n')).toBe(
+      `stdout:\na\nb\n${fs.realpathSync(workspace)}\nstderr:\nwarned\n` +
+        'note: no OS sandbox can start on this machine, so this command ran unconfined',
+    );
+    const real = fs.realpathSync(workspace);
+    // A person approved it (the test context), so the sandbox would give it the proxied network.
+    expect(port.runs[0]?.confinement).toEqual({ workspace: real, writable: [real], network: 'proxy' });
     expect(result).toMatchObject({ data: { exitCode: 0, signal: null, truncated: false, cwd: workspace } });
     // Both streams together stay within the 1 MiB cap.
     expect((port.runs[0]?.maxOutputBytes ?? 0) * 2).toBe(COMMAND_OUTPUT_BYTES);
@@ -64,7 +71,7 @@ describe('run_command', () => {
     expect(text(result)).toContain('stderr:\nbroken');
     expect(result).toMatchObject({ data: { exitCode: 3 } });
     const quiet = await runCommandTool.handler({ command: 'true' }, ctx);
-    expect(text(quiet)).toMatch(/\(no output\)$/);
+    expect(text(quiet)).toMatch(/\(no output\)\nnote: /);
   });
 
   it('runs in `cwd` below the workspace and refuses one outside it or missing, naming the parameter', async () => {
@@ -142,7 +149,7 @@ describe('background_command', () => {
     const run = backgroundCommandTool.handler({ command: 'echo partial; exit 7' }, ctx);
     await expect(run).rejects.toMatchObject({
       code: 'command_failed',
-      message: expect.stringMatching(/^exit code 7 \(failed\)[^]*stdout:\npartial$/),
+      message: expect.stringMatching(/^exit code 7 \(failed\)[^]*stdout:\npartial\nnote: /),
     });
   });
 

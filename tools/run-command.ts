@@ -1,7 +1,13 @@
 // run_command: runs a shell command line in the workspace and waits for it, streaming its output.
 // A non-zero exit is a normal result that states the exit code, not a tool error: the model reads the
 // output of a failing build or test run to fix it, and "exit code 1" is part of that answer.
-import { commandData, COMMAND_PARAMETERS, formatCommandRun, runToolCommand } from './command-runner';
+import {
+  commandData,
+  COMMAND_PARAMETERS,
+  commandSandboxed,
+  formatCommandRun,
+  runToolCommand,
+} from './command-runner';
 import { defineTool } from './types';
 
 /** run_command's limit (SPEC §4): 30 minutes. */
@@ -21,6 +27,7 @@ export const runCommandTool = defineTool({
     additionalProperties: false,
   },
   timeoutMs: RUN_COMMAND_TIMEOUT_MS,
+  sandboxed: commandSandboxed,
   handler: async (args, ctx) => {
     const run = await runToolCommand(args, ctx);
     return { content: [{ type: 'text', text: formatCommandRun(run) }], data: commandData(run) };

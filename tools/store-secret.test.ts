@@ -40,6 +40,7 @@ function ctx(services: ToolServices): ToolContext {
     chatId: 'chat',
     callId: 'call',
     deadline: null,
+    approval: { by: 'person', ruleId: null, ruleOrigin: null },
     services,
   };
 }

@@ -17,7 +17,15 @@ export type JsonSchema = { [key: string]: unknown };
 /** Where a tool comes from; `origin` says which folder or server. */
 export type ToolSource =
   | { kind: 'builtin' }
-  | { kind: 'script'; dir: string; scope: 'global' | 'workspace' }
+  | {
+      kind: 'script';
+      dir: string;
+      scope: 'global' | 'workspace';
+      /** False for a workspace tool whose folder the person has not trusted: it asks on every call and gets no secrets. */
+      trusted: boolean;
+      /** Folders a global tool may write besides the workspace (its own folder and tool.json's `writable`). */
+      writable: string[];
+    }
   | { kind: 'mcp'; server: string; remoteName: string };
 
 /** The five behaviour flags of SPEC §2 (timeout is kept apart as `timeoutMs`). */
@@ -150,7 +158,31 @@ export interface ToolContext {
   callId: string;
   /** Epoch ms at which the call times out; null when it has no limit. */
   deadline: number | null;
+  /** How this call was approved. */
+  approval: CallApproval;
   services: ToolServices;
+}
+
+/** Who let a call run (docs/security.md): it decides, e.g., whether a sandboxed command gets the network. */
+export type ApprovalAuthority =
+  /** A person decided this very call: the dialog, the terminal prompt, or `tools call --yes`. */
+  | 'person'
+  /** An allow-for-this-chat grant a person gave earlier. */
+  | 'chat_grant'
+  /** A persisted rule: a shipped default or one the person saved. */
+  | 'rule'
+  /** A blanket policy nobody looked at per call (`--approve allow`). */
+  | 'policy'
+  /** The tool is alwaysAllow: nothing was asked. */
+  | 'not_needed';
+
+/** How a call came to run, as its handler sees it. */
+export interface CallApproval {
+  by: ApprovalAuthority;
+  /** The rule that allowed it, when `by` is 'rule'. */
+  ruleId: string | null;
+  /** Whether that rule ships with the app ('default') or was saved by the person ('user'). */
+  ruleOrigin: 'default' | 'user' | null;
 }
 
 /** A tool's implementation. Throw ToolError (or CredentialError) for failures the model should read. */
@@ -171,6 +203,11 @@ export interface ToolSpec {
   handler: ToolHandler;
   /** For background tools: the task's own limit from the call's arguments (e.g. timeout_min). */
   taskLimitMs?: (args: Record<string, unknown>) => number;
+  /**
+   * Set by tools that start processes (commands, script tools): whether this call runs them in the OS sandbox.
+   * false when the call asked to leave it (`sandbox: false`), which only a person's decision for that call allows.
+   */
+  sandboxed?: (args: Record<string, unknown>) => boolean;
 }
 
 /** Defaults for the flags a tool does not set. */

@@ -8,13 +8,15 @@ import type { CliIo } from './io';
 
 /**
  * A gate for CLI commands over $AGENVOY_HOME's rules: `allow` allows, `deny` refuses what is not alwaysAllow,
- * `ask` asks on the terminal (or, with none, denies unless a rule allows). `allowFlag` names the flag that allows.
+ * `ask` asks on the terminal (or, with none, denies unless a rule allows). `allowFlag` names the flag that allows;
+ * `personal` says that flag is a person's decision for this one call (`tools call --yes`), not a blanket policy.
  */
-export function cliGate(io: CliIo, policy: ApprovalPolicy, allowFlag: string): ConfirmGate {
+export function cliGate(io: CliIo, policy: ApprovalPolicy, allowFlag: string, personal = false): ConfirmGate {
   return createConfirmGate({
     home: agenvoyHome(io.env),
     env: io.env,
     policy,
+    personal,
     prompter:
       io.interactive && policy === 'ask'
         ? new TerminalPrompter({

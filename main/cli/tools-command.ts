@@ -118,7 +118,7 @@ async function call(argv: string[], io: CliIo): Promise<number> {
   const [name, rawArgs = '{}'] = positionals;
   if (!name) throw new UsageError("tools call needs a tool name: agenvoy tools call <name> '<json-args>'");
   const workspace = path.resolve(io.cwd, values.workspace ?? '.');
-  return withCore(io, cliGate(io, values.yes ? 'allow' : 'ask', '--yes'), workspace, async (core) => {
+  return withCore(io, cliGate(io, values.yes ? 'allow' : 'ask', '--yes', true), workspace, async (core) => {
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);

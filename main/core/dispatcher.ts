@@ -1,7 +1,7 @@
 // The dispatcher: every call, built-in, script or MCP alike, is prepared, approved, run under its limit and normalised.
-import type { ProgressUpdate, ToolContext, ToolServices } from '../../tools/types';
+import type { CallApproval, ProgressUpdate, ToolContext, ToolServices } from '../../tools/types';
 import type { AppLogger } from './logger';
-import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from './gate-port';
+import type { ApprovalDecision, ApprovalGate, ApprovalRequest, CallSandbox } from './gate-port';
 import type { CallOutcome } from './outcome';
 import { okOutcome, thrownOutcome } from './outcome';
 import { Emitter } from './emitter';
@@ -9,6 +9,7 @@ import type { CallRequest, LazyScope, PrepareDeps, PreparedCall } from './prepar
 import { prepareCall } from './prepare-call';
 import type { Redactor } from './redactor';
 import type { RegisteredTool } from './registry';
+import type { CommandSandbox, SandboxState } from './sandbox-port';
 import { timeoutJson } from './registry';
 import { runWithLimit } from './run-with-limit';
 import type { TaskRegistry } from './task-registry';
@@ -69,7 +70,12 @@ export interface DispatcherDeps extends PrepareDeps {
   services: ToolServices;
   /** Multiplies every limit (tests only: AGENVOY_TIMEOUT_SCALE); 1 in real use. */
   timeoutScale?: number;
+  /** The OS sandbox commands and script tools run in; without one they run unconfined, and every command asks. */
+  sandbox?: CommandSandbox | null;
 }
+
+/** The approval of a call nobody was asked about (an alwaysAllow tool). */
+const NOT_NEEDED: CallApproval = { by: 'not_needed', ruleId: null, ruleOrigin: null };
 
 /** Looks up, validates, approves and runs tool calls; emits CallEvents. */
 export class Dispatcher {
@@ -80,6 +86,13 @@ export class Dispatcher {
   /** Subscribes to call events; returns the unsubscribe. */
   on(listener: (event: CallEvent) => void): () => void {
     return this.events.on(listener);
+  }
+
+  /** Whether commands can be confined here (checked once by the sandbox, then cached). */
+  async sandboxState(): Promise<SandboxState> {
+    const sandbox = this.deps.sandbox;
+    if (!sandbox) return { kind: 'unavailable', reason: 'this host runs no OS sandbox' };
+    return sandbox.state();
   }
 
   /** Pass-1 preparation of one call (see prepareCall). */
@@ -99,7 +112,9 @@ export class Dispatcher {
         (x): x is { call: ReadyCall; index: number } =>
           x.call.kind === 'ready' && !x.call.tool.spec.flags.alwaysAllow,
       );
+    for (const call of calls) if (call.kind === 'ready') call.approval = NOT_NEEDED;
     if (asking.length === 0) return { outcomes, stop: false };
+    const state = asking.some(({ call }) => call.tool.spec.sandboxed) ? await this.sandboxState() : null;
     const requests: ApprovalRequest[] = asking.map(({ call }) => ({
       callId: call.id,
       chatId: scope.chatId,
@@ -109,6 +124,8 @@ export class Dispatcher {
       timeoutMs: timeoutJson(call.tool.spec.timeoutMs),
       definitionHash: call.tool.definitionHash,
       args: call.args,
+      workspace: scope.workspace,
+      sandbox: callSandbox(call, state),
     }));
     const decisions = await this.deps.gate.decide(requests, {
       signal: scope.signal ?? new AbortController().signal,
@@ -120,7 +137,15 @@ export class Dispatcher {
         message: 'denied: no decision was given',
       };
       this.emit({ type: 'call.approval', callId: call.id, chatId: scope.chatId, tool: call.name, decision });
-      if (decision.kind === 'allow') return;
+      if (decision.kind === 'allow') {
+        call.approval = {
+          by: decision.by ?? 'policy',
+          ruleId: decision.ruleId ?? null,
+          ruleOrigin: decision.ruleOrigin ?? null,
+        };
+        return;
+      }
+      delete call.approval;
       if (decision.kind === 'stop') stop = true;
       outcomes[index] = deniedOutcome(decision);
     });
@@ -246,6 +271,8 @@ export class Dispatcher {
     limitMs: number,
   ): ToolContext {
     const log = this.deps.log.child({ tool: call.name, call: call.id });
+    // A call that never went through approve() (a direct execute in tests) counts as a policy's allow.
+    const approval = call.approval ?? { by: 'policy', ruleId: null, ruleOrigin: null };
     return {
       signal,
       progress: (update) =>
@@ -263,6 +290,7 @@ export class Dispatcher {
       chatId: scope.chatId,
       callId: call.id,
       deadline: Number.isFinite(limitMs) ? startedAt + limitMs : null,
+      approval,
       services: { ...this.deps.services, ...scope.services },
     };
   }
@@ -277,6 +305,13 @@ export class Dispatcher {
       event.type === 'call.queued' ? { ...event, args: this.deps.redactor.redactDeep(event.args) } : event,
     );
   }
+}
+
+function callSandbox(call: ReadyCall, state: SandboxState | null): CallSandbox {
+  const sandboxed = call.tool.spec.sandboxed;
+  if (!sandboxed) return 'none';
+  if (!sandboxed(call.args)) return 'unconfined_requested';
+  return state?.kind === 'ready' ? 'sandboxed' : 'unconfined_unavailable';
 }
 
 function deniedOutcome(decision: Exclude<ApprovalDecision, { kind: 'allow' }>): CallOutcome {

@@ -1,5 +1,12 @@
 // The confirm gate as the dispatcher sees it: one request per call, one decision each (SPEC §8).
-import type { ToolFlags, ToolSource } from '../../tools/types';
+import type { ApprovalAuthority, ToolFlags, ToolSource } from '../../tools/types';
+
+/**
+ * How a call that starts processes would run (docs/security.md): 'none' for tools that start none;
+ * 'unconfined_requested' when the call asked for `sandbox: false`; 'unconfined_unavailable' when no sandbox can
+ * start on this machine.
+ */
+export type CallSandbox = 'none' | 'sandboxed' | 'unconfined_requested' | 'unconfined_unavailable';
 
 /** What the user is shown before a tool that is not alwaysAllow runs. */
 export interface ApprovalRequest {
@@ -12,11 +19,21 @@ export interface ApprovalRequest {
   /** Hash of the tool's description and schema: an approval rule is tied to it. */
   definitionHash: string;
   args: Record<string, unknown>;
+  /** The chat's workspace: relative paths and a command's `cwd` are resolved against it. */
+  workspace: string;
+  /** How the call would run if allowed. */
+  sandbox: CallSandbox;
 }
 
-/** The user's answer for one call. `scope` says how far an allow reaches. */
+/** The user's answer for one call. `scope` says how far an allow reaches; `by` who allowed it (absent: a policy). */
 export type ApprovalDecision =
-  | { kind: 'allow'; scope: 'once' | 'chat' | 'always' }
+  | {
+      kind: 'allow';
+      scope: 'once' | 'chat' | 'always';
+      by?: Exclude<ApprovalAuthority, 'not_needed'>;
+      ruleId?: string | null;
+      ruleOrigin?: 'default' | 'user' | null;
+    }
   | { kind: 'deny'; reason?: string; scope?: 'once' | 'always'; message?: string }
   | { kind: 'stop' };
 
@@ -31,7 +48,7 @@ export function policyGate(
 ): ApprovalGate {
   return {
     async decide(requests) {
-      if (policy === 'allow') return requests.map(() => ({ kind: 'allow', scope: 'once' }));
+      if (policy === 'allow') return requests.map(() => ({ kind: 'allow', scope: 'once', by: 'policy' }));
       if (policy === 'deny')
         return requests.map(() => ({
           kind: 'deny',

@@ -1,4 +1,5 @@
 // Pass-1 work for one call: clean the name, unwrap run_tool, find the tool, check it is loaded, validate arguments.
+import type { CallApproval } from '../../tools/types';
 import type { RegisteredTool, ToolRegistry } from './registry';
 import type { LoadedSchemas } from './loaded-schemas';
 import type { CallOutcome } from './outcome';
@@ -22,6 +23,8 @@ export type PreparedCall =
       args: Record<string, unknown>;
       tool: RegisteredTool;
       viaRunTool: boolean;
+      /** How it was approved; set by Dispatcher.approve (absent: it never was, and counts as a policy's allow). */
+      approval?: CallApproval;
     }
   | { kind: 'done'; id: string; name: string; outcome: CallOutcome };
 

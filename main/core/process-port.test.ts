@@ -29,6 +29,7 @@ describe('processPort.run', () => {
       cwd: tmp,
       env: { PORT_TEST: 'set' },
       signal: live(),
+      confinement: null,
       onOutput: (chunk, stream) => {
         trackedWhileRunning = Math.max(trackedWhileRunning, groups.size);
         chunks.push([stream, chunk]);
@@ -65,6 +66,7 @@ describe('processPort.run', () => {
       input: 'as typed $HOME',
       cwd: tmp,
       signal: live(),
+      confinement: null,
     });
     expect(echo.stdout).toBe('as typed $HOME');
     const big = await port.run({
@@ -72,6 +74,7 @@ describe('processPort.run', () => {
       shell: true,
       cwd: tmp,
       signal: live(),
+      confinement: null,
       maxOutputBytes: 1000,
     });
     expect(big.truncated).toBe(true);
@@ -89,6 +92,7 @@ describe('processPort.run', () => {
       shell: true,
       cwd: tmp,
       signal: controller.signal,
+      confinement: null,
     });
     const pids = await readTreePids(pidFile);
     const reason = new Error('timed out after 1 s');

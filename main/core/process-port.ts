@@ -1,5 +1,6 @@
 // The core side of tools/process-port: runs tool commands with runInGroup under the core's
-// ProcessGroups (so quitting and crash recovery see them), and launches detached viewers.
+// ProcessGroups (so quitting and crash recovery see them), inside the OS sandbox when the request asks for
+// one (docs/security.md), with the allow-listed environment only; and launches detached viewers.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -12,9 +13,13 @@ import type {
   ProcessRunRequest,
   ProcessRunResult,
 } from '../../tools/process-port';
+import { ToolError } from '../../tools/types';
+import { quoteArgv } from '../../tools/shell/quote';
+import { childEnvironment } from './child-env';
 import { killGroup } from './process-group-kill';
 import { runInGroup } from './process-group-run';
 import type { ProcessGroups } from './process-group-tracker';
+import type { CommandSandbox, WrappedCommand } from './sandbox-port';
 
 /** How long launch watches a program for an early failure by default. */
 export const LAUNCH_SETTLE_MS = 1000;
@@ -22,38 +27,75 @@ export const LAUNCH_SETTLE_MS = 1000;
 /** How much of a launched program's stderr is kept for an early-failure message. */
 const LAUNCH_STDERR_BYTES = 4096;
 
-/** The process port over runInGroup; every command it runs is tracked in `groups`. */
-export function processPort(groups: ProcessGroups): ProcessPort {
+/** The process port over runInGroup; every command it runs is tracked in `groups` and confined by `sandbox`. */
+export function processPort(
+  groups: ProcessGroups,
+  sandbox: CommandSandbox | null = null,
+  parentEnv: () => NodeJS.ProcessEnv = () => process.env,
+): ProcessPort {
   return {
-    run: (request) => runCommand(request, groups),
+    run: (request) => runCommand(request, groups, sandbox, parentEnv()),
     launch: (request) => launchDetached(request),
   };
 }
 
-async function runCommand(request: ProcessRunRequest, groups: ProcessGroups): Promise<ProcessRunResult> {
-  const [command, args] = request.shell
-    ? shellCommand(request.command)
-    : [request.command, request.args ?? []];
+async function runCommand(
+  request: ProcessRunRequest,
+  groups: ProcessGroups,
+  sandbox: CommandSandbox | null,
+  parentEnv: NodeJS.ProcessEnv,
+): Promise<ProcessRunResult> {
+  const env = childEnvironment(parentEnv, request.env);
+  const confined = request.confinement !== null && (await sandbox?.state())?.kind === 'ready';
+  let wrapped: WrappedCommand | null = null;
+  if (confined && sandbox && request.confinement) {
+    const line = request.shell ? request.command : quoteArgv([request.command, ...(request.args ?? [])]);
+    wrapped = await sandbox
+      .wrap({
+        line,
+        cwd: request.cwd,
+        env,
+        confinement: request.confinement,
+        runId: randomUUID(),
+        signal: request.signal,
+      })
+      .catch((error: unknown) => {
+        if (request.signal.aborted) throw request.signal.reason;
+        // Never fall back to running unconfined: the approval was given for a sandboxed run.
+        const message = error instanceof Error ? error.message : String(error);
+        throw new ToolError('sandbox_failed', `the OS sandbox could not start this command: ${message}`);
+      });
+  }
+  const [command, args] = wrapped
+    ? [wrapped.command, wrapped.args]
+    : request.shell
+      ? shellCommand(request.command)
+      : [request.command, [...(request.args ?? [])]];
   const { onOutput } = request;
-  const result = await runInGroup({
-    command,
-    args,
-    cwd: request.cwd,
-    env: request.env ? { ...process.env, ...request.env } : process.env,
-    input: request.input,
-    signal: request.signal,
-    maxOutputBytes: request.maxOutputBytes,
-    onOutput: onOutput ? (stream, text) => onOutput(text, stream) : undefined,
-    groups,
-  });
-  return {
-    exitCode: result.exitCode,
-    signal: result.signal,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    truncated: result.truncated,
-    durationMs: result.durationMs,
-  };
+  try {
+    const result = await runInGroup({
+      command,
+      args,
+      cwd: request.cwd,
+      env: wrapped ? wrapped.env : env,
+      input: request.input,
+      signal: request.signal,
+      maxOutputBytes: request.maxOutputBytes,
+      onOutput: onOutput ? (stream, text) => onOutput(text, stream) : undefined,
+      groups,
+    });
+    return {
+      exitCode: result.exitCode,
+      signal: result.signal,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      truncated: result.truncated,
+      durationMs: result.durationMs,
+      sandbox: { confined: wrapped !== null, blocked: wrapped ? wrapped.blocked(result.stderr) : [] },
+    };
+  } finally {
+    await wrapped?.release();
+  }
 }
 
 function shellCommand(line: string): [string, string[]] {

@@ -36,7 +36,7 @@ describe('ToolRegistry', () => {
     const script: ToolSpec = {
       ...base,
       name: 'script_x',
-      source: { kind: 'script', dir: '/s/x', scope: 'global' },
+      source: { kind: 'script', dir: '/s/x', scope: 'global', trusted: true, writable: [] },
     };
     const undoOld = registry.register(script);
     registry.register({ ...script, description: 'Changed text.\nUse when testing.' });
@@ -57,7 +57,7 @@ describe('ToolRegistry', () => {
     registry.register({
       ...base,
       name: 'script_tidy',
-      source: { kind: 'script', dir: '/d', scope: 'global' },
+      source: { kind: 'script', dir: '/d', scope: 'global', trusted: true, writable: [] },
     });
     expect(seen).toEqual(['create_issue', 'tidy']);
     const a = registry.get('script_tidy');
@@ -66,7 +66,7 @@ describe('ToolRegistry', () => {
     registry.register({
       ...base,
       name: 'script_tidy',
-      source: { kind: 'script', dir: '/d', scope: 'global' },
+      source: { kind: 'script', dir: '/d', scope: 'global', trusted: true, writable: [] },
       parameters: { type: 'object', properties: { a: { type: 'string' } } },
     });
     expect(registry.get('script_tidy')?.definitionHash).not.toBe(hash);

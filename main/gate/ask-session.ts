@@ -3,7 +3,7 @@ import type { Assessed, ConfirmGate } from './confirm-gate';
 import type { GateEvent } from './gate-events';
 import type { ApprovalPrompter, PromptChoice, PromptItem, PromptSession } from './prompter-port';
 import type { Verdict } from './verdicts';
-import { cancelledVerdict, promptFailed, timedOut } from './verdicts';
+import { cancelledVerdict, personAllowed, promptFailed, timedOut } from './verdicts';
 
 /** One call waiting for the user. */
 export interface PendingAsk {
@@ -105,24 +105,22 @@ async function applyChoice(options: AskOptions, index: number, choice: PromptCho
   const { item } = ask;
   switch (choice.kind) {
     case 'allow_once':
-      ask.settle({ decision: { kind: 'allow', scope: 'once' }, by: 'user', ruleId: null });
+      ask.settle(personAllowed('once'));
       return;
     case 'allow_chat':
-      if (!item.offers.chat)
-        return ask.settle({ decision: { kind: 'allow', scope: 'once' }, by: 'user', ruleId: null });
+      if (!item.offers.chat) return ask.settle(personAllowed('once'));
       gate.grants.grant(request.chatId, request.tool, request.definitionHash);
-      ask.settle({ decision: { kind: 'allow', scope: 'chat' }, by: 'user', ruleId: null });
+      ask.settle(personAllowed('chat'));
       return settleCovered(options);
     case 'allow_always': {
-      if (!item.offers.always)
-        return ask.settle({ decision: { kind: 'allow', scope: 'once' }, by: 'user', ruleId: null });
+      if (!item.offers.always) return ask.settle(personAllowed('once'));
       const ruleId = await saveRule(
         options,
         ask,
         'allow',
         choice.pattern === undefined ? item.suggestedPattern : choice.pattern,
       );
-      ask.settle({ decision: { kind: 'allow', scope: ruleId ? 'always' : 'once' }, by: 'user', ruleId });
+      ask.settle(personAllowed(ruleId ? 'always' : 'once', ruleId));
       return settleCovered(options);
     }
     case 'deny_always': {

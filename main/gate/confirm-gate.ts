@@ -15,6 +15,8 @@ import { askUser } from './ask-session';
 import type { Verdict } from './verdicts';
 import {
   chatAllowed,
+  personAllowed,
+  personRequired,
   policyVerdict,
   ruleAllowed,
   ruleDenied,
@@ -34,6 +36,11 @@ export interface ConfirmGateOptions {
   sensitive: SensitiveOptions;
   /** Default 'ask'. Deny rules still apply under 'allow': an explicit "always deny" is never overridden. */
   policy?: ApprovalPolicy;
+  /**
+   * The 'allow' policy is a person's decision for this very call (`agenvoy tools call --yes`, typed for one call),
+   * not a blanket one (`agenvoy chat --approve allow`): it may allow what only a person's decision allows.
+   */
+  personal?: boolean;
   /** Who asks the user; null when nobody can be asked (then calls that need asking are denied). */
   prompter?: ApprovalPrompter | null;
   /** How long a batch waits for answers; null (the default) waits until the turn is cancelled. */
@@ -108,7 +115,7 @@ export class ConfirmGate implements ApprovalGate {
       for (const [index, call] of assessed.entries()) {
         const standing = await this.standing(call, ruleSet);
         if (standing.kind === 'decided') settle(index, standing.verdict);
-        else if (policy === 'allow') settle(index, policyVerdict('allow'));
+        else if (policy === 'allow') settle(index, this.allowByPolicy(standing.item));
         else asks.push({ index, item: standing.item });
       }
     }
@@ -138,6 +145,13 @@ export class ConfirmGate implements ApprovalGate {
     return verdicts.map((v) => (v ?? cancelledVerdict()).decision);
   }
 
+  /** The 'allow' policy's verdict: a person's allow with --yes; a blanket one never covers a person-only call. */
+  private allowByPolicy(item: PromptItem): Verdict {
+    if (this.options.personal) return personAllowed('once');
+    if (item.personOnly) return personRequired(item.request.tool, item.personOnly);
+    return policyVerdict('allow');
+  }
+
   /** Forgets the allow-for-this-chat grants of a chat (it ended or was deleted). */
   forgetChat(chatId: string): void {
     this.grants.forget(chatId);
@@ -163,7 +177,9 @@ export class ConfirmGate implements ApprovalGate {
     // A deny rule decides even for a sensitive target: denying is never the unsafe direction.
     if (match.kind === 'deny') return { kind: 'decided', verdict: ruleDenied(match.rule) };
     const compound = match.kind === 'none' ? match.compound : null;
-    if (!sensitive) {
+    const personOnly = personOnlyReason(request);
+    const noStanding = personOnly ? null : noStandingReason(request, canonical);
+    if (!sensitive && !personOnly && !noStanding) {
       if (match.kind === 'allow') {
         if (match.bind)
           await this.rules.bind(match.rule.id, request.tool, request.definitionHash).catch(() => undefined);
@@ -182,7 +198,12 @@ export class ConfirmGate implements ApprovalGate {
         sensitive: sensitive ? `${sensitive.label} (in \`${sensitive.argument}\`)` : null,
         compound,
         voidedRules: match.kind === 'none' ? match.voided.map((rule) => rule.id) : [],
-        offers: { chat: !sensitive, always: !sensitive && !compound },
+        personOnly,
+        noStanding,
+        offers: {
+          chat: !sensitive && !personOnly && !noStanding,
+          always: !sensitive && !compound && !personOnly && !noStanding,
+        },
       },
     };
   }
@@ -192,4 +213,20 @@ export class ConfirmGate implements ApprovalGate {
     const why = sensitive ? ` (it touches ${sensitive}, which always asks)` : '';
     return `denied: ${request.tool} needs approval${why} and there is nobody to ask`;
   }
+}
+
+/** Why only a person's decision for this very call may allow it (docs/security.md), or null. */
+export function personOnlyReason(request: ApprovalRequest): string | null {
+  if (request.sandbox === 'unconfined_requested')
+    return 'asks to run outside the OS sandbox (sandbox: false)';
+  if (request.source.kind === 'script' && !request.source.trusted)
+    return `comes from a workspace folder you have not trusted (${request.source.dir})`;
+  return null;
+}
+
+// Without a sandbox, command rules and chat grants stop applying: every command asks (docs/security.md).
+function noStandingReason(request: ApprovalRequest, canonical: CanonicalArgument): string | null {
+  if (request.sandbox === 'unconfined_unavailable' && canonical.kind === 'command')
+    return 'no OS sandbox can start here, so commands run unconfined and no rule or grant covers them';
+  return null;
 }

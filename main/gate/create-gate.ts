@@ -15,6 +15,8 @@ export interface GateSetup {
   home: string;
   env?: NodeJS.ProcessEnv;
   policy?: ApprovalPolicy;
+  /** The 'allow' policy is a person's decision for this one call (`tools call --yes`). */
+  personal?: boolean;
   prompter?: ApprovalPrompter | null;
   timeoutMs?: number | null;
   unattendedMessage?: ConfirmGateOptions['unattendedMessage'];
@@ -27,6 +29,7 @@ export function createConfirmGate(setup: GateSetup): ConfirmGate {
     rules: new RuleBook(RuleStore.inDesktop(paths.desktop)),
     sensitive: sensitiveOptions(paths.home, setup.env ?? process.env),
     policy: setup.policy ?? 'ask',
+    personal: setup.personal ?? false,
     prompter: setup.prompter ?? null,
     timeoutMs: setup.timeoutMs ?? null,
     unattendedMessage: setup.unattendedMessage,

@@ -50,7 +50,26 @@ export function formatItem(
   for (const id of item.voidedRules)
     lines.push(`  ! rule ${id} no longer applies: the tool's definition changed since it was approved`);
   if (item.compound) lines.push(`  ! compound command (${item.compound}): no rule or chat grant covers it`);
+  const sandbox = describeSandbox(request.sandbox);
+  if (sandbox) lines.push(`  ${sandbox}`);
+  if (item.personOnly)
+    lines.push(`  ! it ${visible(item.personOnly)}: only your answer for this call allows it`);
+  if (item.noStanding) lines.push(`  ! ${item.noStanding}`);
   return lines.join('\n') + '\n';
+}
+
+/** How the call would run, in words; null for a tool that starts no process. */
+export function describeSandbox(sandbox: ApprovalRequest['sandbox']): string | null {
+  switch (sandbox) {
+    case 'none':
+      return null;
+    case 'sandboxed':
+      return 'sandbox: runs in the OS sandbox (writes only in the workspace; secret locations hidden)';
+    case 'unconfined_requested':
+      return '! sandbox: OFF: it runs UNCONFINED, with your full access to files and the network';
+    case 'unconfined_unavailable':
+      return '! sandbox: none on this machine: it runs UNCONFINED, with your full access to files and the network';
+  }
 }
 
 /** The arguments as indented JSON; strings past FOLD_AT are folded with a note saying how much is hidden. */

@@ -12,7 +12,7 @@ function scriptTool(description: string, runs: string[]): ToolSpec {
   return {
     ...recordingTool('script_deploy', runs),
     description,
-    source: { kind: 'script', dir: '/tools/script/deploy', scope: 'global' },
+    source: { kind: 'script', dir: '/tools/script/deploy', scope: 'global', trusted: true, writable: [] },
   };
 }
 

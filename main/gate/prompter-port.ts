@@ -14,6 +14,13 @@ export interface PromptItem {
   compound: string | null;
   /** Ids of allow rules that no longer apply because the tool's definition changed. */
   voidedRules: string[];
+  /**
+   * Why only a person's decision for this very call can allow it (it leaves the OS sandbox, or it is a tool of a
+   * workspace the person has not trusted), or null. Such a call is never covered by a rule, a chat grant or a policy.
+   */
+  personOnly: string | null;
+  /** Why no standing approval covers it although one could exist (e.g. no sandbox here for commands), or null. */
+  noStanding: string | null;
   /** Which standing approvals can be offered: none for a sensitive target. */
   offers: { chat: boolean; always: boolean };
 }

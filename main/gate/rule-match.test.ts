@@ -22,6 +22,8 @@ function request(
     timeoutMs: 1000,
     definitionHash: 'h1',
     args,
+    workspace: '/work/space',
+    sandbox: tool === 'run_command' ? 'sandboxed' : 'none',
     ...extra,
   };
 }

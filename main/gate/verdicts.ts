@@ -26,23 +26,47 @@ export function ruleDenied(rule: ApprovalRule): Verdict {
 
 /** Allowed by an always-allow rule (a shipped default or the user's). */
 export function ruleAllowed(rule: ApprovalRule): Verdict {
-  return { decision: { kind: 'allow', scope: 'always' }, by: 'rule', ruleId: rule.id };
+  return {
+    decision: { kind: 'allow', scope: 'always', by: 'rule', ruleId: rule.id, ruleOrigin: rule.origin },
+    by: 'rule',
+    ruleId: rule.id,
+  };
 }
 
 /** Allowed by an allow-for-this-chat grant. */
 export function chatAllowed(): Verdict {
-  return { decision: { kind: 'allow', scope: 'chat' }, by: 'chat_grant', ruleId: null };
+  return { decision: { kind: 'allow', scope: 'chat', by: 'chat_grant' }, by: 'chat_grant', ruleId: null };
+}
+
+/** Allowed by a person for this one call (a dialog, the terminal, or `tools call --yes`). */
+export function personAllowed(
+  scope: 'once' | 'chat' | 'always' = 'once',
+  ruleId: string | null = null,
+): Verdict {
+  return { decision: { kind: 'allow', scope, by: 'person', ruleId }, by: 'user', ruleId };
 }
 
 /** Decided by the headless policy (`--approve allow|deny`). */
 export function policyVerdict(policy: 'allow' | 'deny'): Verdict {
   return policy === 'allow'
-    ? { decision: { kind: 'allow', scope: 'once' }, by: 'policy', ruleId: null }
+    ? { decision: { kind: 'allow', scope: 'once', by: 'policy' }, by: 'policy', ruleId: null }
     : {
         decision: { kind: 'deny', message: 'denied: this host runs without approvals (--approve deny)' },
         by: 'policy',
         ruleId: null,
       };
+}
+
+/** Denied under a blanket policy because only a person's decision for this very call may allow it. */
+export function personRequired(tool: string, why: string): Verdict {
+  return {
+    decision: {
+      kind: 'deny',
+      message: `denied: ${tool} ${why}, so only a person's decision for this call can allow it, not --approve allow`,
+    },
+    by: 'policy',
+    ruleId: null,
+  };
 }
 
 /** Denied because nobody answered within the time-out. */

@@ -23,6 +23,9 @@ export function approvalItemView(
     sensitive: item.sensitive,
     compound: item.compound,
     voidedRules: [...item.voidedRules],
+    sandbox: request.sandbox,
+    personOnly: item.personOnly,
+    noStanding: item.noStanding,
     offers: { ...item.offers },
   };
 }

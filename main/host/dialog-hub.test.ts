@@ -28,12 +28,16 @@ function item(tool: string, args: Record<string, unknown>): PromptItem {
       timeoutMs: 1000,
       definitionHash: 'h',
       args,
+      workspace: '/work/space',
+      sandbox: 'none',
     },
     canonical: JSON.stringify(args),
     suggestedPattern: null,
     sensitive: null,
     compound: null,
     voidedRules: [],
+    personOnly: null,
+    noStanding: null,
     offers: { chat: true, always: true },
   };
 }

@@ -21,7 +21,13 @@ export function sourceView(source: ToolSource): ToolSourceView {
     case 'builtin':
       return { kind: 'builtin' };
     case 'script':
-      return { kind: 'script', dir: source.dir, scope: source.scope };
+      return {
+        kind: 'script',
+        dir: source.dir,
+        scope: source.scope,
+        trusted: source.trusted,
+        writable: [...source.writable],
+      };
     case 'mcp':
       return { kind: 'mcp', server: source.server, remoteName: source.remoteName };
   }

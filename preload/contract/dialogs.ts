@@ -7,6 +7,10 @@ import type { Api } from './channels';
 // Dialogs: approval, secret, question
 
 /** One call in an approval dialog, with everything SPEC §8 says the user is shown. */
+/** How a call that starts processes would run (docs/security.md). */
+export type CallSandboxView = 'none' | 'sandboxed' | 'unconfined_requested' | 'unconfined_unavailable';
+
+/** One call of an approval dialog. */
 export interface ApprovalItemView {
   /** Position in the batch; answers name it. */
   index: number;
@@ -27,6 +31,12 @@ export interface ApprovalItemView {
   compound: string | null;
   /** Rules that no longer apply because the tool's definition changed. */
   voidedRules: string[];
+  /** How the call would run: in the OS sandbox, unconfined on request (`sandbox: false`), unconfined for want of one, or 'none' (it starts no process). */
+  sandbox: CallSandboxView;
+  /** Why only a decision for this very call can allow it (it leaves the sandbox, or an untrusted workspace tool), or null. */
+  personOnly: string | null;
+  /** Why no standing approval covers it (e.g. commands with no sandbox here), or null. */
+  noStanding: string | null;
   /** Which standing approvals may be offered (none for a sensitive target). */
   offers: { chat: boolean; always: boolean };
 }

@@ -6,7 +6,15 @@
 /** Where a tool comes from. */
 export type ToolSourceView =
   | { kind: 'builtin' }
-  | { kind: 'script'; dir: string; scope: 'global' | 'workspace' }
+  | {
+      kind: 'script';
+      dir: string;
+      scope: 'global' | 'workspace';
+      /** False for a workspace tool whose folder the person has not trusted. */
+      trusted: boolean;
+      /** Folders a global tool may write besides the workspace. */
+      writable: string[];
+    }
   | { kind: 'mcp'; server: string; remoteName: string };
 
 /** The behaviour flags of SPEC §2. */

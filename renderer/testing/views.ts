@@ -91,6 +91,9 @@ export function approvalItem(patch: Partial<ApprovalItemView> = {}): ApprovalIte
     sensitive: null,
     compound: null,
     voidedRules: [],
+    sandbox: 'sandboxed',
+    personOnly: null,
+    noStanding: null,
     offers: { chat: true, always: true },
     ...patch,
   };

@@ -96,6 +96,7 @@ function runLocal(request: ProcessRunRequest): Promise<ProcessRunResult> {
         stderr: output.stderr,
         truncated,
         durationMs: Date.now() - started,
+        sandbox: { confined: false, blocked: [] },
       });
     });
   });

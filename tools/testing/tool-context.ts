@@ -19,6 +19,7 @@ export function testContext(overrides: Partial<ToolContext> & { services?: ToolS
     chatId: 'test-chat',
     callId: 'call-1',
     deadline: null,
+    approval: { by: 'person', ruleId: null, ruleOrigin: null },
     services: {},
     ...overrides,
   };

@@ -56,6 +56,7 @@ export function testContext(options: {
     chatId: 'chat-test',
     callId: 'call-test',
     deadline: options.deadline ?? null,
+    approval: { by: 'person', ruleId: null, ruleOrigin: null },
     services: {},
   };
   return { ctx, lines, progress };

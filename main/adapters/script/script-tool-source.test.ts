@@ -76,7 +76,13 @@ describe('ScriptToolSource', () => {
 
     const echo = registry.get('script_echo')?.spec;
     expect(echo).toMatchObject({
-      source: { kind: 'script', dir: path.join(globalDir, 'echo'), scope: 'global' },
+      source: {
+        kind: 'script',
+        dir: path.join(globalDir, 'echo'),
+        scope: 'global',
+        trusted: true,
+        writable: [],
+      },
       flags: { alwaysAllow: true, concurrent: true, background: false, systemUse: false },
       timeoutMs: 12_000,
     });

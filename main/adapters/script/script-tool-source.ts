@@ -181,7 +181,13 @@ export class ScriptToolSource {
       name: tool.toolName,
       description: manifest.description,
       parameters: manifest.parameters,
-      source: { kind: 'script', dir: tool.dir, scope: tool.scope },
+      source: {
+        kind: 'script',
+        dir: tool.dir,
+        scope: tool.scope,
+        trusted: tool.scope === 'global',
+        writable: [],
+      },
       flags: {
         alwaysAllow: manifest.alwaysAllow,
         concurrent: manifest.concurrent,
