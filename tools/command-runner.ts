@@ -1,6 +1,7 @@
 // What run_command and background_command share: their parameters, running the command line through the
 // process port with streamed output, and the result the model reads.
 import fs from 'node:fs/promises';
+import { protectDefaultRuleCommand } from './git-protection';
 import { OutputProgress } from './output-progress';
 import type { Confinement, ProcessPort, ProcessRunResult } from './process-port';
 import type { CallApproval, JsonSchema, ToolContext } from './types';
@@ -80,10 +81,20 @@ export async function runToolCommand(args: Record<string, unknown>, ctx: ToolCon
   // A symlink inside the workspace must not carry the command out of it.
   insideWorkspace(workspace, cwd, 'cwd');
   const port = requireProcesses(ctx);
+  // A default read-only rule allowed it: exactly the approved argv runs, git with a second layer of protections
+  // (docs/security.md).
+  const byDefault = ctx.approval.ruleOrigin === 'default';
+  const guarded = byDefault ? await protectDefaultRuleCommand(command, cwd) : null;
+  if (byDefault && !guarded)
+    throw new ToolError(
+      'invalid_arguments',
+      'the command line no longer reads as the one command that was approved',
+    );
   const output = new OutputProgress((update) => ctx.progress(update));
   try {
     const result = await port.run({
-      command,
+      command: guarded?.command ?? command,
+      ...(guarded && Object.keys(guarded.env).length > 0 ? { env: guarded.env } : {}),
       shell: true,
       cwd,
       signal: ctx.signal,

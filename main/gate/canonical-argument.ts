@@ -1,41 +1,84 @@
-// The canonical argument string a rule pattern is matched against (SPEC §8).
+// The canonical argument string a rule pattern is matched against (docs/security.md).
 import path from 'node:path';
+import type { CommandReading } from '../../tools/shell/parse';
+import { readCommandLine } from '../../tools/shell/parse';
 import { stableStringify } from '../core/stable-json';
+import type { CommandPlace } from './command-place';
+import { commandPlace } from './command-place';
 
 /** The argument keys that name what a call acts on, in the order SPEC §8 gives. */
 export const CANONICAL_KEYS = ['path', 'url', 'file', 'target', 'command'] as const;
 
 /** Tools whose canonical argument is their command line. */
-export const COMMAND_TOOLS: readonly string[] = ['run_command'];
+export const COMMAND_TOOLS: readonly string[] = ['run_command', 'background_command'];
 
-/** What a rule pattern sees of a call: a command line, one named value, or the JSON of the arguments. */
+/**
+ * What a rule pattern sees of a call: a command line, one named value, or the JSON of the arguments. A command's
+ * `text` is the normal form of its argv when the line is one plainly known command (what will run), else the
+ * line with blank runs folded; `raw` is always the latter (deny rules match both). `reading` says what the shell
+ * will make of the line, `place` where it runs (null when the gate was not told the workspace).
+ */
 export type CanonicalArgument =
-  | { kind: 'command'; key: string; text: string; others: string[] }
+  | {
+      kind: 'command';
+      key: string;
+      text: string;
+      raw: string;
+      others: string[];
+      reading: CommandReading;
+      place: CommandPlace | null;
+      /** A command tool's line, run by /bin/sh in `place`; false for another tool's `command` argument. */
+      shell: boolean;
+    }
   | { kind: 'value'; key: string; text: string; others: string[] }
   | { kind: 'json'; text: string };
+
+/** What the gate knows of the call's surroundings: the chat's workspace and the user's home folder. */
+export interface CallContext {
+  workspace: string;
+  home?: string;
+}
 
 /**
  * run_command → its command line; else the first of path, url, file, target, command; else the JSON.
  * `others` holds the values of the other canonical keys: an allow pattern must cover them too, so a
  * harmless `path` cannot carry a call whose `file` points elsewhere.
  */
-export function canonicalArgument(tool: string, args: Record<string, unknown>): CanonicalArgument {
-  if (COMMAND_TOOLS.includes(tool) && typeof args.command === 'string') {
-    return {
-      kind: 'command',
-      key: 'command',
-      text: normaliseCommandLine(args.command),
-      others: otherValues(args, 'command'),
-    };
-  }
+export function canonicalArgument(
+  tool: string,
+  args: Record<string, unknown>,
+  context: CallContext | null = null,
+): CanonicalArgument {
+  if (COMMAND_TOOLS.includes(tool) && typeof args.command === 'string')
+    return commandArgument('command', args.command, args, context, true);
   for (const key of CANONICAL_KEYS) {
     const value = args[key];
     if (typeof value !== 'string') continue;
-    if (key === 'command')
-      return { kind: 'command', key, text: normaliseCommandLine(value), others: otherValues(args, key) };
+    if (key === 'command') return commandArgument(key, value, args, context, false);
     return { kind: 'value', key, text: normaliseValue(key, value), others: otherValues(args, key) };
   }
   return { kind: 'json', text: stableStringify(args) };
+}
+
+function commandArgument(
+  key: string,
+  line: string,
+  args: Record<string, unknown>,
+  context: CallContext | null,
+  shell: boolean,
+): CanonicalArgument {
+  const reading = readCommandLine(line, { home: context?.home });
+  const raw = normaliseCommandLine(line);
+  return {
+    kind: 'command',
+    key,
+    text: reading.normal ?? raw,
+    raw,
+    others: otherValues(args, key),
+    reading,
+    place: context ? commandPlace(context.workspace, args.cwd) : null,
+    shell,
+  };
 }
 
 /** Trims a command line and folds runs of spaces and tabs, so `git  status` matches `git status`. */

@@ -1,26 +1,13 @@
-// Compound command lines (SPEC §8): a line that chains, pipes, redirects or substitutes never matches an allow rule.
+// Compound command lines (docs/security.md): a line that chains, pipes or redirects never matches an allow
+// rule. The operators are found by the shell-line reader, outside quotes only.
+import { readCommandLine } from '../../tools/shell/parse';
 
-// `&` covers `&&` and a background `&`, `|` covers `||`; a newline or carriage return separates commands as `;` does.
-const OPERATORS: Array<[RegExp, string]> = [
-  [/\$\(/, '$('],
-  [/`/, '`'],
-  [/&&/, '&&'],
-  [/\|\|/, '||'],
-  [/;/, ';'],
-  [/\|/, '|'],
-  [/&/, '&'],
-  [/>/, '>'],
-  [/</, '<'],
-  [/[\n\r]/, 'a line break'],
-];
-
-/** The first compound operator in a command line, or null for a simple command. */
+/** The first operator (`;`, `&&`, `|`, `>`, 'a line break'…) outside quotes in a command line, or null. */
 export function compoundOperator(line: string): string | null {
-  for (const [pattern, name] of OPERATORS) if (pattern.test(line)) return name;
-  return null;
+  return readCommandLine(line).operator;
 }
 
-/** Whether a command line chains, pipes, redirects or substitutes commands. */
+/** Whether a command line chains, pipes or redirects commands. */
 export function isCompoundCommand(line: string): boolean {
   return compoundOperator(line) !== null;
 }

@@ -1,10 +1,15 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CallOutcome } from '../core/outcome';
 import type { PromptChoice } from './prompter-port';
 import { gateFixture } from './testing/gate-fixture';
 import { ScriptedPrompter } from './testing/scripted-prompter';
 
-const scope = (chatId = 'chat-1') => ({ chatId, workspace: '/tmp' });
+// A workspace of its own: git under a default rule checks the repositories the workspace carries.
+const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-gate-ws-'));
+const scope = (chatId = 'chat-1') => ({ chatId, workspace });
 const once: PromptChoice = { kind: 'allow_once' };
 
 function call(command: string, id = 'c1') {
@@ -119,7 +124,7 @@ describe('ConfirmGate batches, time-outs and hosts without a prompter', () => {
     const prompter = new ScriptedPrompter((item) =>
       item.request.args.path === 'b.md' ? { kind: 'deny', reason: 'not b' } : once,
     );
-    const fx = gateFixture({ prompter });
+    const fx = gateFixture({ prompter, sandbox: 'sandboxed' });
     const results = await fx.executor.run(
       [
         { id: '1', name: 'write_note', args: { path: 'a.md', content: 'x' } },
@@ -193,7 +198,7 @@ describe('ConfirmGate batches, time-outs and hosts without a prompter', () => {
   });
 
   it('denies what needs asking when there is nobody to ask, unless a rule allows it', async () => {
-    const fx = gateFixture({ prompter: null });
+    const fx = gateFixture({ prompter: null, sandbox: 'sandboxed' });
     const denied = await fx.dispatcher.dispatch(call('npm test'), scope());
     expect(message(denied)).toBe('denied: run_command needs approval and there is nobody to ask');
     expect((await fx.dispatcher.dispatch(call('git log --oneline', 'c2'), scope())).outcome).toBe('ok');

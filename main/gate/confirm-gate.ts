@@ -3,7 +3,10 @@ import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from '../core/ga
 import { Emitter } from '../core/emitter';
 import type { CanonicalArgument } from './canonical-argument';
 import { canonicalArgument } from './canonical-argument';
+import { commandPlace } from './command-place';
 import { ChatGrants } from './chat-grants';
+import { commandNoStanding } from './command-standing';
+import { defaultRuleHazard } from './default-rule-check';
 import type { GateEvent } from './gate-events';
 import { escapeGlob } from './glob';
 import type { ApprovalPrompter, PromptItem } from './prompter-port';
@@ -157,13 +160,19 @@ export class ConfirmGate implements ApprovalGate {
     this.grants.forget(chatId);
   }
 
-  /** The canonical argument and sensitive target of one call. */
+  /**
+   * The canonical argument and sensitive target of one call: a command line read as its shell will read it, from
+   * its real working folder; paths resolved from there (or the workspace) through symlinks (docs/security.md).
+   */
   assess(request: ApprovalRequest): Assessed {
-    const canonical = canonicalArgument(request.tool, request.args);
+    const home = this.options.sensitive.homes[0];
+    const canonical = canonicalArgument(request.tool, request.args, { workspace: request.workspace, home });
+    const place = canonical.kind === 'command' ? canonical.place : commandPlace(request.workspace, '');
+    const scope = place ? { workspace: place.workspace, cwd: place.cwd } : null;
     return {
       request,
       canonical,
-      sensitive: findSensitiveTarget(request.args, canonical, this.options.sensitive),
+      sensitive: findSensitiveTarget(request.args, canonical, this.options.sensitive, scope),
     };
   }
 
@@ -178,7 +187,12 @@ export class ConfirmGate implements ApprovalGate {
     if (match.kind === 'deny') return { kind: 'decided', verdict: ruleDenied(match.rule) };
     const compound = match.kind === 'none' ? match.compound : null;
     const personOnly = personOnlyReason(request);
-    const noStanding = personOnly ? null : noStandingReason(request, canonical);
+    let noStanding = personOnly
+      ? null
+      : (noStandingReason(request, canonical) ?? commandNoStanding(canonical));
+    // A default rule vouches for the argv; what it cannot see (PATH, a repository's config) is checked now.
+    if (!sensitive && !personOnly && !noStanding && match.kind === 'allow' && match.rule.origin === 'default')
+      noStanding = await defaultRuleHazard(canonical);
     if (!sensitive && !personOnly && !noStanding) {
       if (match.kind === 'allow') {
         if (match.bind)

@@ -1,9 +1,12 @@
-// The default rule set (SPEC §8): read-only commands run without asking; every rule is visible and revocable.
+// The default rule set (docs/security.md): read-only commands run without asking; every rule is visible
+// and revocable. Each is an argv predicate over what will run (the pattern is only its visible summary), applies
+// only to the built-in command tools running in the OS sandbox with a working folder inside the workspace, and
+// never accepts an option that writes a file or starts a program.
+import { gitBranchListing, gitSubcommand, plainCommand } from './read-only-arguments';
 import type { DefaultRule } from './rule-types';
 
-// git's diff family writes a file with --output and runs an external program with --ext-diff; git also accepts
-// unambiguous abbreviations (`--outp=`), so the exceptions cover the prefixes.
-const GIT_WRITES = ['** --ou**', '** --ext**'];
+const GIT_NOTE =
+  'no global options, --output, --ext-diff, --textconv, --no-index…; asks if the repository config runs programs';
 
 /** The rules that ship with the app, each for the built-in run_command. */
 export const DEFAULT_RULES: readonly DefaultRule[] = [
@@ -14,6 +17,7 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     except: [],
     effect: 'allow',
     note: 'prints the working folder',
+    accepts: (argv) => plainCommand(argv, 'pwd', { arguments: false, allowedOptions: ['-L', '-P'] }),
   },
   {
     id: 'default-ls',
@@ -22,6 +26,7 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     except: [],
     effect: 'allow',
     note: 'lists files',
+    accepts: (argv) => plainCommand(argv, 'ls', { arguments: true }),
   },
   {
     id: 'default-git-status',
@@ -29,31 +34,35 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     pattern: 'git status **',
     except: [],
     effect: 'allow',
-    note: 'shows the work tree state',
+    note: `shows the work tree state (${GIT_NOTE})`,
+    accepts: (argv) => gitSubcommand(argv, 'status'),
   },
   {
     id: 'default-git-log',
     tool: 'run_command',
     pattern: 'git log **',
-    except: GIT_WRITES,
+    except: [],
     effect: 'allow',
-    note: 'shows history (not --output, --ext-diff)',
+    note: `shows history (${GIT_NOTE})`,
+    accepts: (argv) => gitSubcommand(argv, 'log'),
   },
   {
     id: 'default-git-diff',
     tool: 'run_command',
     pattern: 'git diff **',
-    except: GIT_WRITES,
+    except: [],
     effect: 'allow',
-    note: 'shows changes (not --output, --ext-diff)',
+    note: `shows changes (${GIT_NOTE})`,
+    accepts: (argv) => gitSubcommand(argv, 'diff'),
   },
   {
     id: 'default-git-show',
     tool: 'run_command',
     pattern: 'git show **',
-    except: GIT_WRITES,
+    except: [],
     effect: 'allow',
-    note: 'shows an object (not --output, --ext-diff)',
+    note: `shows an object (${GIT_NOTE})`,
+    accepts: (argv) => gitSubcommand(argv, 'show'),
   },
   {
     id: 'default-git-branch',
@@ -61,7 +70,8 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     pattern: 'git branch',
     except: [],
     effect: 'allow',
-    note: 'lists local branches (bare form only: arguments create or delete)',
+    note: 'lists local branches (bare, or with listing options only: arguments create or delete)',
+    accepts: gitBranchListing,
   },
   {
     id: 'default-git-rev-parse',
@@ -69,7 +79,8 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     pattern: 'git rev-parse **',
     except: [],
     effect: 'allow',
-    note: 'resolves names to commits',
+    note: `resolves names to commits (${GIT_NOTE})`,
+    accepts: (argv) => gitSubcommand(argv, 'rev-parse'),
   },
   {
     id: 'default-whoami',
@@ -78,6 +89,7 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     except: [],
     effect: 'allow',
     note: 'prints the user name',
+    accepts: (argv) => plainCommand(argv, 'whoami', { arguments: false }),
   },
   {
     id: 'default-which',
@@ -86,5 +98,6 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     except: [],
     effect: 'allow',
     note: 'locates a program',
+    accepts: (argv) => plainCommand(argv, 'which', { arguments: true }),
   },
 ];

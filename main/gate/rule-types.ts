@@ -28,6 +28,11 @@ export interface DefaultRule {
   effect: 'allow';
   /** Why the rule is safe, shown next to it. */
   note: string;
+  /**
+   * What the rule really allows (docs/security.md): a predicate over the argv that will run, after the shell's
+   * quote removal. `pattern` and `except` only summarise it for people; a command rule without it allows nothing.
+   */
+  accepts?: (argv: readonly string[]) => boolean;
 }
 
 /** A rule in force: a shipped default or one the user made. */

@@ -1,5 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalArgument } from './canonical-argument';
+import { commandPlace } from './command-place';
+import { realPath } from './real-path';
 import { commandWords } from './shell-words';
 import { findSensitiveTarget, secretStoreCommand, sensitivePath } from './sensitive-targets';
 
@@ -131,5 +136,52 @@ describe('findSensitiveTarget', () => {
     expect(hit('run_command', { command: 'git status' })).toBeNull();
     expect(hit('write_file', { path: 'notes/a.md', content: 'a / b = c' })).toBeNull();
     expect(hit('fetch_page', { url: 'https://example.com/docs' })).toBeNull();
+  });
+});
+
+describe('findSensitiveTarget with the place of the call', () => {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-sensitive-')));
+  const home = path.join(base, 'home');
+  const workspace = path.join(base, 'ws');
+  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
+  fs.symlinkSync(path.join(home, '.ssh'), path.join(workspace, 'keys'));
+  fs.symlinkSync('/nonexistent/.aws/credentials', path.join(workspace, 'dangling'));
+  const opts = { homes: [home], agenvoyHome: path.join(base, 'agenvoy') };
+  function placed(tool: string, args: Record<string, unknown>) {
+    const canonical = canonicalArgument(tool, args, { workspace, home });
+    const place = canonical.kind === 'command' ? canonical.place : commandPlace(workspace, '');
+    return findSensitiveTarget(
+      args,
+      canonical,
+      opts,
+      place && { workspace: place.workspace, cwd: place.cwd },
+    );
+  }
+
+  it('resolves paths through symlinks, dangling ones too, from the working folder or the workspace', () => {
+    expect(realPath('keys/x', workspace)).toBe(path.join(home, '.ssh', 'x'));
+    expect(realPath('dangling', workspace)).toBe('/nonexistent/.aws/credentials');
+    expect(placed('run_command', { command: 'cat keys/known_hosts' })?.label).toContain('SSH keys');
+    expect(placed('run_command', { command: 'cat ../keys/x', cwd: 'src' })?.label).toContain('SSH keys');
+    expect(placed('run_command', { command: 'ls', cwd: 'keys' })?.label).toContain('SSH keys');
+    expect(placed('write_file', { path: 'dangling', content: 'x' })?.label).toContain('AWS');
+    expect(placed('run_command', { command: 'ls ..' })?.label).toContain('contains');
+  });
+
+  it('expands the line with the command environment before reading it', () => {
+    expect(placed('run_command', { command: 'cat ~/${x:-.ssh}/id_${x:-rsa}' })?.label).toContain('SSH keys');
+    expect(placed('run_command', { command: 'x=secret-tool; $x lookup a b' })?.label).toContain(
+      'secret-tool',
+    );
+    expect(placed('background_command', { command: 'cat "$HOME"/.ssh/config' })?.label).toContain('SSH keys');
+  });
+
+  it('leaves ordinary calls alone', () => {
+    expect(
+      placed('run_command', { command: 'git status && npm test -- --watch=false', cwd: 'src' }),
+    ).toBeNull();
+    expect(placed('run_command', { command: 'ls $(echo x) "$TMPDIR"/y *.ts' })).toBeNull();
+    expect(placed('write_file', { path: 'src/a.ts', content: 'const home = "~";' })).toBeNull();
   });
 });

@@ -1,23 +1,17 @@
-// Sensitive targets (SPEC §8): calls that touch secrets always ask, whatever the rules and grants say.
-import path from 'node:path';
+// Sensitive targets (docs/security.md): calls that touch secrets always ask, whatever the rules and
+// grants say. Paths are read as text (names, globs, `~`) and, once the gate knows where the call runs, resolved
+// the way the shell and the kernel will: expansions, `..`, the working folder, symlinks.
 import type { CanonicalArgument } from './canonical-argument';
 import { CANONICAL_KEYS } from './canonical-argument';
-import type { SegmentPattern } from './sensitive-names';
-import {
-  SECRET_STORE_COMMANDS,
-  SECRET_STORE_WORDS,
-  SENSITIVE_HOME_DIRS,
-  SENSITIVE_NAMES,
-} from './sensitive-names';
-import { basename, commandWords, hasShellGlob, shellGlobToRegExp, words } from './shell-words';
+import type { SensitiveScope } from './sensitive-command';
+import { sensitiveInCommand } from './sensitive-command';
+import type { SensitiveOptions } from './sensitive-paths';
+import { resolvedLocation, secretStoreCommand, sensitivePath } from './sensitive-paths';
+import { words } from './shell-words';
 
-/** Where the user's secrets live on this machine. */
-export interface SensitiveOptions {
-  /** The user's home folders (os.homedir() and $HOME when they differ). */
-  homes: string[];
-  /** $AGENVOY_HOME: the secret file, the approval rules, mcp.json and script tools. */
-  agenvoyHome: string;
-}
+export type { SensitiveOptions } from './sensitive-paths';
+export type { SensitiveScope } from './sensitive-command';
+export { secretStoreCommand, sensitivePath } from './sensitive-paths';
 
 /** Why a call always asks: what it touches and in which argument. */
 export interface SensitiveTarget {
@@ -29,134 +23,66 @@ export interface SensitiveTarget {
 const DIRECTORY_KEYS = new Set(['cwd', 'dir', 'directory', 'workdir', 'working_directory']);
 // Arguments that hold a command line besides the canonical one.
 const COMMAND_KEYS = new Set(['command', 'cmd', 'script', 'shell']);
+// Past this many words a string argument is prose or data: it is read by name only, not resolved on disk.
+const MAX_RESOLVED_WORDS = 64;
 
-/** The first sensitive target a call touches, or null. Every string of the arguments is read, at any depth. */
+/**
+ * The first sensitive target a call touches, or null. Every string of the arguments is read, at any depth; with
+ * `scope`, a command line is expanded as its shell will and paths are resolved from the working folder (for a
+ * command) or the workspace (for other tools' arguments) through symlinks.
+ */
 export function findSensitiveTarget(
   args: Record<string, unknown>,
   canonical: CanonicalArgument,
   options: SensitiveOptions,
+  scope: SensitiveScope | null = null,
 ): SensitiveTarget | null {
+  // The command line itself is read once, from its working folder, with the expanding reader.
+  const commandLine = canonical.kind === 'command' ? canonical.key : null;
   if (canonical.kind === 'command') {
-    const hit = secretStoreCommand(canonical.text);
+    const hit =
+      secretStoreCommand(canonical.text) ??
+      secretStoreCommand(canonical.raw) ??
+      (scope ? sensitiveInCommand(canonical.raw, options, scope) : null);
     if (hit) return { label: hit, argument: canonical.key };
   }
   for (const [where, key, value] of strings(args, '')) {
+    if (where === commandLine) {
+      const hit = sensitivePath(value, options, true);
+      if (hit) return { label: hit, argument: where };
+      continue;
+    }
     if (COMMAND_KEYS.has(key)) {
-      const hit = secretStoreCommand(value);
+      const hit = secretStoreCommand(value) ?? (scope ? sensitiveInCommand(value, options, scope) : null);
       if (hit) return { label: hit, argument: where };
     }
-    const wide = DIRECTORY_KEYS.has(key) || isCanonicalValue(canonical, key);
-    const hit = sensitivePath(value, options, wide);
+    const directory = DIRECTORY_KEYS.has(key);
+    const wide = directory || isCanonicalValue(canonical, key);
+    const hit =
+      sensitivePath(value, options, wide) ??
+      (scope ? resolvedValue(value, options, scope, wide, directory) : null);
     if (hit) return { label: hit, argument: where };
   }
   return null;
 }
 
-/** What sensitive location a text names, if any. `wide` also counts folders that contain one (`ls ~`). */
-export function sensitivePath(text: string, options: SensitiveOptions, wide = false): string | null {
-  const agenvoyHome = path.resolve(options.agenvoyHome);
-  const absolute: string[] = [];
-  // The whole value counts as one path too (a folder name with spaces), unless it is clearly prose or code.
-  const whole = text.length <= 4096 && !/[\n\r]/.test(text) ? [text] : [];
-  for (const word of new Set([...whole, ...words(text)])) {
-    const expanded = expandHome(word, options);
-    for (const candidate of expanded === word ? [word] : [word, expanded]) {
-      const named = namedLocation(candidate);
-      if (named) return named;
-    }
-    if (!path.isAbsolute(expanded)) continue;
-    const resolved = path.resolve(expanded);
-    if (isInside(resolved, agenvoyHome))
-      return `Agenvoy's own folder ($AGENVOY_HOME: the secret file, approval rules, tools)`;
-    absolute.push(resolved);
-  }
-  if (!wide) return null;
-  // The named reason is more useful, so containing folders are only looked at once no word names a location.
-  const roots = [
-    ...options.homes.flatMap((home) => SENSITIVE_HOME_DIRS.map((dir) => path.join(home, dir))),
-    agenvoyHome,
-  ];
-  for (const resolved of absolute) {
-    const contained = roots.find((root) => isInside(root, resolved));
-    if (contained) return `a folder that contains ${contained}`;
+// A string argument resolved from the workspace: as a whole (a folder name with spaces) and word by word.
+function resolvedValue(
+  value: string,
+  options: SensitiveOptions,
+  scope: SensitiveScope,
+  wide: boolean,
+  directory: boolean,
+): string | null {
+  if (value === '' || value.length > 4096 || /[\n\r]/.test(value)) return null;
+  // A working folder that leaves the workspace through a symlink counts wherever it leads.
+  if (directory) return resolvedLocation(value, [scope.workspace], options, true);
+  const candidates = [value, ...words(value)].slice(0, MAX_RESOLVED_WORDS);
+  for (const candidate of new Set(candidates)) {
+    const hit = resolvedLocation(candidate, [scope.workspace], options, wide);
+    if (hit) return hit;
   }
   return null;
-}
-
-/** Which secret store a command line runs, if any. */
-export function secretStoreCommand(line: string): string | null {
-  for (const word of commandWords(line)) {
-    const name = matchName(basename(word), SECRET_STORE_COMMANDS);
-    if (name) return `a secret-store command (${name})`;
-  }
-  for (const word of words(line)) {
-    const name = matchName(basename(word), SECRET_STORE_WORDS);
-    if (name) return `a secret-store command (${name})`;
-  }
-  return null;
-}
-
-function matchName(word: string, names: readonly string[]): string | null {
-  if (hasShellGlob(word)) {
-    const glob = shellGlobToRegExp(word);
-    return names.find((name) => glob.test(name)) ?? null;
-  }
-  const lower = word.toLowerCase();
-  return names.find((name) => name === lower) ?? null;
-}
-
-// Every name's first segment leaves a trace in any word that names it, so most words are ruled out by one look-up.
-const NEEDLES = SENSITIVE_NAMES.map((name) =>
-  (name.segments[0]?.needle ?? name.segments[0]?.sample ?? '').toLowerCase(),
-);
-
-/** A path segment, with its glob compiled when it is one worth testing against the names. */
-interface Segment {
-  text: string;
-  glob: RegExp | null;
-}
-
-function namedLocation(word: string): string | null {
-  const hasNeedle = (text: string) => NEEDLES.some((needle) => text.includes(needle));
-  const lower = word.toLowerCase();
-  if (!hasShellGlob(word) && !hasNeedle(lower)) return null;
-  const segments = word
-    .split(/[\\/]+/)
-    .filter((text) => text.length > 0)
-    .map(toSegment);
-  if (!segments.some((segment) => segment.glob) && !hasNeedle(lower)) return null;
-  for (const name of SENSITIVE_NAMES) {
-    for (let i = 0; i + name.segments.length <= segments.length; i++) {
-      if (name.segments.every((pattern, j) => segmentMatches(segments[i + j] as Segment, pattern)))
-        return name.label;
-    }
-  }
-  return null;
-}
-
-// `~/.ss?/id_rsa` or `~/.s*` reaches ~/.ssh without naming it: a glob is tested against the name's sample. A glob
-// with almost no literal text (`*`, `*s`) would flag every wildcard, so only hidden-name globs and specific ones count.
-function toSegment(text: string): Segment {
-  if (!hasShellGlob(text)) return { text, glob: null };
-  const literal = text.replace(/\[[^\]]*\]|[*?]/g, '');
-  return { text, glob: text.startsWith('.') || literal.length >= 3 ? shellGlobToRegExp(text) : null };
-}
-
-function segmentMatches(segment: Segment, pattern: SegmentPattern): boolean {
-  return segment.glob ? segment.glob.test(pattern.sample) : pattern.test.test(segment.text);
-}
-
-function expandHome(word: string, options: SensitiveOptions): string {
-  if (word[0] !== '~' && word[0] !== '$') return word;
-  const home = options.homes[0] ?? '/';
-  return word
-    .replace(/^~(?=\/|\\|$)/, home)
-    .replace(/^\$\{?HOME\}?(?=\/|\\|$)/, home)
-    .replace(/^\$\{?AGENVOY_HOME\}?(?=\/|\\|$)/, options.agenvoyHome);
-}
-
-function isInside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
 }
 
 function isCanonicalValue(canonical: CanonicalArgument, key: string): boolean {

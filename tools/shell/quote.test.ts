@@ -15,4 +15,14 @@ describe('quoteWord', () => {
     const out = execFileSync('/bin/sh', ['-c', `printf '%s\\0' ${quoteArgv(argv)}`]).toString('utf8');
     expect(out.split('\0').slice(0, -1)).toEqual(argv);
   });
+
+  it('quotes a first word the shell would read as an assignment or a keyword', () => {
+    const argv = ['A=1', 'x=y'];
+    expect(quoteArgv(argv)).toBe("'A=1' x=y");
+    expect(quoteArgv(['if', 'then'])).toBe("'if' then");
+    const out = execFileSync('/bin/sh', ['-c', `printf '%s\\0' ${quoteArgv(['for', 'A=1'])}`]).toString(
+      'utf8',
+    );
+    expect(out.split('\0').slice(0, -1)).toEqual(['for', 'A=1']);
+  });
 });

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolSpec } from '../../../tools/types';
+import type { ToolServices, ToolSpec } from '../../../tools/types';
 import { BatchExecutor } from '../batch-executor';
 import { Dispatcher } from '../dispatcher';
 import type { ApprovalGate } from '../gate-port';
@@ -11,6 +11,7 @@ import type { CredentialHealer } from '../heal-budget';
 import { LoadedSchemas } from '../loaded-schemas';
 import { AppLogger } from '../logger';
 import { Redactor } from '../redactor';
+import type { CommandSandbox } from '../sandbox-port';
 import { ToolRegistry } from '../registry';
 import { TaskRegistry } from '../task-registry';
 import { ArgumentValidator } from '../validate';
@@ -18,7 +19,14 @@ import { ArgumentValidator } from '../validate';
 /** A dispatcher stack over `tools` with a temp log file. */
 export function testCore(
   tools: ToolSpec[],
-  options: { gate?: ApprovalGate; healer?: CredentialHealer } = {},
+  options: {
+    gate?: ApprovalGate;
+    healer?: CredentialHealer;
+    /** The sandbox the dispatcher reports for command calls (how they would run); none by default. */
+    sandbox?: CommandSandbox | null;
+    /** More services for the tools (e.g. a process port for the real command tools). */
+    services?: ToolServices;
+  } = {},
 ) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-core-'));
   const redactor = new Redactor();
@@ -35,7 +43,8 @@ export function testCore(
     redactor,
     log,
     getSecret: async () => undefined,
-    services: { tasks },
+    services: { ...options.services, tasks },
+    sandbox: options.sandbox ?? null,
   });
   const executor = new BatchExecutor(dispatcher, options.healer ?? null);
   const readLog = () =>

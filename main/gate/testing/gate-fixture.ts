@@ -2,8 +2,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { backgroundCommandTool } from '../../../tools/background-command';
+import { runCommandTool } from '../../../tools/run-command';
 import type { ToolSpec } from '../../../tools/types';
 import { defineTool } from '../../../tools/types';
+import { ProcessGroups } from '../../core/process-group-tracker';
+import { processPort } from '../../core/process-port';
+import type { CommandSandbox } from '../../core/sandbox-port';
 import { testCore } from '../../core/testing/test-core';
 import type { ApprovalPolicy } from '../confirm-gate';
 import { ConfirmGate } from '../confirm-gate';
@@ -37,7 +42,23 @@ export interface GateFixtureOptions {
   /** Reuse the home of an earlier fixture (a second process over the same rules). */
   home?: string;
   extraTools?: ToolSpec[];
+  /**
+   * How command calls would run. 'sandboxed' puts the default rules in play: the dispatcher is told a sandbox is
+   * ready (the real one lives in main/sandbox; this one confines nothing, so real commands run unconfined here).
+   */
+  sandbox?: 'sandboxed' | 'none';
+  /** The real run_command and background_command over a real process port, instead of recording stand-ins. */
+  realCommands?: boolean;
+  /** The user's home folders the sensitive-target check knows (default /home/ann). */
+  homes?: string[];
 }
+
+/** A sandbox port that only reports itself ready: the dispatcher then marks command calls 'sandboxed'. */
+export const REPORTED_SANDBOX: CommandSandbox = {
+  state: () => Promise.resolve({ kind: 'ready', backend: 'bubblewrap' }),
+  wrap: () => Promise.reject(new Error('the gate fixture reports a sandbox but confines nothing')),
+  close: () => Promise.resolve(),
+};
 
 /** A dispatcher stack whose gate is a ConfirmGate; `runs` lists the tool runs, `events` the gate events. */
 export function gateFixture(options: GateFixtureOptions = {}) {
@@ -46,20 +67,29 @@ export function gateFixture(options: GateFixtureOptions = {}) {
   const events: GateEvent[] = [];
   const gate = new ConfirmGate({
     rules: new RuleBook(RuleStore.inDesktop(path.join(home, 'desktop'))),
-    sensitive: { homes: ['/home/ann'], agenvoyHome: home },
+    sensitive: { homes: options.homes ?? ['/home/ann'], agenvoyHome: home },
     policy: options.policy ?? 'ask',
     prompter: options.prompter ?? null,
     timeoutMs: options.timeoutMs ?? null,
   });
   gate.on((event) => events.push(event));
+  const sandboxed = options.sandbox === 'sandboxed';
+  const commands = options.realCommands
+    ? [runCommandTool, backgroundCommandTool]
+    : [{ ...recordingTool('run_command', runs), ...(sandboxed ? { sandboxed: () => true } : {}) }];
   const tools = [
-    recordingTool('run_command', runs),
+    ...commands,
     recordingTool('write_note', runs, {
       path: { type: 'string', description: 'x' },
       content: { type: 'string', description: 'x' },
     }),
     ...(options.extraTools ?? []),
   ];
-  const core = testCore(tools, { gate });
+  const core = testCore(tools, {
+    gate,
+    sandbox: sandboxed ? REPORTED_SANDBOX : null,
+    // Unconfined: the process port gets no sandbox, whatever the dispatcher was told.
+    services: options.realCommands ? { processes: processPort(new ProcessGroups()) } : {},
+  });
   return { home, runs, events, gate, ...core };
 }

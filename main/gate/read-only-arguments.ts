@@ -1,0 +1,85 @@
+// What the default read-only rules accept (docs/security.md): argv predicates, since the argv is what will run.
+// They never accept an option that writes a file or starts a program, in any spelling git accepts: quoted
+// (the argv has no quotes left), `--opt=value` or `--opt value`, or an unambiguous abbreviation (`--outp=`).
+
+// Long options of git's log/diff/show family (and of git in general) that write files, start programs, read
+// files outside the repository or reach other machines. An argument names one when its name is a prefix of it.
+const GIT_FORBIDDEN_LONG = [
+  'output',
+  'output-directory',
+  'ext-diff',
+  'textconv',
+  'no-index',
+  'show-signature',
+  'upload-pack',
+  'receive-pack',
+  'exec',
+  'open-files-in-pager',
+  'orderfile',
+  'contents',
+  'git-dir',
+  'work-tree',
+  'exec-path',
+  'namespace',
+  'paginate',
+  'config-env',
+  'super-prefix',
+  'ignore-revs-file',
+];
+
+// Short options of the same kind: `-O<orderfile>` (reads a file), `-o` (`git grep -O`/`--output` forms).
+const GIT_FORBIDDEN_SHORT = /^-[A-Za-z0-9]*[Oo]/;
+
+// Whole options that merely begin like a forbidden one (`--text` is not `--textconv`).
+const GIT_HARMLESS_LONG = new Set(['text', 'no-ext-diff', 'no-textconv']);
+
+/** Whether one git argument is an option the read-only defaults never accept. */
+export function forbiddenGitArgument(argument: string): boolean {
+  if (argument.startsWith('--') && argument.length > 2) {
+    const name = argument.slice(2).split('=')[0] as string;
+    if (GIT_HARMLESS_LONG.has(name) && !argument.includes('=')) return false;
+    return GIT_FORBIDDEN_LONG.some((option) => option.startsWith(name));
+  }
+  return GIT_FORBIDDEN_SHORT.test(argument);
+}
+
+/**
+ * `git <subcommand> <arguments>` with nothing before the subcommand (no `-c`, `-C`, `--git-dir`, `-p`…: a global
+ * option can run a program or point git elsewhere) and no forbidden option anywhere after it, even after `--`.
+ */
+export function gitSubcommand(argv: readonly string[], subcommand: string, allowArguments = true): boolean {
+  if (argv[0] !== 'git' || argv[1] !== subcommand) return false;
+  const rest = argv.slice(2);
+  if (!allowArguments && rest.length > 0) return false;
+  return !rest.some(forbiddenGitArgument);
+}
+
+/** `git branch`, bare or with options that only list. */
+export function gitBranchListing(argv: readonly string[]): boolean {
+  if (argv[0] !== 'git' || argv[1] !== 'branch') return false;
+  const listing = new Set([
+    '-a',
+    '--all',
+    '-r',
+    '--remotes',
+    '-v',
+    '-vv',
+    '--verbose',
+    '--show-current',
+    '--list',
+  ]);
+  return argv.slice(2).every((argument) => listing.has(argument));
+}
+
+/** A command name alone, or with arguments none of which is an option outside `options` (when given). */
+export function plainCommand(
+  argv: readonly string[],
+  name: string,
+  options: { arguments: boolean; allowedOptions?: readonly string[] },
+): boolean {
+  if (argv[0] !== name) return false;
+  const rest = argv.slice(1);
+  if (!options.arguments)
+    return rest.every((argument) => options.allowedOptions?.includes(argument) ?? false);
+  return true;
+}

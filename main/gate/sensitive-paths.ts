@@ -1,0 +1,160 @@
+// Which sensitive location a path names (docs/security.md): by name anywhere in it (`.ssh`, `.env`…, also
+// through shell globs), under $AGENVOY_HOME, a folder containing a secret store, and where symlinks really lead.
+import path from 'node:path';
+import { isInside, realPath } from './real-path';
+import type { SegmentPattern } from './sensitive-names';
+import {
+  SECRET_STORE_COMMANDS,
+  SECRET_STORE_WORDS,
+  SENSITIVE_HOME_DIRS,
+  SENSITIVE_NAMES,
+} from './sensitive-names';
+import { basename, commandWords, hasShellGlob, shellGlobToRegExp, words } from './shell-words';
+
+/** Where the user's secrets live on this machine. */
+export interface SensitiveOptions {
+  /** The user's home folders (os.homedir() and $HOME when they differ). */
+  homes: string[];
+  /** $AGENVOY_HOME: the secret file, the approval rules, mcp.json and script tools. */
+  agenvoyHome: string;
+}
+
+const AGENVOY = `Agenvoy's own folder ($AGENVOY_HOME: the secret file, approval rules, tools)`;
+
+/** What sensitive location a text names, if any. `wide` also counts folders that contain one (`ls ~`). */
+export function sensitivePath(text: string, options: SensitiveOptions, wide = false): string | null {
+  const agenvoyHome = path.resolve(options.agenvoyHome);
+  const absolute: string[] = [];
+  // The whole value counts as one path too (a folder name with spaces), unless it is clearly prose or code.
+  const whole = text.length <= 4096 && !/[\n\r]/.test(text) ? [text] : [];
+  for (const word of new Set([...whole, ...words(text)])) {
+    const expanded = expandHome(word, options);
+    for (const candidate of expanded === word ? [word] : [word, expanded]) {
+      const named = namedLocation(candidate);
+      if (named) return named;
+    }
+    if (!path.isAbsolute(expanded)) continue;
+    const resolved = path.resolve(expanded);
+    if (isInside(resolved, agenvoyHome)) return AGENVOY;
+    absolute.push(resolved);
+  }
+  if (!wide) return null;
+  // The named reason is more useful, so containing folders are only looked at once no word names a location.
+  return containedLocation(absolute, options);
+}
+
+/**
+ * What sensitive location `target` really is, resolved as a path from each of `bases` through every symlink
+ * (a link in the workspace to ~/.ssh is ~/.ssh), or null. `wide` as for sensitivePath.
+ */
+export function resolvedLocation(
+  target: string,
+  bases: readonly string[],
+  options: SensitiveOptions,
+  wide: boolean,
+): string | null {
+  if (target === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return null;
+  const expanded = expandHome(target, options);
+  const starts = path.isAbsolute(expanded) ? ['/'] : bases;
+  const agenvoyHomes = [path.resolve(options.agenvoyHome), realPath(options.agenvoyHome)];
+  const resolved: string[] = [];
+  for (const base of starts) {
+    const real = realPath(expanded, base);
+    const named = namedLocation(real);
+    if (named) return named;
+    if (agenvoyHomes.some((home) => isInside(real, home))) return AGENVOY;
+    resolved.push(real);
+  }
+  return wide ? containedLocation(resolved, options) : null;
+}
+
+// A folder that contains one of the home's secret stores (or $AGENVOY_HOME): listing or archiving it reaches them.
+function containedLocation(absolute: readonly string[], options: SensitiveOptions): string | null {
+  const roots = [
+    ...options.homes.flatMap((home) =>
+      SENSITIVE_HOME_DIRS.flatMap((dir) => [path.join(home, dir), realPath(path.join(home, dir))]),
+    ),
+    path.resolve(options.agenvoyHome),
+  ];
+  for (const resolved of absolute) {
+    const contained = roots.find((root) => isInside(root, resolved));
+    if (contained) return `a folder that contains ${contained}`;
+  }
+  return null;
+}
+
+/** Which secret store a command line runs, if any. */
+export function secretStoreCommand(line: string): string | null {
+  for (const word of commandWords(line)) {
+    const name = matchName(basename(word), SECRET_STORE_COMMANDS);
+    if (name) return `a secret-store command (${name})`;
+  }
+  for (const word of words(line)) {
+    const name = matchName(basename(word), SECRET_STORE_WORDS);
+    if (name) return `a secret-store command (${name})`;
+  }
+  return null;
+}
+
+function matchName(word: string, names: readonly string[]): string | null {
+  if (hasShellGlob(word)) {
+    // A glob with almost no literal text (`*`, `$(…)` read as `*`) would name every command: only specific ones count.
+    if (word.replace(/\[[^\]]*\]|[*?]/g, '').length < 3) return null;
+    const glob = shellGlobToRegExp(word);
+    return names.find((name) => glob.test(name)) ?? null;
+  }
+  const lower = word.toLowerCase();
+  return names.find((name) => name === lower) ?? null;
+}
+
+// Every name's first segment leaves a trace in any word that names it, so most words are ruled out by one look-up.
+const NEEDLES = SENSITIVE_NAMES.map((name) =>
+  (name.segments[0]?.needle ?? name.segments[0]?.sample ?? '').toLowerCase(),
+);
+
+/** A path segment, with its glob compiled when it is one worth testing against the names. */
+interface Segment {
+  text: string;
+  glob: RegExp | null;
+}
+
+/** The sensitive name a path contains as consecutive segments (`.ssh`, `.kube/config`…), or null. */
+export function namedLocation(word: string): string | null {
+  const hasNeedle = (text: string) => NEEDLES.some((needle) => text.includes(needle));
+  const lower = word.toLowerCase();
+  if (!hasShellGlob(word) && !hasNeedle(lower)) return null;
+  const segments = word
+    .split(/[\\/]+/)
+    .filter((text) => text.length > 0)
+    .map(toSegment);
+  if (!segments.some((segment) => segment.glob) && !hasNeedle(lower)) return null;
+  for (const name of SENSITIVE_NAMES) {
+    for (let i = 0; i + name.segments.length <= segments.length; i++) {
+      if (name.segments.every((pattern, j) => segmentMatches(segments[i + j] as Segment, pattern)))
+        return name.label;
+    }
+  }
+  return null;
+}
+
+// `~/.ss?/id_rsa` or `~/.s*` reaches ~/.ssh without naming it: a glob is tested against the name's sample. A glob
+// with almost no literal text (`*`, `*s`) would flag every wildcard, so only hidden-name globs and specific ones count.
+function toSegment(text: string): Segment {
+  if (!hasShellGlob(text)) return { text, glob: null };
+  const literal = text.replace(/\[[^\]]*\]|[*?]/g, '');
+  return { text, glob: text.startsWith('.') || literal.length >= 3 ? shellGlobToRegExp(text) : null };
+}
+
+function segmentMatches(segment: Segment, pattern: SegmentPattern): boolean {
+  return segment.glob ? segment.glob.test(pattern.sample) : pattern.test.test(segment.text);
+}
+
+/** `~`, `$HOME`, `${HOME}` and `$AGENVOY_HOME` at the start of a word, expanded. */
+export function expandHome(word: string, options: SensitiveOptions): string {
+  if (word[0] !== '~' && word[0] !== '$') return word;
+  const home = options.homes[0] ?? '/';
+  return word
+    .replace(/^~(?=\/|\\|$)/, home)
+    .replace(/^\$\{?HOME\}?(?=\/|\\|$)/, home)
+    .replace(/^\$\{?AGENVOY_HOME\}?(?=\/|\\|$)/, options.agenvoyHome);
+}
