@@ -42,6 +42,7 @@ const dialogApi = {
   answerApproval: ({ index, choice }) => call<{ pending: number[] }>({ op: 'approval', index, choice }),
   answerSecret: ({ answer }) => call<{ accepted: true }>({ op: 'secret', answer }),
   answerQuestion: ({ answer }) => call<{ accepted: true }>({ op: 'question', answer }),
+  answerTrust: ({ answer }) => call<{ accepted: true }>({ op: 'trust', answer }),
 } satisfies DialogApi;
 
 contextBridge.exposeInMainWorld('agenvoyDialog', dialogApi);

@@ -165,6 +165,8 @@ export function connectWebBridge(options: WebBridgeOptions): WebBridge {
       request<{ accepted: true }>({ type: 'dialog.secret', dialogId: id, answer }, { queue: false }),
     answerQuestion: ({ id, answer }) =>
       request<{ accepted: true }>({ type: 'dialog.question', dialogId: id, answer }),
+    answerTrust: ({ id, answer }) =>
+      request<{ accepted: true }>({ type: 'dialog.trust', dialogId: id, answer }),
   } satisfies DialogApi;
 
   connect();

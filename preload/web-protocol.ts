@@ -9,6 +9,7 @@ import type {
   QuestionAnswer,
   Result,
   SecretAnswer,
+  TrustAnswer,
 } from './contract';
 
 /** The path of the WebSocket, next to the page; the page's `token` goes in its query too. */
@@ -21,7 +22,8 @@ export type ClientMessage =
   | { type: 'dialog.approval'; id: number; dialogId: string; index: number; choice: ApprovalChoice }
   /** The only message that ever carries a secret value; main stores it and keeps no copy. */
   | { type: 'dialog.secret'; id: number; dialogId: string; answer: SecretAnswer }
-  | { type: 'dialog.question'; id: number; dialogId: string; answer: QuestionAnswer };
+  | { type: 'dialog.question'; id: number; dialogId: string; answer: QuestionAnswer }
+  | { type: 'dialog.trust'; id: number; dialogId: string; answer: TrustAnswer };
 
 /** What main sends. */
 export type ServerMessage =

@@ -68,6 +68,8 @@ async function add(argv: string[], io: CliIo): Promise<number> {
       core.registry
         .all()
         .filter((t) => matchGlob(tool, t.spec.name))
+        // An untrusted workspace tool is never bound from here: the rule is meant for the tools the person trusts.
+        .filter((t) => t.spec.source.kind !== 'script' || t.spec.source.trusted)
         .map((t) => [t.spec.name, t.definitionHash]),
     ),
   );

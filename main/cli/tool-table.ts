@@ -13,6 +13,8 @@ export function formatToolTable(tools: Array<ToolJson & { offeredHeadless?: bool
     t.timeoutMs === null ? 'none' : `${t.timeoutMs / 1000}s`,
     [
       t.offeredHeadless === false ? 'not in agenvoy chat' : '',
+      t.trusted === false ? 'untrusted workspace tool: asks every call, no secrets' : '',
+      t.writable && t.writable.length > 0 ? `writes ${t.writable.join(', ')}` : '',
       t.lint.some((f) => f.level === 'error')
         ? `${t.lint.filter((f) => f.level === 'error').length} lint error(s)`
         : '',

@@ -38,7 +38,8 @@ export async function webCommand(
     (await ensureRenderer({ rebuild: Boolean(values.rebuild), log: (line) => io.stderr(`${line}\n`) }));
   const host = await openAppHost({
     mode: 'web',
-    workspace: path.resolve(io.cwd, values.workspace ?? '.'),
+    // Without --workspace each new chat gets a folder of its own (~/Agenvoy/<title>), not the start folder.
+    ...(values.workspace !== undefined ? { workspace: path.resolve(io.cwd, values.workspace) } : {}),
     env: io.env,
   });
   let server;

@@ -1,4 +1,6 @@
 // The tool registry: one name → one tool, no silent shadowing across sources, every register returns its undo.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { JsonSchema, ToolSource, ToolSpec, ToolSummary, ToolSchemaView } from '../../tools/types';
 import { NO_TOOL_TIMEOUT } from '../../tools/types';
 import { Emitter } from './emitter';
@@ -10,7 +12,10 @@ export interface RegisteredTool {
   spec: ToolSpec;
   /** Design-rule findings, for the author's own name. */
   lint: LintFinding[];
-  /** Hash of description + parameters: approvals are tied to it. */
+  /**
+   * What approvals are tied to (docs/security.md): description and parameters, and where the tool comes from
+   * (`<content hash>@<source hash>`), so a rule for one source never covers a look-alike from another.
+   */
   definitionHash: string;
 }
 
@@ -23,6 +28,10 @@ export interface ToolJson {
   flags: ToolSpec['flags'];
   timeoutMs: number | null;
   lint: LintFinding[];
+  /** Script tools only: false for a workspace tool of a folder the person has not trusted. */
+  trusted?: boolean;
+  /** Script tools only: the folders it may write besides the workspace. */
+  writable?: string[];
 }
 
 /** A change to the registry, for indexes and UIs that mirror it. */
@@ -58,10 +67,13 @@ export class ToolRegistry {
           `refusing the one from ${describeSource(spec.source)}`,
       );
     }
+    // Whoever registers it, an untrusted workspace tool is never alwaysAllow: each call asks (docs/security.md).
+    const untrusted = spec.source.kind === 'script' && !spec.source.trusted;
+    if (untrusted && spec.flags.alwaysAllow) spec = { ...spec, flags: { ...spec.flags, alwaysAllow: false } };
     const entry: RegisteredTool = {
       spec,
       lint: this.lint({ name: authorName(spec), description: spec.description, parameters: spec.parameters }),
-      definitionHash: definitionHash(spec.description, spec.parameters),
+      definitionHash: boundDefinitionHash(spec),
     };
     this.tools.set(spec.name, entry);
     this.changes.emit(
@@ -95,9 +107,58 @@ export class ToolRegistry {
   }
 }
 
-/** Hash of what an approval is tied to: description and schema. */
+/** Hash of a tool's description and schema: the whole definition hash before approvals named the source. */
 export function definitionHash(description: string, parameters: JsonSchema): string {
   return shortHash(stableStringify({ description, parameters }));
+}
+
+// Separates the content hash from the source hash; a hash without it was written before sources were bound.
+const SOURCE_SEPARATOR = '@';
+
+/** The definition hash approvals bind to: `<content hash>@<source hash>` (see RegisteredTool.definitionHash). */
+export function boundDefinitionHash(spec: Pick<ToolSpec, 'description' | 'parameters' | 'source'>): string {
+  const source = shortHash(stableStringify(sourceIdentity(spec.source)));
+  return `${definitionHash(spec.description, spec.parameters)}${SOURCE_SEPARATOR}${source}`;
+}
+
+/**
+ * The content part of a bound hash, when `approved` is an older hash without a source that this bound hash
+ * carries (a rule saved before approvals named the source); null otherwise.
+ */
+export function legacyHashOf(bound: string, approved: string): string | null {
+  if (approved.includes(SOURCE_SEPARATOR)) return null;
+  const at = bound.indexOf(SOURCE_SEPARATOR);
+  if (at <= 0) return null;
+  return bound.slice(0, at) === approved ? approved : null;
+}
+
+/**
+ * Where a tool comes from, as approvals see it: kind; for a script its scope, the realpath of its folder and the
+ * folders it may write; for MCP the server. Two tools with one name and one definition but another origin differ.
+ */
+export function sourceIdentity(source: ToolSource): Record<string, unknown> {
+  switch (source.kind) {
+    case 'builtin':
+      return { kind: 'builtin' };
+    case 'script':
+      return {
+        kind: 'script',
+        scope: source.scope,
+        dir: realDir(source.dir),
+        writable: [...source.writable],
+      };
+    case 'mcp':
+      return { kind: 'mcp', server: source.server };
+  }
+}
+
+// A folder behind a symlink is identified by where it really is; a folder that is gone by its resolved path.
+function realDir(dir: string): string {
+  try {
+    return fs.realpathSync.native(dir);
+  } catch {
+    return path.resolve(dir);
+  }
 }
 
 /** The name the author chose: without `script_` or `mcp__server__`. */
@@ -155,6 +216,9 @@ export function toolToJson(tool: RegisteredTool): ToolJson {
     flags: { ...spec.flags },
     timeoutMs: timeoutJson(spec.timeoutMs),
     lint: tool.lint,
+    ...(spec.source.kind === 'script'
+      ? { trusted: spec.source.trusted, writable: [...spec.source.writable] }
+      : {}),
   };
 }
 

@@ -113,6 +113,9 @@ export class DialogWindows implements DialogPresenter {
         case 'question':
           dialogs.answerQuestion(id, message.answer);
           return ok({ accepted: true });
+        case 'trust':
+          dialogs.answerTrust(id, message.answer);
+          return ok({ accepted: true });
         default:
           return fail('invalid_request', 'unknown dialog operation');
       }

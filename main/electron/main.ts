@@ -1,6 +1,5 @@
 // The Electron shell's entry: one chat window over the app host, dialogs as modal windows, everything guarded,
 // and a quit that stops every turn, task, MCP server and child process (asking first if tasks run).
-import os from 'node:os';
 import type { BrowserWindow as BrowserWindowType } from 'electron';
 import { app, BrowserWindow, dialog, protocol, session } from 'electron';
 import type { AppHost } from '../host/open-app-host';
@@ -48,9 +47,9 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   hardenSession(session.defaultSession);
   serveAppProtocol(session.defaultSession, files.rendererDir);
+  // No workspace: each new chat gets a folder of its own under ~/Agenvoy unless settings name one.
   host = await openAppHost({
     mode: 'electron',
-    workspace: os.homedir(),
     hostServices: { pageRenderer: offscreenRenderer() },
   });
   dialogs = new DialogWindows(host, files, () => mainWindow);

@@ -39,6 +39,13 @@ export function mainWindowOptions(
   };
 }
 
+const DIALOG_TITLES = {
+  approval: 'Approve tool call',
+  secret: 'Secret needed',
+  question: 'Question',
+  trust: 'Trust this folder?',
+} as const;
+
 /** A modal dialog window: its own in-memory session partition and a preload that knows only its one-shot channel. */
 export function dialogWindowOptions(input: {
   preload: string;
@@ -46,19 +53,14 @@ export function dialogWindowOptions(input: {
   partition: string;
   /** `--agenvoy-dialog=<channel>`. */
   channelArgument: string;
-  kind: 'approval' | 'secret' | 'question';
+  kind: 'approval' | 'secret' | 'question' | 'trust';
   parent?: BrowserWindowConstructorOptions['parent'];
 }): BrowserWindowConstructorOptions {
   if (input.partition.startsWith('persist:')) throw new Error('a dialog session must not persist');
   const size = input.kind === 'approval' ? { width: 760, height: 640 } : { width: 520, height: 360 };
   return {
     ...size,
-    title:
-      input.kind === 'approval'
-        ? 'Approve tool call'
-        : input.kind === 'secret'
-          ? 'Secret needed'
-          : 'Question',
+    title: DIALOG_TITLES[input.kind],
     modal: input.parent !== undefined,
     ...(input.parent !== undefined ? { parent: input.parent } : {}),
     show: false,

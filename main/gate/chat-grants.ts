@@ -1,4 +1,6 @@
 // "Allow for this chat": in memory only, per chat, per tool definition; a new chat (or a changed tool) asks again.
+// The definition hash names the tool's source too (registry.ts), so a grant for a global tool never covers a
+// workspace or another server's tool of the same name and definition (docs/security.md).
 
 /** The allow-for-this-chat grants of a running app. */
 export class ChatGrants {

@@ -1,6 +1,7 @@
 // The rules API (SPEC §8): list, add and revoke; the shipped defaults and the user's rules in one list.
 import { randomBytes } from 'node:crypto';
 import { Emitter } from '../core/emitter';
+import { legacyHashOf } from '../core/registry';
 import { DEFAULT_RULES } from './default-rules';
 import { matchGlob } from './glob';
 import type { RuleStore } from './rule-store';
@@ -114,11 +115,17 @@ export class RuleBook {
     return { kind: 'revoked', rule: view };
   }
 
-  /** Records the definition a rule approved for a tool it meets for the first time. */
+  /**
+   * Records the definition a rule approved for a tool it meets for the first time, or moves a rule saved before
+   * approvals named the source onto the tool that carries its content hash (the gate calls this only for a tool
+   * that may take it: never an untrusted workspace tool).
+   */
   async bind(id: string, tool: string, hash: string): Promise<void> {
     await this.store.update((file) => {
       const rule = file.rules.find((r) => r.id === id);
-      if (rule && rule.definitions[tool] === undefined) rule.definitions[tool] = hash;
+      const approved = rule?.definitions[tool];
+      if (rule && (approved === undefined || legacyHashOf(hash, approved) !== null))
+        rule.definitions[tool] = hash;
     });
     this.changes.emit({ type: 'bound', id, tool });
   }
@@ -146,7 +153,13 @@ export function toView(rule: ApprovalRule, definitionOf: DefinitionLookup): Rule
       const changedTools = Object.entries(rule.effect === 'allow' ? rule.definitions : {})
         .filter(([tool, hash]) => {
           const now = definitionOf(tool);
-          return now !== undefined && now !== hash && matchGlob(rule.tool, tool);
+          // An older hash without the source is not a change: the rule moves to the tool when it is next met.
+          return (
+            now !== undefined &&
+            now !== hash &&
+            legacyHashOf(now, hash) === null &&
+            matchGlob(rule.tool, tool)
+          );
         })
         .map(([tool]) => tool)
         .sort();

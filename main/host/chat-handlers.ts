@@ -3,7 +3,8 @@ import type { ChatSummary, InvokeChannel } from '../../preload/contract';
 import { loadSettings, SettingsError } from '../agent/settings';
 import type { ChatRecord } from '../store';
 import { chatSnapshot, chatSummary } from './chat-snapshot';
-import { defaultWorkspace, existingFolder } from './desktop-settings';
+import { chatsRoot, createChatFolder, renameChatFolder } from './chat-folders';
+import { chosenFolder, confirmsHome, defaultWorkspace } from './desktop-settings';
 import type { HandlerTable, HostContext } from './host-context';
 import { HostError } from './host-error';
 import { optionalLimit, optionalString, requestObject, requiredString } from './request-fields';
@@ -65,7 +66,10 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
       const fields = requestObject(request);
       const title = optionalString(fields, 'title', MAX_TITLE)?.trim() || DEFAULT_TITLE;
       const asked = optionalString(fields, 'workspace', 4096);
-      const workspace = asked ? await existingFolder(asked, 'workspace') : defaultWorkspace(ctx.settings);
+      // Without a choice and without a default, a chat works in a folder of its own (docs/security.md).
+      const workspace = asked
+        ? await chosenFolder(asked, 'workspace', confirmsHome(fields), ctx.settings.env)
+        : (defaultWorkspace(ctx.settings) ?? (await createChatFolder(chatsRoot(ctx.settings.env), title)));
       const chat = service.createChat({ title, workspace });
       changed(chat.id);
       return summary(chat);
@@ -93,12 +97,17 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
     'chats.setWorkspace': async (request) => {
       const fields = requestObject(request);
       const chat = chatOf(fields);
-      const workspace = await existingFolder(requiredString(fields, 'workspace', 4096), 'workspace');
+      const workspace = await chosenFolder(
+        requiredString(fields, 'workspace', 4096),
+        'workspace',
+        confirmsHome(fields),
+        ctx.settings.env,
+      );
       store.chats.setWorkspace(chat.id, workspace);
       changed(chat.id);
       return summary(store.chats.get(chat.id) as ChatRecord);
     },
-    'turn.send': (request) => {
+    'turn.send': async (request) => {
       const fields = requestObject(request);
       const chat = chatOf(fields);
       const text = requiredString(fields, 'text', MAX_MESSAGE);
@@ -110,7 +119,17 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
         throw error;
       }
       if (chat.title === DEFAULT_TITLE && store.messages.list(chat.id, { limit: 1 }).length === 0) {
-        store.chats.rename(chat.id, titleFrom(text));
+        const title = titleFrom(text);
+        store.chats.rename(chat.id, title);
+        // A folder made for "New chat" that is still empty takes the chat's real title.
+        const renamed = await renameChatFolder(
+          chatsRoot(ctx.settings.env),
+          chat.workspace,
+          DEFAULT_TITLE,
+          title,
+        );
+        if (renamed) store.chats.setWorkspace(chat.id, renamed);
+        if (service.isRunning(chat.id)) throw new HostError('busy', 'this chat is already running a turn');
       }
       // The turn runs on; its events carry it to the window. send() marks the chat running before it yields.
       service.send(chat.id, text).then(

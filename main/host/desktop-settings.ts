@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { SettingsInput, SettingsView } from '../../preload/contract';
 import type { SettingsLayer } from '../agent/settings';
 import { loadSettings, PROVIDER_KINDS, saveSettings, SettingsError, settingsPath } from '../agent/settings';
+import { chatsRoot, isHomeFolder } from './chat-folders';
 import { HostError } from './host-error';
 import { optionalString, requestObject } from './request-fields';
 
@@ -11,8 +12,8 @@ import { optionalString, requestObject } from './request-fields';
 export interface SettingsPlace {
   home: string;
   env: NodeJS.ProcessEnv;
-  /** The default workspace when settings.json names none (the host's --workspace or start folder). */
-  fallbackWorkspace: string;
+  /** The default workspace when settings.json names none (`agenvoy web --workspace`); null: each chat its own folder. */
+  fallbackWorkspace: string | null;
 }
 
 /** The settings as the screen shows them; a broken file is reported as invalid_settings. */
@@ -30,14 +31,18 @@ export function readSettingsView(place: SettingsPlace): SettingsView {
   if (place.env.AGENVOY_MODEL) overridden.push('model');
   return {
     ...settings,
-    defaultWorkspace: defaultWorkspace(place),
+    defaultWorkspace: defaultWorkspace(place) ?? '',
+    chatsFolder: chatsRoot(place.env),
     providers: [...PROVIDER_KINDS],
     overridden,
   };
 }
 
-/** The default workspace: settings.json's `defaultWorkspace` when it names a folder, else the host's fallback. */
-export function defaultWorkspace(place: SettingsPlace): string {
+/**
+ * The default workspace: settings.json's `defaultWorkspace` when it names a folder, else the host's fallback; null
+ * when neither does, and each new chat gets a folder of its own (chat-folders.ts).
+ */
+export function defaultWorkspace(place: SettingsPlace): string | null {
   try {
     const raw: unknown = JSON.parse(fs.readFileSync(settingsPath(place.home), 'utf8'));
     const value = (raw as { defaultWorkspace?: unknown } | null)?.defaultWorkspace;
@@ -46,6 +51,21 @@ export function defaultWorkspace(place: SettingsPlace): string {
     // Missing or broken: loadSettings reports a broken file; the workspace falls back.
   }
   return place.fallbackWorkspace;
+}
+
+/**
+ * The core's own workspace in a desktop host (where workspace tools are found, where MCP servers start): the default
+ * workspace when there is one, else ~/Agenvoy (created); never the home folder itself (docs/security.md).
+ */
+export async function coreWorkspace(place: SettingsPlace): Promise<string> {
+  const chosen = defaultWorkspace(place);
+  if (chosen !== null) {
+    const stat = await fs.promises.stat(chosen).catch(() => null);
+    if (stat?.isDirectory() && !(await isHomeFolder(chosen, place.env))) return path.resolve(chosen);
+  }
+  const root = chatsRoot(place.env);
+  await fs.promises.mkdir(root, { recursive: true });
+  return root;
 }
 
 /** Validates and saves the screen's changes; fields left out are kept. */
@@ -65,7 +85,12 @@ export async function saveSettingsInput(place: SettingsPlace, raw: unknown): Pro
     layer.apiKeyName = key === null || key.trim() === '' ? null : key.trim();
   }
   const workspace = optionalString(fields, 'defaultWorkspace', 4096);
-  if (workspace !== undefined) layer.defaultWorkspace = await existingFolder(workspace, 'defaultWorkspace');
+  // '' goes back to a folder of its own per chat: the key is removed from the file.
+  if (workspace !== undefined)
+    layer.defaultWorkspace =
+      workspace.trim() === ''
+        ? undefined
+        : await chosenFolder(workspace, 'defaultWorkspace', confirmsHome(fields), place.env);
   try {
     // Unknown fields pass through saveSettings untouched, so the default workspace is kept in the same file.
     await saveSettings(layer, { home: place.home });
@@ -74,6 +99,35 @@ export async function saveSettingsInput(place: SettingsPlace, raw: unknown): Pro
     throw error;
   }
   return readSettingsView(place);
+}
+
+/**
+ * A folder a person chose as a workspace: an existing absolute folder, and the home folder itself only when the
+ * request confirms it (`confirmHome: true`), because then every file of the person counts as inside the workspace.
+ */
+export async function chosenFolder(
+  value: string,
+  field: string,
+  confirmHome: boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
+  const folder = await existingFolder(value, field);
+  if (!confirmHome && (await isHomeFolder(folder, env))) {
+    throw new HostError(
+      'confirm_required',
+      `"${field}": ${folder} is your whole home folder, so every file of yours would count as inside the ` +
+        'workspace; confirm to use it anyway (confirmHome: true), or pick a project folder',
+    );
+  }
+  return folder;
+}
+
+/** The request's `confirmHome`: true only when it is exactly true. */
+export function confirmsHome(fields: Record<string, unknown>): boolean {
+  const value = fields.confirmHome;
+  if (value !== undefined && value !== null && typeof value !== 'boolean')
+    throw new HostError('invalid_request', '"confirmHome" must be true or false');
+  return value === true;
 }
 
 /** An absolute path to an existing folder, or an error naming the field. */

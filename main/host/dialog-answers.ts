@@ -1,5 +1,11 @@
 // Checks dialog answers that arrive from a page or a dialog window before they reach the gate or a prompt.
-import type { ApprovalChoice, QuestionAnswer, QuestionView, SecretAnswer } from '../../preload/contract';
+import type {
+  ApprovalChoice,
+  QuestionAnswer,
+  QuestionView,
+  SecretAnswer,
+  TrustAnswer,
+} from '../../preload/contract';
 import type { PromptChoice } from '../gate/prompter-port';
 import { HostError } from './host-error';
 import { optionalString, requestObject } from './request-fields';
@@ -77,4 +83,11 @@ export function parseQuestionAnswer(raw: unknown, questions: readonly QuestionVi
     }
   }
   return { kind: 'answered', answers };
+}
+
+/** A trust answer: trust, or cancel. */
+export function parseTrustAnswer(raw: unknown): TrustAnswer {
+  const fields = requestObject(raw);
+  if (fields.kind === 'trust' || fields.kind === 'cancel') return { kind: fields.kind };
+  throw new HostError('invalid_request', 'a trust answer is trust or cancel');
 }

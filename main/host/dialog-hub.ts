@@ -1,13 +1,25 @@
-// The open dialogs of a host: the gate's approval prompter, the masked secret prompt and ask_user all open one
-// here; the host's DialogPresenter shows them (Electron: modal windows; browser mode: the page), and answers come
-// back through answerApproval / answerSecret / answerQuestion. A secret value passes through once and is not kept.
+// The open dialogs of a host: the gate's approval prompter, the masked secret prompt, ask_user and trusting a
+// folder all open one here; the host's DialogPresenter shows them (Electron: modal windows; browser mode: the
+// page), and answers come back through answerApproval / answerSecret / answerQuestion / answerTrust. A secret value
+// passes through once and is not kept.
 import { randomUUID } from 'node:crypto';
 import type { AskResult, AskUserPort, Question } from '../../tools/chat-ports';
-import type { AppNotice, DialogCloseReason, DialogEvent, DialogRequest } from '../../preload/contract';
+import type {
+  AppNotice,
+  DialogCloseReason,
+  DialogEvent,
+  DialogRequest,
+  TrustToolView,
+} from '../../preload/contract';
 import type { ApprovalPrompter, PromptSession } from '../gate/prompter-port';
 import type { SecretPrompt, SecretRequest } from '../secrets/secret-prompt';
 import { appNotice, approvalItemView } from './approval-items';
-import { parseApprovalChoice, parseQuestionAnswer, parseSecretAnswer } from './dialog-answers';
+import {
+  parseApprovalChoice,
+  parseQuestionAnswer,
+  parseSecretAnswer,
+  parseTrustAnswer,
+} from './dialog-answers';
 import { HostError } from './host-error';
 
 /** How a host shows dialogs: told of every dialog opening, changing and closing. */
@@ -39,6 +51,11 @@ type OpenDialog =
       kind: 'question';
       view: Extract<DialogRequest, { kind: 'question' }>;
       finish: (result: AskResult, reason: DialogCloseReason) => void;
+    }
+  | {
+      kind: 'trust';
+      view: Extract<DialogRequest, { kind: 'trust' }>;
+      finish: (trusted: boolean, reason: DialogCloseReason) => void;
     };
 
 /** The host's open dialogs and the ports that open them. */
@@ -100,6 +117,40 @@ export class DialogHub {
     );
   }
 
+  /** Answers a trust dialog. */
+  answerTrust(id: string, rawAnswer: unknown): void {
+    const dialog = this.find(id, 'trust');
+    dialog.finish(parseTrustAnswer(rawAnswer).kind === 'trust', 'answered');
+  }
+
+  /**
+   * Asks the person whether to trust `folder`'s workspace tools; resolves true only on their "Trust". The chat
+   * window's trust.add comes here, so a page cannot trust a folder by itself (docs/security.md).
+   */
+  confirmTrust(folder: string, tools: TrustToolView[], signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return Promise.resolve(false);
+    const id = randomUUID();
+    const view: Extract<DialogRequest, { kind: 'trust' }> = {
+      kind: 'trust',
+      id,
+      folder,
+      tools: tools.map((tool) => ({ ...tool, secrets: [...tool.secrets] })),
+      openedAt: Date.now(),
+    };
+    return new Promise<boolean>((resolve) => {
+      const onAbort = () => finish(false, 'cancelled');
+      const finish = (trusted: boolean, reason: DialogCloseReason) => {
+        if (!this.open.delete(id)) return;
+        signal.removeEventListener('abort', onAbort);
+        this.present({ type: 'dialog.closed', id, reason });
+        resolve(trusted);
+      };
+      this.open.set(id, { kind: 'trust', view, finish });
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.present({ type: 'dialog.opened', dialog: structuredClone(view) });
+    });
+  }
+
   /** Closes a dialog the user dismissed without answering (its window was closed): deny, cancel, no answer. */
   async dismiss(id: string): Promise<void> {
     const dialog = this.open.get(id);
@@ -117,6 +168,9 @@ export class DialogHub {
           { answered: false, reason: 'the user closed the question without answering' },
           'cancelled',
         );
+        return;
+      case 'trust':
+        dialog.finish(false, 'cancelled');
         return;
     }
   }

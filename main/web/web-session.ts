@@ -59,6 +59,9 @@ async function answer(host: AppHost, message: Record<string, unknown>): Promise<
       case 'dialog.question':
         host.dialogs.answerQuestion(requiredString(message, 'dialogId', 200), message.answer);
         return ok({ accepted: true });
+      case 'dialog.trust':
+        host.dialogs.answerTrust(requiredString(message, 'dialogId', 200), message.answer);
+        return ok({ accepted: true });
       default:
         return fail('invalid_request', `unknown message type ${JSON.stringify(message.type)}`);
     }

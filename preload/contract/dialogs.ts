@@ -93,7 +93,29 @@ export type DialogRequest =
       chatTitle: string;
       questions: QuestionView[];
       openedAt: number;
+    }
+  | {
+      /** Trust a folder's workspace tools (docs/security.md): main asks, the chat window cannot trust by itself. */
+      kind: 'trust';
+      id: string;
+      /** The folder's real path: what trust is keyed by. */
+      folder: string;
+      /** The workspace tools that folder holds now, and what trusting them gives each. */
+      tools: TrustToolView[];
+      openedAt: number;
     };
+
+/** A workspace tool as the trust dialog shows it. */
+export interface TrustToolView {
+  name: string;
+  /** It declares always_allow: once trusted it runs without asking. */
+  alwaysAllow: boolean;
+  /** The secrets it declares: once trusted it receives them. */
+  secrets: string[];
+}
+
+/** The answer to a trust dialog. */
+export type TrustAnswer = { kind: 'trust' } | { kind: 'cancel' };
 
 /** The answer to a secret dialog: the value (sent once, stored by main, never echoed) or cancel. */
 export type SecretAnswer = { kind: 'value'; value: string } | { kind: 'cancel' };
@@ -131,6 +153,8 @@ export interface DialogApi {
   answerSecret(request: { id: string; answer: SecretAnswer }): Promise<Result<{ accepted: true }>>;
   /** Answers an ask_user dialog. */
   answerQuestion(request: { id: string; answer: QuestionAnswer }): Promise<Result<{ accepted: true }>>;
+  /** Answers a trust dialog. */
+  answerTrust(request: { id: string; answer: TrustAnswer }): Promise<Result<{ accepted: true }>>;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -15,6 +15,10 @@ export type ErrorCode =
   | 'invalid_settings'
   /** The host cannot do this here (no secret prompt, an MCP server not configured). */
   | 'unavailable'
+  /** The request needs the person's explicit confirmation first (the home folder as a workspace: resend with `confirmHome: true`). */
+  | 'confirm_required'
+  /** The person said no in the dialog main showed for this request (trusting a folder). */
+  | 'declined'
   /** The sender is not allowed to use this channel. */
   | 'forbidden'
   /** The bridge lost its connection to main (browser mode) before an answer came. */

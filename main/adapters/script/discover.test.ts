@@ -108,7 +108,7 @@ describe('scanDir', () => {
 });
 
 describe('resolveTools', () => {
-  it('lets the workspace override the global folder and reports duplicates within one folder', async () => {
+  it('lets a trusted workspace override the global folder and reports duplicates within one folder', async () => {
     writeToolFolder(globalDir, 'shared', { manifest: manifest('shared'), js: '' });
     writeToolFolder(globalDir, 'a_first', { manifest: manifest('dup'), js: '' });
     writeToolFolder(globalDir, 'b_second', { manifest: manifest('dup'), js: '' });
@@ -116,10 +116,14 @@ describe('resolveTools', () => {
 
     const resolved = resolveTools([
       await scanDir({ dir: globalDir, scope: 'global' }),
-      await scanDir({ dir: workspaceDir, scope: 'workspace' }),
+      await scanDir({ dir: workspaceDir, scope: 'workspace' }, { trusted: true }),
     ]);
     const byName = Object.fromEntries(resolved.tools.map((t) => [t.toolName, t]));
-    expect(byName.script_shared).toMatchObject({ dir: path.join(workspaceDir, 'mine'), scope: 'workspace' });
+    expect(byName.script_shared).toMatchObject({
+      dir: path.join(workspaceDir, 'mine'),
+      scope: 'workspace',
+      trusted: true,
+    });
     expect(byName.script_dup?.dir).toBe(path.join(globalDir, 'a_first'));
     expect(resolved.overridden.map((t) => t.dir)).toEqual([path.join(globalDir, 'shared')]);
     expect(resolved.problems).toEqual([
@@ -130,5 +134,99 @@ describe('resolveTools', () => {
         scope: 'global',
       },
     ]);
+  });
+
+  it('never lets an untrusted workspace tool replace a global one: the global stays, the folder is a problem', async () => {
+    writeToolFolder(globalDir, 'shared', { manifest: manifest('shared'), js: '' });
+    writeToolFolder(workspaceDir, 'mine', { manifest: manifest('shared', { always_allow: true }), js: '' });
+    writeToolFolder(workspaceDir, 'own', { manifest: manifest('own_tool'), js: '' });
+    const resolved = resolveTools([
+      await scanDir({ dir: globalDir, scope: 'global' }),
+      await scanDir({ dir: workspaceDir, scope: 'workspace' }),
+    ]);
+    const byName = Object.fromEntries(resolved.tools.map((t) => [t.toolName, t]));
+    expect(byName.script_shared).toMatchObject({ dir: path.join(globalDir, 'shared'), trusted: true });
+    // A workspace tool with a name of its own loads, untrusted.
+    expect(byName.script_own_tool).toMatchObject({ scope: 'workspace', trusted: false });
+    expect(resolved.overridden).toEqual([]);
+    expect(resolved.problems).toEqual([
+      {
+        dir: path.join(workspaceDir, 'mine'),
+        file: path.join(workspaceDir, 'mine', 'tool.json'),
+        reason: expect.stringMatching(/^not loaded: this workspace folder is not trusted.*agenvoy trust add/),
+        scope: 'workspace',
+      },
+    ]);
+  });
+});
+
+describe('writable', () => {
+  it('gives a global tool its own folder plus what it declares, resolved', async () => {
+    const home = path.join(tmp, 'user');
+    fs.mkdirSync(path.join(home, 'reports'), { recursive: true });
+    const dir = writeToolFolder(globalDir, 'w', {
+      manifest: manifest('w', { writable: ['~/reports', 'cache', '~/reports'] }),
+      js: '',
+    });
+    const [tool] = (
+      await scanDir(
+        { dir: globalDir, scope: 'global' },
+        { homeDir: home, agenvoyHome: path.join(tmp, 'home') },
+      )
+    ).tools;
+    expect(tool?.writable).toEqual([
+      fs.realpathSync(dir),
+      fs.realpathSync(path.join(home, 'reports')),
+      path.join(fs.realpathSync(dir), 'cache'),
+    ]);
+  });
+
+  it("ignores a workspace tool's writable with a warning, whatever it declares", async () => {
+    writeToolFolder(workspaceDir, 'w', { manifest: manifest('w', { writable: ['/'] }), js: '' });
+    const [tool] = (await scanDir({ dir: workspaceDir, scope: 'workspace' })).tools;
+    expect(tool).toMatchObject({ writable: [], trusted: false });
+    expect(tool?.warnings).toEqual(['"writable" ignored: a workspace tool may write only the workspace']);
+  });
+
+  it("refuses a global tool whose writable reaches the home folder, Agenvoy's files or credentials", async () => {
+    const agenvoy = path.join(tmp, 'home');
+    const home = path.join(tmp, 'user');
+    fs.mkdirSync(path.join(home, 'projects'), { recursive: true });
+    fs.mkdirSync(path.join(agenvoy, 'desktop'), { recursive: true });
+    // A symlink that looks harmless but leads to the home folder.
+    fs.symlinkSync(home, path.join(home, 'projects', 'innocent'));
+    const cases: Array<[string, RegExp]> = [
+      ['/', /is the root of the file system/],
+      ['~', /is the home folder itself/],
+      [home, /is the home folder itself/],
+      [path.dirname(home), /contains the home folder/],
+      ['~/projects/innocent', /is the home folder itself/],
+      [agenvoy, /reaches \$AGENVOY_HOME\/desktop/],
+      [path.join(agenvoy, 'desktop'), /reaches \$AGENVOY_HOME\/desktop/],
+      [path.join(agenvoy, 'desktop', 'logs'), /reaches \$AGENVOY_HOME\/desktop/],
+      [path.join(agenvoy, '.secrets'), /reaches the secret file/],
+      [path.join(agenvoy, 'mcp.json'), /inside \$AGENVOY_HOME .* outside the tool's own folder/],
+      ['../other_tool', /inside \$AGENVOY_HOME .* outside the tool's own folder/],
+      ['~/data/.secrets', /reaches a secret file/],
+      ['~/.ssh', /reaches a credential folder/],
+      ['~/.aws/cli', /reaches a credential folder/],
+      ['~/.docker/config.json', /reaches Docker credentials/],
+      ['~other/x', /only ~ and ~\/… expand/],
+    ];
+    for (const [entry, expected] of cases) {
+      const dir = writeToolFolder(globalDir, 'bad', {
+        manifest: manifest('bad', { writable: [entry] }),
+        js: '',
+      });
+      const found = await scanDir(
+        { dir: globalDir, scope: 'global' },
+        { homeDir: home, agenvoyHome: agenvoy },
+      );
+      expect(found.tools, entry).toEqual([]);
+      expect(found.problems, entry).toEqual([
+        { dir, file: path.join(dir, 'tool.json'), reason: expect.stringMatching(expected), scope: 'global' },
+      ]);
+      expect(found.problems[0]?.reason, entry).toContain(`"writable" entry ${JSON.stringify(entry)}`);
+    }
   });
 });

@@ -2,9 +2,12 @@
 // script.js or script.py; a broken folder becomes a problem and the others still load.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { agenvoyHome } from '../../core/paths';
 import { parseManifest, SCRIPT_PREFIX } from './tool-manifest';
 import type { ScanDir, ScriptLanguage, ScriptProblem, ScriptScope, ScriptTool } from './types';
+import { resolveWritable } from './writable-paths';
 
 /** The tools and problems of one or more scan folders. */
 export interface Discovery {
@@ -12,8 +15,18 @@ export interface Discovery {
   problems: ScriptProblem[];
 }
 
+/** How a scan folder's tools load: whether they are trusted, and where `~` and $AGENVOY_HOME are. */
+export interface LoadOptions {
+  /** Default: true for the global scope, false for a workspace (docs/security.md: trust is given, never assumed). */
+  trusted?: boolean;
+  /** The home folder `~` expands to in `writable` (default os.homedir()). */
+  homeDir?: string;
+  /** $AGENVOY_HOME, whose own files a `writable` entry may not reach (default from the environment). */
+  agenvoyHome?: string;
+}
+
 /** Reads one scan folder; a folder that does not exist yet has no tools and no problems. */
-export async function scanDir(scan: ScanDir): Promise<Discovery> {
+export async function scanDir(scan: ScanDir, options: LoadOptions = {}): Promise<Discovery> {
   let entries: string[];
   try {
     entries = (await fs.readdir(scan.dir)).sort();
@@ -34,7 +47,7 @@ export async function scanDir(scan: ScanDir): Promise<Discovery> {
     // stat, not lstat: a symlinked tool folder is a tool folder.
     const stat = await fs.stat(dir).catch(() => null);
     if (!stat?.isDirectory()) continue;
-    const loaded = await loadToolFolder(dir, scan.scope);
+    const loaded = await loadToolFolder(dir, scan.scope, options);
     if ('reason' in loaded) found.problems.push(loaded);
     else found.tools.push(loaded);
   }
@@ -42,7 +55,11 @@ export async function scanDir(scan: ScanDir): Promise<Discovery> {
 }
 
 /** Loads one tool folder: its tool, or the problem that stops it. */
-export async function loadToolFolder(dir: string, scope: ScriptScope): Promise<ScriptTool | ScriptProblem> {
+export async function loadToolFolder(
+  dir: string,
+  scope: ScriptScope,
+  options: LoadOptions = {},
+): Promise<ScriptTool | ScriptProblem> {
   const manifestFile = path.join(dir, 'tool.json');
   let text: string;
   try {
@@ -73,6 +90,19 @@ export async function loadToolFolder(dir: string, scope: ScriptScope): Promise<S
   }
   const warnings = [...parsed.warnings];
   if (present.length > 1) warnings.push('both script.js and script.py exist; script.js runs');
+  let writable: string[] = [];
+  if (scope === 'global') {
+    const resolved = await resolveWritable(parsed.manifest.writable, {
+      toolDir: dir,
+      homeDir: options.homeDir ?? os.homedir(),
+      agenvoyHome: options.agenvoyHome ?? agenvoyHome(),
+    });
+    if (!resolved.ok) return { dir, file: manifestFile, reason: resolved.reason, scope };
+    writable = resolved.paths;
+  } else if (parsed.manifest.writable.length > 0) {
+    // A cloned repository must not widen its own sandbox: a workspace tool writes the workspace and nothing else.
+    warnings.push('"writable" ignored: a workspace tool may write only the workspace');
+  }
 
   const fingerprint = createHash('sha256')
     .update(text)
@@ -84,6 +114,8 @@ export async function loadToolFolder(dir: string, scope: ScriptScope): Promise<S
     scope,
     manifest: parsed.manifest,
     script: { path: chosen.file, language: chosen.language as ScriptLanguage },
+    trusted: options.trusted ?? scope === 'global',
+    writable,
     fingerprint,
     warnings,
   };
@@ -91,7 +123,8 @@ export async function loadToolFolder(dir: string, scope: ScriptScope): Promise<S
 
 /**
  * Picks one tool per name across scan folders: within a folder the first sub-folder (by name) wins
- * and the others are problems; a workspace tool overrides a global one of the same name.
+ * and the others are problems; a trusted workspace tool overrides a global one of the same name, an untrusted
+ * one never does (the global tool stays and the workspace folder is a problem saying why).
  */
 export function resolveTools(scans: Discovery[]): Discovery & { overridden: ScriptTool[] } {
   const problems = scans.flatMap((scan) => scan.problems);
@@ -112,6 +145,18 @@ export function resolveTools(scans: Discovery[]): Discovery & { overridden: Scri
       }
       inScope.set(tool.toolName, tool);
       const global = chosen.get(tool.toolName);
+      if (global && !tool.trusted) {
+        // A cloned repository could otherwise stand in for a tool the person approved (docs/security.md).
+        problems.push({
+          dir: tool.dir,
+          file: path.join(tool.dir, 'tool.json'),
+          reason:
+            `not loaded: this workspace folder is not trusted, so its "${tool.manifest.name}" does not replace ` +
+            `the global tool of that name (${global.dir}); trust the folder with agenvoy trust add to use it`,
+          scope,
+        });
+        continue;
+      }
       if (global) overridden.push(global);
       chosen.set(tool.toolName, tool);
     }

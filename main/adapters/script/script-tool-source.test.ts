@@ -81,7 +81,8 @@ describe('ScriptToolSource', () => {
         dir: path.join(globalDir, 'echo'),
         scope: 'global',
         trusted: true,
-        writable: [],
+        // A global tool may always write its own folder.
+        writable: [fs.realpathSync(path.join(globalDir, 'echo'))],
       },
       flags: { alwaysAllow: true, concurrent: true, background: false, systemUse: false },
       timeoutMs: 12_000,
@@ -101,10 +102,16 @@ describe('ScriptToolSource', () => {
     expect(scriptNames()).toEqual([]);
   });
 
-  it('lets a workspace tool override the global one and hands the name back when it goes', async () => {
+  it('lets a trusted workspace tool override the global one and hands the name back when it goes', async () => {
     writeToolFolder(globalDir, 'shared', { manifest: manifest('shared'), js: `console.log('global')` });
     writeToolFolder(workspaceDir, 'shared', { manifest: manifest('shared'), js: `console.log('workspace')` });
-    const scripts = source();
+    const scripts = source({
+      dirs: [
+        { dir: globalDir, scope: 'global' },
+        { dir: workspaceDir, scope: 'workspace', workspace },
+      ],
+      trust: { check: async (folder) => ({ trusted: folder === workspace, problem: null }) },
+    });
     const changes: ScriptSourceChange[] = [];
     scripts.onChange((change) => changes.push(change));
     await scripts.start();

@@ -26,6 +26,17 @@ export interface ScriptToolSourceOptions extends ScriptRunOptions {
   pollMs?: number;
   /** Quiet time after fs events (default 200 ms). */
   debounceMs?: number;
+  /** Which workspace folders the person trusted (docs/security.md); without it every workspace tool is untrusted. */
+  trust?: WorkspaceTrust;
+  /** The home folder `~` expands to in tool.json's `writable` (default os.homedir()). */
+  homeDir?: string;
+  /** $AGENVOY_HOME, whose own files `writable` may not reach (default from the environment). */
+  agenvoyHome?: string;
+}
+
+/** Answers whether a workspace folder is trusted; `problem` says why nothing could be (a damaged file). */
+export interface WorkspaceTrust {
+  check(folder: string): Promise<{ trusted: boolean; problem: string | null }>;
 }
 
 /** What one rescan changed: registered names, and the full problem list after it. */
@@ -122,9 +133,23 @@ export class ScriptToolSource {
   }
 
   private async scanOnce(): Promise<void> {
-    const scans: Discovery[] = await Promise.all(this.dirs.map((scan) => scanDir(scan)));
+    const trustProblems: ScriptProblem[] = [];
+    const scans: Discovery[] = await Promise.all(
+      this.dirs.map(async (scan) => {
+        const trusted = await this.trusted(scan, trustProblems);
+        return scanDir(scan, {
+          trusted,
+          homeDir: this.options.homeDir,
+          agenvoyHome: this.options.agenvoyHome,
+        });
+      }),
+    );
     if (this.stopped) return;
     const { tools, problems, overridden } = resolveTools(scans);
+    // A damaged trust file is only worth saying where it matters: a workspace that has tools.
+    problems.push(
+      ...trustProblems.filter((problem) => tools.some((tool) => tool.dir.startsWith(problem.dir + path.sep))),
+    );
     const next = new Map(tools.map((tool) => [tool.toolName, tool]));
     const change: ScriptSourceChange = { added: [], removed: [], updated: [], problems: [] };
 
@@ -140,7 +165,8 @@ export class ScriptToolSource {
     }
     for (const tool of tools) {
       const entry = this.registered.get(tool.toolName);
-      if (entry?.tool.fingerprint === tool.fingerprint) continue;
+      // Trusting or revoking a folder changes what a tool may do without touching its files.
+      if (entry && sameLoad(entry.tool, tool)) continue;
       try {
         // Same folder: registering again replaces the entry in place, so the name never disappears.
         const undo = this.options.registry.register(this.toSpec(tool));
@@ -185,18 +211,45 @@ export class ScriptToolSource {
         kind: 'script',
         dir: tool.dir,
         scope: tool.scope,
-        trusted: tool.scope === 'global',
-        writable: [],
+        trusted: tool.trusted,
+        writable: [...tool.writable],
       },
       flags: {
-        alwaysAllow: manifest.alwaysAllow,
+        // An untrusted tool asks on every call, whatever its tool.json says (docs/security.md).
+        alwaysAllow: manifest.alwaysAllow && tool.trusted,
         concurrent: manifest.concurrent,
         background: false,
         systemUse: false,
       },
       timeoutMs: manifest.timeoutMs,
       handler: scriptHandler(tool, this.options),
+      // Every call runs in the OS sandbox: the approval dialog says so (docs/security.md).
+      sandboxed: () => true,
     };
+  }
+
+  // Global folders are always trusted; a workspace folder only when the person trusted it.
+  private async trusted(scan: ScanDir, problems: ScriptProblem[]): Promise<boolean> {
+    if (scan.scope === 'global') return true;
+    if (!scan.workspace || !this.options.trust) return false;
+    try {
+      const check = await this.options.trust.check(scan.workspace);
+      if (check.problem) {
+        problems.push({
+          dir: scan.dir,
+          file: scan.dir,
+          reason: `${check.problem}: these workspace tools ask on every call and get no secrets`,
+          scope: scan.scope,
+        });
+      }
+      return check.trusted;
+    } catch (error) {
+      this.options.log.warn('cannot check whether the workspace is trusted', {
+        workspace: scan.workspace,
+        error: (error as Error).message,
+      });
+      return false;
+    }
   }
 
   private logLoaded(tool: ScriptTool, overridden: ScriptTool[]): void {
@@ -205,8 +258,17 @@ export class ScriptToolSource {
       name: tool.toolName,
       dir: tool.dir,
       ...(shadowed ? { overrides: shadowed.dir } : {}),
+      ...(tool.trusted ? {} : { trusted: false }),
     });
     for (const warning of tool.warnings)
       this.options.log.warn('script tool warning', { name: tool.toolName, warning });
   }
+}
+
+function sameLoad(a: ScriptTool, b: ScriptTool): boolean {
+  return (
+    a.fingerprint === b.fingerprint &&
+    a.trusted === b.trusted &&
+    a.writable.join('\0') === b.writable.join('\0')
+  );
 }

@@ -23,6 +23,7 @@ describe('parseManifest', () => {
         concurrent: true,
         timeout: 1.5,
         secrets: ['API_KEY', 'API_KEY', 'OTHER'],
+        writable: ['~/out', 'cache', '~/out'],
       }),
     );
     expect(full).toMatchObject({
@@ -33,6 +34,7 @@ describe('parseManifest', () => {
         concurrent: true,
         timeoutMs: 1500,
         secrets: ['API_KEY', 'OTHER'],
+        writable: ['~/out', 'cache'],
       },
       warnings: [],
     });
@@ -44,6 +46,7 @@ describe('parseManifest', () => {
         concurrent: false,
         timeoutMs: DEFAULT_TOOL_TIMEOUT,
         secrets: [],
+        writable: [],
       },
     });
   });
@@ -76,6 +79,15 @@ describe('parseManifest', () => {
     expect(reason({ ...valid, secrets: 'API_KEY' })).toBe('"secrets" must be an array of key names');
     expect(reason({ ...valid, secrets: ['BAD-KEY'] })).toMatch(
       /"BAD-KEY", which is not a valid environment variable name/,
+    );
+    expect(reason({ ...valid, writable: '~/out' })).toBe('"writable" must be an array of folder paths');
+    expect(reason({ ...valid, writable: [1] })).toBe('"writable" must be an array of folder paths');
+    expect(reason({ ...valid, writable: [' '] })).toMatch(
+      /^"writable" holds " ", which is not a usable path/,
+    );
+    expect(reason({ ...valid, writable: ['a\u0000b'] })).toMatch(/^"writable" holds .* not a usable path/);
+    expect(reason({ ...valid, writable: Array.from({ length: 33 }, (_, i) => `d${i}`) })).toBe(
+      '"writable" may list at most 32 folders',
     );
     expect(reason({ ...valid, name: 'x'.repeat(57) })).toBe('ok');
   });

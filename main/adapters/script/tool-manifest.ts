@@ -11,6 +11,9 @@ const MAX_NAME_LENGTH = 64 - SCRIPT_PREFIX.length;
 const SECRET_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // A day is far past any sensible call, and well inside setTimeout's 2^31-1 ms.
 const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
+// A tool that needs more writable folders than this wants a narrower design, not a longer list.
+const MAX_WRITABLE = 32;
+const MAX_PATH_LENGTH = 4096;
 const KNOWN_KEYS = new Set([
   'name',
   'description',
@@ -19,6 +22,7 @@ const KNOWN_KEYS = new Set([
   'concurrent',
   'timeout',
   'secrets',
+  'writable',
 ]);
 
 /** The outcome of reading a tool.json. */
@@ -35,7 +39,7 @@ export function parseManifest(text: string): ManifestResult {
   }
   if (!isPlainObject(raw)) return { ok: false, reason: 'tool.json must hold a JSON object' };
 
-  const { name, description, parameters, always_allow, concurrent, timeout, secrets } = raw;
+  const { name, description, parameters, always_allow, concurrent, timeout, secrets, writable } = raw;
   if (typeof name !== 'string' || name.length === 0)
     return { ok: false, reason: '"name" must be a non-empty string' };
   if (!NAME_PATTERN.test(name)) {
@@ -85,6 +89,8 @@ export function parseManifest(text: string): ManifestResult {
       reason: `"secrets" holds ${JSON.stringify(badKey)}, which is not a valid environment variable name`,
     };
   }
+  const writableProblem = writable === undefined ? null : checkWritable(writable);
+  if (writableProblem) return { ok: false, reason: writableProblem };
 
   const unknown = Object.keys(raw).filter((key) => !KNOWN_KEYS.has(key));
   return {
@@ -100,6 +106,7 @@ export function parseManifest(text: string): ManifestResult {
       concurrent: concurrent === true,
       timeoutMs: typeof timeout === 'number' ? Math.round(timeout * 1000) : DEFAULT_TOOL_TIMEOUT,
       secrets: [...new Set(secretKeys)],
+      writable: [...new Set((writable as string[] | undefined) ?? [])],
     },
     warnings: unknown.length > 0 ? [`unknown keys in tool.json ignored: ${unknown.join(', ')}`] : [],
   };
@@ -120,6 +127,19 @@ function checkParameters(parameters: unknown): string | null {
   }
   if (required !== undefined && !isStringArray(required)) {
     return '"parameters.required" must be an array of property names';
+  }
+  return null;
+}
+
+// Only the shape is checked here; where the paths lead is checked when the tool folder loads (writable-paths.ts).
+function checkWritable(writable: unknown): string | null {
+  if (!isStringArray(writable)) return '"writable" must be an array of folder paths';
+  if (writable.length > MAX_WRITABLE) return `"writable" may list at most ${MAX_WRITABLE} folders`;
+  const bad = writable.find(
+    (entry) => entry.trim() === '' || entry.length > MAX_PATH_LENGTH || entry.includes('\0'),
+  );
+  if (bad !== undefined) {
+    return `"writable" holds ${JSON.stringify(bad.slice(0, 80))}, which is not a usable path (empty, too long or with a NUL)`;
   }
   return null;
 }

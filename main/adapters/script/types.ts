@@ -8,6 +8,8 @@ export type ScriptScope = 'global' | 'workspace';
 export interface ScanDir {
   dir: string;
   scope: ScriptScope;
+  /** For the workspace scope: the workspace folder whose trust decides whether its tools are trusted. */
+  workspace?: string;
 }
 
 /** A broken tool folder, shown to the user; it does not stop the other folders. */
@@ -32,6 +34,8 @@ export interface ScriptManifest {
   timeoutMs: number;
   /** Secret key names, passed to the script as environment variables. */
   secrets: string[];
+  /** tool.json's `writable` as written (resolved and checked when the tool folder loads). */
+  writable: string[];
 }
 
 /** The interpreter of a script: script.js runs with node, script.py with python3. */
@@ -45,6 +49,10 @@ export interface ScriptTool {
   scope: ScriptScope;
   manifest: ScriptManifest;
   script: { path: string; language: ScriptLanguage };
+  /** False for a workspace tool whose folder the person has not trusted (docs/security.md). */
+  trusted: boolean;
+  /** Folders a global tool may write besides the workspace: its own folder, then tool.json's `writable`. */
+  writable: string[];
   /** Changes when tool.json or the script changes: the tool is then registered again. */
   fingerprint: string;
   /** Things worth telling the author that do not stop the tool (unknown keys, two scripts). */

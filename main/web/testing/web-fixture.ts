@@ -74,8 +74,17 @@ export function fakeRendererDir(): string {
   return dir;
 }
 
-/** Starts the stack; `prepare` runs before the host starts (to drop script tools or secrets in). */
-export async function webFixture(options: { prepare?: (home: string) => void } = {}): Promise<WebFixture> {
+/**
+ * Starts the stack; `prepare` runs before the host starts (to drop script tools or secrets in). `workspace: null`
+ * starts the host without one (each chat then gets a folder of its own); `env` adds to the host's environment.
+ */
+export async function webFixture(
+  options: {
+    prepare?: (home: string, workspace: string) => void;
+    workspace?: null;
+    env?: NodeJS.ProcessEnv;
+  } = {},
+): Promise<WebFixture> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-web-'));
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-web-ws-'));
   const provider = await startOpenAiTestServer();
@@ -84,9 +93,9 @@ export async function webFixture(options: { prepare?: (home: string) => void } =
     path.join(home, 'desktop', 'settings.json'),
     JSON.stringify({ provider: 'openai', baseUrl: provider.baseUrl, model: 'test-model', apiKeyName: null }),
   );
-  options.prepare?.(home);
+  options.prepare?.(home, workspace);
   // No keychain in tests: secrets go to the temp home's 0600 file, and no D-Bus call can hang.
-  const env: NodeJS.ProcessEnv = { ...process.env, AGENVOY_HOME: home };
+  const env: NodeJS.ProcessEnv = { ...process.env, AGENVOY_HOME: home, ...options.env };
   delete env.DBUS_SESSION_BUS_ADDRESS;
   delete env.DISPLAY;
   delete env.AGENVOY_PROVIDER;
@@ -97,7 +106,7 @@ export async function webFixture(options: { prepare?: (home: string) => void } =
     mode: 'web',
     home,
     env,
-    workspace,
+    ...(options.workspace === null ? {} : { workspace }),
     mcp: 'off',
     watchScripts: false,
     providerOptions: { retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 20 } },

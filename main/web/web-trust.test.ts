@@ -1,0 +1,177 @@
+// The trust channels through browser mode (docs/security.md): list, add and revoke trusted folders, whether the
+// workspace has untrusted tools, and that a change applies to the registered tools without a restart.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Result } from '../../preload/contract';
+import { workspaceScripts } from '../core/paths';
+import type { TestClient, WebFixture } from './testing/web-fixture';
+import { webFixture } from './testing/web-fixture';
+
+let fixture: WebFixture;
+let client: TestClient;
+const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+
+function writeTool(scanDir: string, name: string, extra: Record<string, unknown> = {}) {
+  const dir = path.join(scanDir, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'tool.json'),
+    JSON.stringify({
+      name,
+      description: 'Report the weather.\nUse when asked about the weather.',
+      parameters: { type: 'object', properties: {} },
+      ...extra,
+    }),
+  );
+  fs.writeFileSync(path.join(dir, 'script.js'), 'console.log("sunny")');
+}
+
+beforeAll(async () => {
+  delete process.env.DBUS_SESSION_BUS_ADDRESS;
+  delete process.env.DISPLAY;
+  fixture = await webFixture({
+    prepare: (home, workspace) => {
+      writeTool(path.join(home, 'tools', 'script'), 'deploy', { always_allow: true });
+      writeTool(workspaceScripts(workspace), 'deploy', { always_allow: true });
+      writeTool(workspaceScripts(workspace), 'weather', { always_allow: true, secrets: ['WEATHER_KEY'] });
+    },
+  });
+  client = await fixture.connect();
+});
+
+afterAll(async () => {
+  await fixture?.close();
+  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
+  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
+});
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+const source = (name: string) => fixture.host.core.registry.get(name)?.spec;
+
+// trust.add opens main's own trust dialog; the person answers it there (here: through the dialog surface).
+async function trustAdd(folder: string, answer: 'trust' | 'cancel' = 'trust') {
+  const opened = client.dialog('trust');
+  const result = client.bridge.api.invoke('trust.add', { folder });
+  const dialog = await opened;
+  value(await client.bridge.dialogs.answerTrust({ id: dialog.id, answer: { kind: answer } }));
+  return { dialog, result: await result };
+}
+
+describe('browser mode: trusted folders', () => {
+  it('an untrusted workspace: its tools ask, keep no alwaysAllow, and never replace a global tool', async () => {
+    const status = value(await client.bridge.api.invoke('trust.status', {}));
+    expect(status).toEqual({
+      workspace: fixture.workspace,
+      folder: fs.realpathSync(fixture.workspace),
+      trusted: false,
+      tools: ['script_deploy', 'script_weather'],
+      untrustedTools: ['script_deploy', 'script_weather'],
+      problem: null,
+    });
+    expect(source('script_deploy')?.source).toMatchObject({ scope: 'global', trusted: true });
+    expect(source('script_weather')).toMatchObject({
+      source: { scope: 'workspace', trusted: false, writable: [] },
+      flags: { alwaysAllow: false },
+    });
+    expect(fixture.host.core.scripts.problems()).toEqual([
+      expect.objectContaining({
+        reason: expect.stringMatching(/^not loaded: this workspace folder is not trusted/),
+      }),
+    ]);
+    expect(value(await client.bridge.api.invoke('trust.list', {}))).toEqual({ folders: [], problem: null });
+  });
+
+  it('trust.add asks in main’s dialog, which names what trusting gives; Cancel trusts nothing', async () => {
+    const { dialog, result } = await trustAdd(fixture.workspace, 'cancel');
+    expect(dialog).toMatchObject({
+      kind: 'trust',
+      folder: fs.realpathSync(fixture.workspace),
+      tools: [
+        { name: 'script_deploy', alwaysAllow: true, secrets: [] },
+        { name: 'script_weather', alwaysAllow: true, secrets: ['WEATHER_KEY'] },
+      ],
+    });
+    expect(result).toMatchObject({ ok: false, error: { code: 'declined' } });
+    expect(value(await client.bridge.api.invoke('trust.list', {})).folders).toEqual([]);
+    expect(source('script_weather')?.source).toMatchObject({ trusted: false });
+  });
+
+  it('trust.add applies at once: the workspace tools are trusted and the workspace one takes its name', async () => {
+    const item = value((await trustAdd(fixture.workspace)).result);
+    expect(item).toMatchObject({ path: fs.realpathSync(fixture.workspace), exists: true });
+    expect(source('script_weather')).toMatchObject({
+      source: { trusted: true },
+      flags: { alwaysAllow: true },
+    });
+    expect(source('script_deploy')?.source).toMatchObject({ scope: 'workspace', trusted: true });
+    expect(value(await client.bridge.api.invoke('trust.status', {}))).toMatchObject({
+      trusted: true,
+      untrustedTools: [],
+    });
+    expect(value(await client.bridge.api.invoke('trust.list', {})).folders).toEqual([item]);
+  });
+
+  it('trust.revoke applies at once too; revoking again is not_found', async () => {
+    value(await client.bridge.api.invoke('trust.revoke', { folder: fixture.workspace }));
+    expect(source('script_weather')).toMatchObject({
+      source: { trusted: false },
+      flags: { alwaysAllow: false },
+    });
+    expect(source('script_deploy')?.source).toMatchObject({ scope: 'global' });
+    expect(await client.bridge.api.invoke('trust.revoke', { folder: fixture.workspace })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+  });
+
+  it('refuses what is not an absolute existing folder', async () => {
+    for (const folder of ['relative/dir', '', path.join(os.tmpdir(), 'no-such-folder-for-trust')]) {
+      expect(await client.bridge.api.invoke('trust.add', { folder })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_request' },
+      });
+    }
+    expect(await client.bridge.api.invoke('trust.status', { workspace: 'rel' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
+  });
+
+  it('tells about another folder, and says so when the file is damaged (nothing is trusted)', async () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-trust-other-'));
+    writeTool(workspaceScripts(other), 'lint_all');
+    value((await trustAdd(other)).result);
+    expect(value(await client.bridge.api.invoke('trust.status', { workspace: other }))).toMatchObject({
+      trusted: true,
+      tools: ['script_lint_all'],
+    });
+    fs.writeFileSync(
+      path.join(fixture.home, 'desktop', 'trusted-folders.json'),
+      '{"version": 1, "folders": [',
+    );
+    const list = value(await client.bridge.api.invoke('trust.list', {}));
+    expect(list.folders).toEqual([]);
+    expect(list.problem).toMatch(/not valid JSON.*nothing is trusted/);
+    expect(value(await client.bridge.api.invoke('trust.status', { workspace: other }))).toMatchObject({
+      trusted: false,
+      untrustedTools: ['script_lint_all'],
+      problem: expect.stringMatching(/nothing is trusted/),
+    });
+    expect((await trustAdd(other)).result).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', message: expect.stringMatching(/fix or remove the file/) },
+    });
+    await fixture.host.core.scripts.rescan();
+    expect(fixture.host.core.scripts.problems()).toContainEqual(
+      expect.objectContaining({
+        reason: expect.stringMatching(/nothing is trusted: these workspace tools ask/),
+      }),
+    );
+  });
+});
