@@ -1,6 +1,4 @@
 // download_file: save a URL into the workspace with progress, or (render=true) the page as Chromium renders it.
-import { createWriteStream } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ToolContext } from './types';
@@ -91,16 +89,14 @@ export const downloadFileTool = defineTool({
           signal: ctx.signal,
         });
       }
-      await saveFile(target, overwrite, relative, (temp) =>
-        fs.writeFile(temp, bytes, { signal: ctx.signal }),
-      );
+      await saveFile(ctx.workspace, target, overwrite, 'path', bytes, ctx.signal);
       return result(
         `Saved the rendered page (${format}) of ${url.href} to ${relative} (${bytes.length} bytes).`,
         relative,
         bytes.length,
       );
     }
-    const bytes = await download(url, target, relative, overwrite, timeoutMs, guard, ctx);
+    const bytes = await download(url, target, overwrite, timeoutMs, guard, ctx);
     return result(`Saved ${url.href} to ${relative} (${bytes} bytes).`, relative, bytes);
   },
 });
@@ -108,7 +104,6 @@ export const downloadFileTool = defineTool({
 async function download(
   url: URL,
   target: string,
-  relative: string,
   overwrite: boolean,
   timeoutMs: number,
   guard: AddressGuard,
@@ -145,7 +140,7 @@ async function download(
         ...(total ? { total } : {}),
       });
     };
-    await saveFile(target, overwrite, relative, async (temp) => {
+    await saveFile(ctx.workspace, target, overwrite, 'path', async (handle) => {
       await pipeline(
         response.body,
         async function* (source: AsyncIterable<Buffer>) {
@@ -155,7 +150,10 @@ async function download(
             yield chunk;
           }
         },
-        createWriteStream(temp),
+        // The safe writer owns the handle: it checks where it points before, and closes it after.
+        async (source: AsyncIterable<Buffer>) => {
+          for await (const chunk of source) await handle.write(chunk);
+        },
         { signal: limit.signal },
       );
     });

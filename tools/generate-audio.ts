@@ -1,5 +1,4 @@
 // generate_audio: text to speech through an OpenAI-compatible speech API, saved into the workspace.
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { defineTool, ToolError } from './types';
 import { booleanArg, enumArg, stringArg } from './web/arguments';
@@ -82,9 +81,7 @@ export const generateAudioTool = defineTool({
       target ??
       (await freeName(path.join(path.resolve(ctx.workspace), 'audio', `${slug(text, 'speech')}.${format}`)));
     const shown = path.relative(ctx.workspace, file);
-    await saveFile(file, overwrite, shown, (temp) =>
-      fs.writeFile(temp, response.bytes, { signal: ctx.signal }),
-    );
+    await saveFile(ctx.workspace, file, overwrite, 'path', response.bytes, ctx.signal);
     return {
       content: [
         {

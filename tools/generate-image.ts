@@ -1,5 +1,4 @@
 // generate_image: images from a prompt through an OpenAI-compatible images API, saved into the workspace.
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolContext } from './types';
 import { defineTool, ToolError } from './types';
@@ -88,7 +87,7 @@ export const generateImageTool = defineTool({
           ),
         ));
       const shown = path.relative(ctx.workspace, target);
-      await saveFile(target, overwrite, shown, (temp) => fs.writeFile(temp, bytes, { signal: ctx.signal }));
+      await saveFile(ctx.workspace, target, overwrite, 'path', bytes, ctx.signal);
       saved.push({ path: shown, bytes: bytes.length });
       if (item.revised) revised.push(item.revised);
     }

@@ -22,7 +22,7 @@ describe('html_template', () => {
   it('renders an inline template with escaped data into the workspace and returns the path', async () => {
     const result = await run({
       output: 'reports/sales.html',
-      template: '<h1>{{ title }}</h1>{% for r in rows %}<p>{{ r.name }}</p>{% endfor %}{{ trusted | safe }}',
+      template: '<h1>{{ title }}</h1>{% for r in rows %}<p>{{ r.name }}</p>{% endfor %}{{ trusted | raw }}',
       data: {
         title: 'Sales <Q1>',
         rows: [{ name: '<script>alert(1)</script>' }, { name: 'Tom & Jerry' }],
@@ -39,24 +39,61 @@ describe('html_template', () => {
     });
   });
 
-  it('renders a template file that extends another, with data from a JSON file merged under data', async () => {
-    fs.mkdirSync(path.join(workspace, 'templates'));
+  it('renders a template file with a layout and includes, with data from a JSON file merged under data', async () => {
+    fs.mkdirSync(path.join(workspace, 'templates', 'parts'), { recursive: true });
     fs.writeFileSync(
-      path.join(workspace, 'templates', 'base.njk'),
+      path.join(workspace, 'templates', 'base.liquid'),
       '<main>{% block body %}{% endblock %}</main>',
     );
+    fs.writeFileSync(path.join(workspace, 'templates', 'parts', 'total.liquid'), '{{ total }}');
     fs.writeFileSync(
-      path.join(workspace, 'templates', 'report.njk'),
-      '{% extends "templates/base.njk" %}{% block body %}{{ title }}: {{ total }}{% endblock %}',
+      path.join(workspace, 'templates', 'report.liquid'),
+      "{% layout 'templates/base.liquid' %}{% block body %}{{ title }}: {% render './parts/total.liquid', total: total %}{% endblock %}",
     );
     fs.writeFileSync(path.join(workspace, 'numbers.json'), JSON.stringify({ title: 'from file', total: 42 }));
     await run({
       output: 'out.html',
-      template_file: 'templates/report.njk',
+      template_file: 'templates/report.liquid',
       data_file: 'numbers.json',
       data: { title: 'A&B' },
     });
     expect(read('out.html')).toBe('<main>A&amp;B: 42</main>');
+  });
+
+  it('pins the template file and what it includes into the arguments, and renders only those', async () => {
+    fs.mkdirSync(path.join(workspace, 'templates'));
+    fs.writeFileSync(
+      path.join(workspace, 'templates', 'report.liquid'),
+      "<h1>{% include 'templates/head.liquid' %}</h1>",
+    );
+    fs.writeFileSync(path.join(workspace, 'templates', 'head.liquid'), 'approved head');
+    const pin = htmlTemplateTool.pinArguments;
+    if (!pin) throw new Error('html_template must pin its template');
+    const args = await pin(
+      { output: 'r.html', template_file: 'templates/report.liquid' },
+      { workspace, signal: new AbortController().signal },
+    );
+    expect(args).toEqual({
+      output: 'r.html',
+      template_file: 'templates/report.liquid',
+      template: "<h1>{% include 'templates/head.liquid' %}</h1>",
+      template_includes: { 'templates/head.liquid': 'approved head' },
+    });
+    // Swapped after the approval: what renders is still what was approved.
+    fs.writeFileSync(path.join(workspace, 'templates', 'report.liquid'), 'SWAPPED');
+    fs.writeFileSync(path.join(workspace, 'templates', 'head.liquid'), 'SWAPPED');
+    await run(args);
+    expect(read('r.html')).toBe('<h1>approved head</h1>');
+  });
+
+  it('a template file may render itself for nested data', async () => {
+    fs.writeFileSync(
+      path.join(workspace, 'tree.liquid'),
+      "<li>{{ node.name }}{% if node.kids %}<ul>{% for kid in node.kids %}{% render 'tree.liquid', node: kid %}{% endfor %}</ul>{% endif %}</li>",
+    );
+    const node = { name: 'a', kids: [{ name: 'b', kids: [{ name: 'c<' }] }, { name: 'd' }] };
+    await run({ output: 'tree.html', template_file: 'tree.liquid', data: { node } });
+    expect(read('tree.html')).toBe('<li>a<ul><li>b<ul><li>c&lt;</li></ul></li><li>d</li></ul></li>');
   });
 
   it('refuses to overwrite unless asked', async () => {
@@ -67,25 +104,43 @@ describe('html_template', () => {
   });
 
   it('rejects bad input naming the parameter, writing nothing', async () => {
-    const cases: Array<[Record<string, unknown>, RegExp]> = [
-      [{ template: 'x' }, /^`output` must be a non-empty string/],
-      [{ output: '../escape.html', template: 'x' }, /^`output` must stay inside the workspace/],
-      [{ output: 'a.html' }, /^give exactly one of `template` and `template_file`/],
+    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{ template: 'x' }, 'invalid_arguments', /^`output` must be a non-empty string/],
       [
-        { output: 'a.html', template: 'x', template_file: 'y.njk' },
+        { output: '../escape.html', template: 'x' },
+        'invalid_arguments',
+        /^`output` must stay inside the workspace/,
+      ],
+      [{ output: 'a.html' }, 'invalid_arguments', /^give exactly one of `template` and `template_file`/],
+      [
+        { output: 'a.html', template: 'x', template_file: 'y.liquid' },
+        'invalid_arguments',
         /^give exactly one of `template` and `template_file`/,
       ],
       [
         { output: 'a.html', template_file: '../../etc/passwd' },
+        'invalid_arguments',
         /^`template_file` must stay inside the workspace/,
       ],
-      [{ output: 'a.html', template_file: 'missing.njk' }, /^`template_file` is not a file/],
-      [{ output: 'a.html', template: 'x', data: [1, 2] }, /^`data` must be a JSON object/],
-      [{ output: 'a.html', template: 'x', data_file: 'missing.json' }, /^`data_file` .*does not exist/],
+      [
+        { output: 'a.html', template_file: 'missing.liquid' },
+        'not_found',
+        /^`template_file` missing.liquid does not exist/,
+      ],
+      [
+        { output: 'a.html', template: 'x', data: [1, 2] },
+        'invalid_arguments',
+        /^`data` must be a JSON object/,
+      ],
+      [
+        { output: 'a.html', template: 'x', data_file: 'missing.json' },
+        'not_found',
+        /^`data_file` .*does not exist/,
+      ],
     ];
-    for (const [args, message] of cases) {
+    for (const [args, code, message] of cases) {
       await expect(run(args), JSON.stringify(args)).rejects.toMatchObject({
-        code: 'invalid_arguments',
+        code,
         message: expect.stringMatching(message),
       });
     }
@@ -107,7 +162,7 @@ describe('html_template', () => {
   it('stops a runaway render on abort (the worker is terminated) and writes nothing', async () => {
     const controller = new AbortController();
     const render = run(
-      { output: 'slow.html', template: '{% for i in range(0, 100000000) %}{{ i }}{% endfor %}' },
+      { output: 'slow.html', template: '{% for i in (1..20000000) %}{{ i }}{% endfor %}' },
       { signal: controller.signal },
     );
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -208,6 +208,19 @@ export interface ToolSpec {
    * false when the call asked to leave it (`sandbox: false`), which only a person's decision for that call allows.
    */
   sandboxed?: (args: Record<string, unknown>) => boolean;
+  /**
+   * Run by the dispatcher for every ready call before the confirm gate (alwaysAllow calls too): reads what the
+   * call names indirectly (a template file) once, and returns the arguments with it put in, so the approval shows
+   * exactly what the handler then uses and nothing can be swapped between them (docs/security.md). Added keys
+   * must not be in `parameters`, so the model cannot supply them. A throw becomes the call's error outcome.
+   */
+  pinArguments?: (args: Record<string, unknown>, scope: PinScope) => Promise<Record<string, unknown>>;
+}
+
+/** What pinArguments may use: the call's workspace and the turn's cancel signal. */
+export interface PinScope {
+  workspace: string;
+  signal: AbortSignal;
 }
 
 /** Defaults for the flags a tool does not set. */

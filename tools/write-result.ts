@@ -1,6 +1,6 @@
 // write_result: saves the turn's deliverable into the workspace and shows it in the app.
-import fs from 'node:fs/promises';
 import path from 'node:path';
+import { safeWriteFile } from './safe-write';
 import { defineTool, ToolError } from './types';
 
 /** The write_result built-in (it writes a file, so it goes through the gate). */
@@ -33,28 +33,18 @@ export const writeResultTool = defineTool({
   handler: async (args, ctx) => {
     const relative = typeof args.path === 'string' ? args.path.trim() : '';
     if (!relative) throw new ToolError('invalid_arguments', '`path` must be a non-empty relative path');
-    const workspace = path.resolve(ctx.workspace);
-    const target = path.resolve(workspace, relative);
-    if (target !== workspace && !target.startsWith(workspace + path.sep)) {
-      throw new ToolError('invalid_arguments', `\`path\` must stay inside the workspace ${workspace}`);
-    }
     const content = typeof args.content === 'string' ? args.content : '';
-    const exists = await fs.stat(target).then(
-      () => true,
-      () => false,
+    // The safe writer: inside the workspace through every symlink, created exclusively unless overwrite
+    // (docs/security.md, "Files the tools write").
+    const written = await safeWriteFile(
+      { workspace: ctx.workspace, path: relative, parameter: 'path', overwrite: args.overwrite === true },
+      content,
+      ctx.signal,
     );
-    if (exists && args.overwrite !== true) {
-      throw new ToolError('exists', `${relative} already exists; pass overwrite=true to replace it`);
-    }
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    // Write to a temp file and rename, so a reader never sees half a file.
-    const temp = `${target}.${process.pid}.tmp`;
-    await fs.writeFile(temp, content, { signal: ctx.signal });
-    await fs.rename(temp, target);
-    const bytes = Buffer.byteLength(content);
+    const target = written.path;
     const title =
       typeof args.title === 'string' && args.title.trim() ? args.title.trim() : path.basename(target);
-    ctx.services.chat?.publishResult(ctx.chatId, { path: target, title, bytes });
-    return `Saved ${title} to ${target} (${bytes} bytes).`;
+    ctx.services.chat?.publishResult(ctx.chatId, { path: target, title, bytes: written.bytes });
+    return `Saved ${title} to ${target} (${written.bytes} bytes).`;
   },
 });

@@ -1,8 +1,10 @@
 // download_file render=true in the desktop app: an offscreen, sandboxed window in its own in-memory session,
-// whose every http(s) request is answered by the tool's guarded fetch (so private addresses stay blocked).
+// whose every http(s) request is answered by the tool's guarded fetch, and whose every other connection
+// (WebSocket, WebRTC) is held to the same address guard (render-guards.ts), so private addresses stay blocked.
 import { randomUUID } from 'node:crypto';
 import { BrowserWindow, session } from 'electron';
 import type { PageRendererPort } from '../../tools/web/page-renderer-port';
+import { guardRenderContents, guardRenderSession, renderWindowOptions } from './render-guards';
 
 /** How long the page gets after load for late script requests, before it is captured. */
 const SETTLE_MS = 1500;
@@ -10,9 +12,10 @@ const SETTLE_MS = 1500;
 /** The PageRendererPort of the Electron host. */
 export function offscreenRenderer(): PageRendererPort {
   return {
-    async render({ url, format, fetch, signal }) {
+    async render({ url, format, fetch, proxy, checkSocket, signal }) {
       signal.throwIfAborted();
       const ses = session.fromPartition(`render-${randomUUID()}`, { cache: false });
+      await guardRenderSession(ses, { proxy, checkSocket });
       const answer = async (request: Request): Promise<Response> => {
         const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
         const fetched = await fetch({
@@ -25,20 +28,8 @@ export function offscreenRenderer(): PageRendererPort {
       };
       ses.protocol.handle('http', answer);
       ses.protocol.handle('https', answer);
-      ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-      const win = new BrowserWindow({
-        show: false,
-        width: 1280,
-        height: 900,
-        webPreferences: {
-          offscreen: true,
-          session: ses,
-          sandbox: true,
-          contextIsolation: true,
-          nodeIntegration: false,
-        },
-      });
-      win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+      const win = new BrowserWindow(renderWindowOptions(ses));
+      guardRenderContents(win.webContents);
       const stop = () => {
         if (!win.isDestroyed()) win.destroy();
       };

@@ -1,5 +1,6 @@
 // The app's own page renderer (SPEC: download_file render=true uses an offscreen window in the desktop app,
-// the system Chromium elsewhere). Every request the page makes goes through `fetch`, so the address guard holds.
+// the system Chromium elsewhere). Every request the page makes goes through `fetch`, and every other connection
+// through `proxy`, so the address guard holds for all of them (docs/security.md).
 import type { RenderFormat } from './page-render';
 
 /** One request the rendered page makes, answered by the tool's guarded client. */
@@ -23,6 +24,13 @@ export interface PageRendererPort {
     url: string;
     format: RenderFormat;
     fetch: (request: RenderRequest) => Promise<RenderResponse>;
+    /**
+     * The proxy (e.g. "http://127.0.0.1:41234") every other connection of the page must use (WebSocket, WebRTC
+     * over TCP, preconnects): it tunnels only to addresses the same guard allows, pinned to the checked address.
+     */
+    proxy: string;
+    /** Why the guard blocks a ws: or wss: URL (for an early, explained refusal), or null when it allows it. */
+    checkSocket: (url: string) => Promise<string | null>;
     signal: AbortSignal;
   }): Promise<Uint8Array>;
 }

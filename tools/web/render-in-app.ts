@@ -1,8 +1,9 @@
-// render=true in the desktop app: the offscreen window renders, and every request it makes is fetched here,
-// through the same address guard as the system-Chromium path.
+// render=true in the desktop app: the offscreen window renders, every request it makes is fetched here, and every
+// other connection (WebSocket, WebRTC over TCP) goes through a guarded proxy: the same address guard as HTTP.
 import type { ToolContext } from '../types';
 import type { AddressGuard } from './address-guard';
 import { GuardedClient } from './guarded-client';
+import { socketBlockReason, startGuardedProxy } from './guarded-proxy';
 import type { RenderFormat } from './page-render';
 import { fetchResource } from './page-render';
 import type { PageRendererPort } from './page-renderer-port';
@@ -17,11 +18,14 @@ export async function renderInApp(
 ): Promise<Buffer> {
   ctx.progress({ message: `rendering ${url.href} in an offscreen window` });
   const client = new GuardedClient(guard);
+  const proxy = await startGuardedProxy(guard);
   try {
     const bytes = await renderer.render({
       url: url.href,
       format,
       signal: ctx.signal,
+      proxy: proxy.url,
+      checkSocket: (socketUrl) => socketBlockReason(guard, socketUrl),
       fetch: async (request) => {
         const fetched = await fetchResource(client, {
           method: request.method,
@@ -35,6 +39,7 @@ export async function renderInApp(
     });
     return Buffer.from(bytes);
   } finally {
+    await proxy.close();
     await client.close();
   }
 }

@@ -1,0 +1,72 @@
+// Reading a workspace file the model named (a template, a data file): inside the workspace by realpath, a
+// regular file only (a fifo or device would hang or never end), and bounded in size (docs/security.md).
+import { constants } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ToolError } from './types';
+import { inside, pathError, realFolder, symlinkOut, workspacePath } from './workspace-real';
+
+/** A file read from the workspace. */
+export interface WorkspaceText {
+  /** The path below the workspace, with `/` separators (how templates name each other). */
+  relative: string;
+  /** Where the file really is. */
+  realPath: string;
+  text: string;
+}
+
+// O_NONBLOCK: opening a fifo returns at once instead of waiting for a writer; it is then refused as not a file.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** Reads `relative` as UTF-8 text, at most `maxBytes`; a ToolError naming `parameter` says why it cannot. */
+export async function readWorkspaceText(
+  workspace: string,
+  relative: string,
+  parameter: string,
+  maxBytes: number,
+): Promise<WorkspaceText> {
+  const where = await workspacePath(workspace, relative, parameter);
+  const shown = where.parts.join('/');
+  const missing = () =>
+    new ToolError('not_found', `\`${parameter}\` ${shown} does not exist in the workspace`, {
+      parameter,
+    });
+  const folder = await realFolder(where, where.parts.slice(0, -1), parameter, false);
+  if (folder === null) throw missing();
+  const final = path.join(folder, where.parts[where.parts.length - 1] as string);
+  const stat = await fs.lstat(final).catch(() => null);
+  if (stat === null) throw missing();
+  let real = final;
+  if (stat.isSymbolicLink()) {
+    const resolved = await fs.realpath(final).catch(() => null);
+    if (resolved === null) throw missing();
+    if (!inside(where.root, resolved)) throw symlinkOut(parameter, shown, resolved);
+    real = resolved;
+  }
+  const handle = await fs.open(real, READ_FLAGS).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ELOOP') throw pathError(parameter, `${shown} became a symlink while it was read`);
+    throw error;
+  });
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw pathError(parameter, `${shown} is not a regular file`);
+    if (opened.size > maxBytes)
+      throw pathError(parameter, `${shown} is larger than ${maxBytes.toLocaleString('en-US')} bytes`);
+    if (process.platform === 'linux') {
+      const actual = await fs.readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
+      if (actual === null || !inside(where.root, actual)) throw symlinkOut(parameter, shown, actual ?? real);
+    }
+    // Read one byte past its size: a file that grew since fstat is refused, not cut.
+    const buffer = Buffer.alloc(opened.size + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > opened.size) throw pathError(parameter, `${shown} changed while it was read`);
+    return { relative: shown, realPath: real, text: buffer.subarray(0, length).toString('utf8') };
+  } finally {
+    await handle.close();
+  }
+}
