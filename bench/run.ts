@@ -5,6 +5,7 @@ import { printRows } from './print';
 const modules: Array<[string, () => Promise<BenchModule>]> = [
   ['dispatch', () => import('./dispatch-bench')],
   ['script timeout', () => import('./script-timeout-bench')],
+  ['sandbox', () => import('./sandbox-bench')],
   ['find_tools speed', () => import('./find-tools-bench')],
   ['find_tools retrieval', () => import('./retrieval-bench')],
   ['store', () => import('./store-bench')],

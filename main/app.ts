@@ -13,6 +13,7 @@ import { AppLogger } from './core/logger';
 import type { AgenvoyPaths } from './core/paths';
 import { agenvoyHome, agenvoyPaths, workspaceScripts } from './core/paths';
 import { ProcessGroups } from './core/process-group';
+import type { CommandSandbox } from './core/sandbox-port';
 import { processPort } from './core/process-port';
 import { Redactor } from './core/redactor';
 import { ToolRegistry } from './core/registry';
@@ -24,6 +25,9 @@ import { PromptingHealer } from './secrets/prompting-healer';
 import type { SecretPrompt } from './secrets/secret-prompt';
 import { StoringSecretPrompt } from './secrets/secret-prompt';
 import { SecretStore } from './secrets/secret-store';
+import { TrustedFolders } from './trust/trusted-folders';
+import { sensitiveOptions } from './gate/create-gate';
+import { RuntimeSandbox } from './sandbox/runtime-sandbox';
 
 /** What a host passes in. */
 export interface CoreOptions {
@@ -46,6 +50,12 @@ export interface CoreOptions {
   hostServices?: Partial<ToolServices>;
   /** Echo log lines (e.g. to stderr for a verbose CLI). */
   echoLog?: (line: string) => void;
+  /** The OS sandbox for commands and script tools; default the real one; null runs them unconfined (tests). */
+  sandbox?: CommandSandbox | null;
+  /** The user's home folders whose secret locations the sandbox hides (default: os.homedir() and $HOME). */
+  homes?: string[];
+  /** Told once when a call would run unconfined because no sandbox can start here. */
+  onSandboxUnavailable?: (reason: string) => void;
   /**
    * The MCP servers of mcp.json: `wait` connects them before createCore returns (one-shot CLI commands),
    * `background` lets them connect while the host starts (desktop, browser mode), `off` skips them (mcp serve).
@@ -64,7 +74,11 @@ export interface Core {
   executor: BatchExecutor;
   tasks: TaskRegistry;
   groups: ProcessGroups;
+  /** The OS sandbox commands and script tools run in (null: none in this host). */
+  sandbox: CommandSandbox | null;
   scripts: ScriptToolSource;
+  /** The folders whose workspace tools the person trusts; rescan `scripts` after a change. */
+  trust: TrustedFolders;
   redactor: Redactor;
   log: AppLogger;
   secrets: SecretStore;
@@ -90,6 +104,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const schemas = new LoadedSchemas();
   const catalog = new RegistryCatalog(registry, schemas);
   const groups = new ProcessGroups();
+  const sandbox =
+    options.sandbox === undefined
+      ? new RuntimeSandbox({
+          agenvoyHome: paths.home,
+          homes: options.homes ?? sensitiveOptions(paths.home).homes,
+          web: () => readWebSettings(paths.settings),
+          log,
+        })
+      : options.sandbox;
   const tasks = new TaskRegistry((task) =>
     log.warn('abandoned task that ignored its signal', { task: task.id, name: task.tool }),
   );
@@ -104,10 +127,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     log,
     getSecret,
     timeoutScale: timeoutScaleFromEnv(process.env),
+    sandbox,
+    ...(options.onSandboxUnavailable ? { onSandboxUnavailable: options.onSandboxUnavailable } : {}),
     services: {
       catalog,
       tasks,
-      processes: processPort(groups),
+      processes: processPort(groups, sandbox),
       ...(secretPrompt ? { secretPrompt } : {}),
       ...options.hostServices,
       // Read on every call (the dispatcher spreads services per call), so a settings change applies at once.
@@ -118,14 +143,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   const healer = options.healer ?? (secretPrompt ? new PromptingHealer(secretPrompt) : null);
   const executor = new BatchExecutor(dispatcher, healer);
+  const trust = TrustedFolders.inDesktop(paths.desktop);
   const scripts = new ScriptToolSource({
     registry,
     dirs: [
       { dir: paths.globalScripts, scope: 'global' },
-      { dir: workspaceScripts(options.workspace), scope: 'workspace' },
+      { dir: workspaceScripts(options.workspace), scope: 'workspace', workspace: options.workspace },
     ],
+    trust,
+    agenvoyHome: paths.home,
     log,
     groups,
+    sandbox,
     watch: options.watchScripts ?? false,
   });
   await scripts.start();
@@ -155,7 +184,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     executor,
     tasks,
     groups,
+    sandbox,
     scripts,
+    trust,
     redactor,
     log,
     secrets,
@@ -167,6 +198,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       catalog.close();
       await tasks.cancelAll();
       await groups.killAll();
+      await sandbox?.close();
     },
   };
 }

@@ -115,7 +115,9 @@ describe('kill -9 mid-turn', () => {
   it('mid-tool: the next start kills the leftover process group, answers the call as interrupted, and works', async () => {
     server = await startOpenAiTestServer();
     const { home, workspace } = setup();
-    const pidFile = path.join(workspace, 'grandchild.pid');
+    // The script runs in the OS sandbox's own PID namespace, so its grandchild is watched by the heartbeat it
+    // writes into the workspace, not by a pid (which would be the namespace's, not the host's).
+    const beat = path.join(workspace, 'grandchild.beat');
     writeScriptTool(
       home,
       'slow',
@@ -125,8 +127,7 @@ describe('kill -9 mid-turn', () => {
         parameters: { type: 'object', properties: {} },
       },
       `const { spawn } = require('child_process');
-       const g = spawn('sleep', ['300'], { stdio: 'ignore' });
-       require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(g.pid));
+       spawn('sh', ['-c', 'while :; do date +%s%N > ${beat}; sleep 0.05; done'], { stdio: 'ignore' });
        setTimeout(() => {}, 300000);`,
     );
     server.enqueue(
@@ -141,29 +142,24 @@ describe('kill -9 mid-turn', () => {
     await run.waitFor(() =>
       run.events.some((e) => e.event.type === 'call.started' && e.event.tool === 'script_slow_job'),
     );
-    await run.waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').length > 0);
-    const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
+    await run.waitFor(() => fs.existsSync(beat) && fs.readFileSync(beat, 'utf8').length > 0);
     run.child.kill('SIGKILL');
     await run.exited;
-    expect(() => process.kill(grandchild, 0)).not.toThrow();
+    const beatOf = () => fs.readFileSync(beat, 'utf8');
+    const beating = async () => {
+      const before = beatOf();
+      await new Promise((r) => setTimeout(r, 400));
+      return beatOf() !== before;
+    };
+    // The crash left the tool's process tree running.
+    expect(await beating()).toBe(true);
     const chatId = String(run.events[0]?.event.chatId);
 
     server.enqueue({ events: openAiEvents([{ text: 'recovered' }]) });
     const next = startChat(home, workspace, ['what happened?', '--chat', chatId]);
     expect(await next.exited).toBe(0);
-    const gone = async () => {
-      for (let i = 0; i < 50; i++) {
-        try {
-          const stat = fs.readFileSync(`/proc/${grandchild}/stat`, 'utf8');
-          if (/\) Z /.test(stat)) return true;
-        } catch {
-          return true;
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return false;
-    };
-    expect(await gone()).toBe(true);
+    // The next start killed it: the heartbeat has stopped.
+    expect(await beating()).toBe(false);
     const store = openChatStore(chatStorePath(path.join(home, 'desktop')));
     expect(store.integrityCheck().ok).toBe(true);
     expect(store.toolCalls.get(chatId, 's1')?.status).toBe('interrupted');

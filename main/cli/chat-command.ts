@@ -2,6 +2,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCore } from '../app';
+import { sandboxUnavailableNote } from '../host/sandbox-status';
+import { sensitiveOptions } from '../gate/create-gate';
 import { openChatRuntime } from '../agent/chat-runtime';
 import { headlessOffer } from '../agent/host-offers';
 import type { ProviderKind, SettingsLayer } from '../agent/settings';
@@ -55,6 +57,8 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
     workspace,
     gate,
     secretPrompt: io.interactive ? new TerminalSecretPrompt(io.stdin as never, io.stderr) : undefined,
+    homes: sensitiveOptions(agenvoyHome(io.env), io.env).homes,
+    onSandboxUnavailable: (reason) => io.stderr(sandboxUnavailableNote(reason)),
   });
   const runtime = await openChatRuntime(core, {
     settings: () => settings,

@@ -1,11 +1,13 @@
 // Entry of the `agenvoy` command: routes to its sub-commands.
 import { chatCommand } from './chat-command';
+import { doctorCommand } from './doctor-command';
 import type { CliIo } from './io';
 import { processIo, UsageError } from './io';
 import { mcpCommand } from './mcp-command';
 import { rulesCommand } from './rules-command';
 import { secretsCommand } from './secrets-command';
 import { toolsCommand } from './tools-command';
+import { trustCommand } from './trust-command';
 import { webCommand } from './web-command';
 
 const USAGE = `usage: agenvoy <command> [options]
@@ -28,6 +30,10 @@ commands:
   rules add --tool GLOB [--pattern P] [--except GLOB]... --allow|--deny [--json]
                                                   add a persisted approval rule
   rules revoke ID [--json]                        revoke a rule (a revoked default stays revoked)
+  trust list [--json]                             folders whose workspace tools you trust
+  trust add [DIR] [--json]                        trust DIR's workspace tools (default: this folder)
+  trust revoke DIR [--json]                       stop trusting DIR's workspace tools
+  doctor [--json]                                 the OS sandbox, keychain, Chromium and provider of this machine
 
 Every command honours AGENVOY_HOME (default ~/.config/agenvoy).
 `;
@@ -49,6 +55,10 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
         return await secretsCommand(rest, io);
       case 'rules':
         return await rulesCommand(rest, io);
+      case 'trust':
+        return await trustCommand(rest, io);
+      case 'doctor':
+        return await doctorCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

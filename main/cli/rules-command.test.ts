@@ -16,7 +16,8 @@ beforeEach(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-rules-cli-'));
   home = path.join(tmp, 'home');
   workspace = path.join(tmp, 'workspace');
-  marker = path.join(tmp, 'marker.txt');
+  // Inside the workspace: the script runs in the OS sandbox, which writes nowhere else.
+  marker = path.join(workspace, 'marker.txt');
   fs.mkdirSync(workspace, { recursive: true });
   writeMarkerTool(
     'Create a marker file at the given path.\nUse when testing approvals from the command line.',
@@ -81,9 +82,12 @@ describe('agenvoy rules', () => {
       /default-git-status\s+default\s+allow\s+run_command\s+git status \*\*\s+shipped/,
     );
     const list = await rules();
+    // The defaults are argv predicates; the pattern and note summarise them (default-rules.ts).
     expect(list.find((r) => r.id === 'default-git-log')).toMatchObject({
       origin: 'default',
-      except: ['** --ou**', '** --ext**'],
+      pattern: 'git log **',
+      except: [],
+      note: expect.stringContaining('--output'),
       void: false,
     });
   });

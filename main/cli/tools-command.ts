@@ -3,6 +3,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Core } from '../app';
 import { createCore } from '../app';
+import { sandboxUnavailableNote } from '../host/sandbox-status';
+import { sensitiveOptions } from '../gate/create-gate';
+import { agenvoyHome } from '../core/paths';
 import { TerminalSecretPrompt } from '../secrets/terminal-prompt';
 import type { ApprovalGate } from '../core/gate-port';
 import { policyGate } from '../core/gate-port';
@@ -44,6 +47,8 @@ async function withCore<T>(
     home: io.env.AGENVOY_HOME ? path.resolve(io.env.AGENVOY_HOME) : undefined,
     // store_secret and auto-heal ask on the terminal when there is one.
     secretPrompt: io.interactive ? new TerminalSecretPrompt(io.stdin as never, io.stderr) : undefined,
+    homes: sensitiveOptions(agenvoyHome(io.env), io.env).homes,
+    onSandboxUnavailable: (reason) => io.stderr(sandboxUnavailableNote(reason)),
   });
   try {
     return await run(core);

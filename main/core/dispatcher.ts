@@ -72,6 +72,8 @@ export interface DispatcherDeps extends PrepareDeps {
   timeoutScale?: number;
   /** The OS sandbox commands and script tools run in; without one they run unconfined, and every command asks. */
   sandbox?: CommandSandbox | null;
+  /** Told once, the first time a call would run unconfined for want of a sandbox (hosts say so to the person). */
+  onSandboxUnavailable?: (reason: string) => void;
 }
 
 /** The approval of a call nobody was asked about (an alwaysAllow tool). */
@@ -80,6 +82,7 @@ const NOT_NEEDED: CallApproval = { by: 'not_needed', ruleId: null, ruleOrigin: n
 /** Looks up, validates, approves and runs tool calls; emits CallEvents. */
 export class Dispatcher {
   private readonly events = new Emitter<CallEvent>();
+  private sandboxNoticeGiven = false;
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -105,16 +108,22 @@ export class Dispatcher {
 
   /** Asks the gate, in one request, about every ready call that is not alwaysAllow. */
   async approve(calls: PreparedCall[], scope: CallScope): Promise<ApprovalResult> {
-    const outcomes: Array<CallOutcome | null> = calls.map(() => null);
+    const outcomes = await this.pinAll(calls, scope);
     const asking = calls
       .map((call, index) => ({ call, index }))
       .filter(
         (x): x is { call: ReadyCall; index: number } =>
-          x.call.kind === 'ready' && !x.call.tool.spec.flags.alwaysAllow,
+          x.call.kind === 'ready' && outcomes[x.index] === null && !x.call.tool.spec.flags.alwaysAllow,
       );
-    for (const call of calls) if (call.kind === 'ready') call.approval = NOT_NEEDED;
+    calls.forEach((call, index) => {
+      if (call.kind === 'ready' && outcomes[index] === null) call.approval = NOT_NEEDED;
+    });
     if (asking.length === 0) return { outcomes, stop: false };
     const state = asking.some(({ call }) => call.tool.spec.sandboxed) ? await this.sandboxState() : null;
+    if (state?.kind === 'unavailable' && !this.sandboxNoticeGiven) {
+      this.sandboxNoticeGiven = true;
+      this.deps.onSandboxUnavailable?.(state.reason);
+    }
     const requests: ApprovalRequest[] = asking.map(({ call }) => ({
       callId: call.id,
       chatId: scope.chatId,
@@ -150,6 +159,25 @@ export class Dispatcher {
       outcomes[index] = deniedOutcome(decision);
     });
     return { outcomes, stop };
+  }
+
+  // Each ready call's pinArguments (tools/types.ts) runs before the gate sees the call: the gate shows, and the
+  // handler gets, the pinned arguments. A failure is that call's outcome; the others go on.
+  private async pinAll(calls: PreparedCall[], scope: CallScope): Promise<Array<CallOutcome | null>> {
+    const signal = scope.signal ?? new AbortController().signal;
+    const outcomes: Array<CallOutcome | null> = calls.map(() => null);
+    for (const [index, call] of calls.entries()) {
+      const pin = call.kind === 'ready' ? call.tool.spec.pinArguments : undefined;
+      if (call.kind !== 'ready' || !pin) continue;
+      const startedAt = Date.now();
+      try {
+        call.args = await pin(call.args, { workspace: scope.workspace, signal });
+      } catch (error) {
+        delete call.approval;
+        outcomes[index] = thrownOutcome(error, Date.now() - startedAt);
+      }
+    }
+    return outcomes;
   }
 
   /** Runs an approved call under its limit (or starts it as a background task) and emits its events. */

@@ -16,6 +16,7 @@ import type {
 import { ToolError } from '../../tools/types';
 import { quoteArgv } from '../../tools/shell/quote';
 import { childEnvironment } from './child-env';
+import type { KillOptions } from './process-group-kill';
 import { killGroup } from './process-group-kill';
 import { runInGroup } from './process-group-run';
 import type { ProcessGroups } from './process-group-tracker';
@@ -27,25 +28,35 @@ export const LAUNCH_SETTLE_MS = 1000;
 /** How much of a launched program's stderr is kept for an early-failure message. */
 const LAUNCH_STDERR_BYTES = 4096;
 
+/** What running a tool's process needs from the core. */
+export interface ToolProcessDeps {
+  /** Where every live group is tracked (for quit and crash recovery). */
+  groups: ProcessGroups;
+  /** The OS sandbox; null runs every process unconfined. */
+  sandbox: CommandSandbox | null;
+  /** The environment the allow-list is taken from (default: process.env at call time). */
+  parentEnv?: () => NodeJS.ProcessEnv;
+  kill?: KillOptions;
+}
+
 /** The process port over runInGroup; every command it runs is tracked in `groups` and confined by `sandbox`. */
-export function processPort(
-  groups: ProcessGroups,
-  sandbox: CommandSandbox | null = null,
-  parentEnv: () => NodeJS.ProcessEnv = () => process.env,
-): ProcessPort {
+export function processPort(groups: ProcessGroups, sandbox: CommandSandbox | null = null): ProcessPort {
   return {
-    run: (request) => runCommand(request, groups, sandbox, parentEnv()),
+    run: (request) => runToolProcess(request, { groups, sandbox }),
     launch: (request) => launchDetached(request),
   };
 }
 
-async function runCommand(
+/**
+ * Runs one tool process to its end: in the sandbox when the request asks for one and it can start here (a wrap
+ * that fails is an error, never an unconfined run), with the allow-listed environment, in its own tracked group.
+ */
+export async function runToolProcess(
   request: ProcessRunRequest,
-  groups: ProcessGroups,
-  sandbox: CommandSandbox | null,
-  parentEnv: NodeJS.ProcessEnv,
+  deps: ToolProcessDeps,
 ): Promise<ProcessRunResult> {
-  const env = childEnvironment(parentEnv, request.env);
+  const { groups, sandbox } = deps;
+  const env = childEnvironment(deps.parentEnv?.() ?? process.env, request.env);
   const confined = request.confinement !== null && (await sandbox?.state())?.kind === 'ready';
   let wrapped: WrappedCommand | null = null;
   if (confined && sandbox && request.confinement) {
@@ -83,6 +94,7 @@ async function runCommand(
       maxOutputBytes: request.maxOutputBytes,
       onOutput: onOutput ? (stream, text) => onOutput(text, stream) : undefined,
       groups,
+      kill: deps.kill,
     });
     return {
       exitCode: result.exitCode,

@@ -6,6 +6,8 @@ import { defaultWorkspace, readSettingsView, saveSettingsInput } from './desktop
 import type { HandlerTable, HostContext } from './host-context';
 import { HostError } from './host-error';
 import { optionalString, requestObject, requiredString } from './request-fields';
+import { sandboxStatusView } from './sandbox-status';
+import { trustHandlers } from './trust-handlers';
 import { mcpItem, ruleItem, taskItem, toolView } from './views';
 
 type AdminChannel = Exclude<
@@ -26,12 +28,14 @@ export function adminHandlers(ctx: HostContext): HandlerTable<AdminChannel> {
   const { core, runtime, gate } = ctx;
   const definitionOf = (tool: string) => core.registry.get(tool)?.definitionHash;
   return {
+    ...trustHandlers(ctx),
     'app.info': () => ({
       mode: ctx.mode,
       version: ctx.version,
       platform: process.platform,
       home: ctx.settings.home,
-      defaultWorkspace: defaultWorkspace(ctx.settings),
+      // '' when each new chat gets a folder of its own.
+      defaultWorkspace: defaultWorkspace(ctx.settings) ?? '',
     }),
     'tasks.list': (request) => {
       const chatId = optionalString(requestObject(request), 'chatId', 200);
@@ -44,6 +48,7 @@ export function adminHandlers(ctx: HostContext): HandlerTable<AdminChannel> {
       }
       return { cancelled: core.tasks.cancel(taskId) };
     },
+    'sandbox.status': async () => sandboxStatusView(await core.dispatcher.sandboxState()),
     'tools.list': () =>
       core.registry
         .all()

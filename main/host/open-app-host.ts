@@ -21,16 +21,20 @@ import { AppService } from './app-service';
 import { appVersion } from './app-version';
 import { chatEvent, gateEventView } from './chat-events';
 import type { SettingsPlace } from './desktop-settings';
-import { defaultWorkspace } from './desktop-settings';
+import { coreWorkspace } from './desktop-settings';
 import { DialogHub } from './dialog-hub';
+import { sandboxUnavailableNote } from './sandbox-status';
 import type { HostContext } from './host-context';
 import { mcpItem, sourceView } from './views';
 
 /** What a host chooses. */
 export interface AppHostOptions {
   mode: 'electron' | 'web';
-  /** The default workspace when settings.json names none (--workspace, or the start folder). */
-  workspace: string;
+  /**
+   * The default workspace when settings.json names none (`agenvoy web --workspace`); left out, each new chat gets a
+   * folder of its own under ~/Agenvoy (docs/security.md).
+   */
+  workspace?: string;
   /** $AGENVOY_HOME; defaults to the environment's. */
   home?: string;
   env?: NodeJS.ProcessEnv;
@@ -64,7 +68,11 @@ const TOOLS_CHANGED_DELAY_MS = 150;
 export async function openAppHost(options: AppHostOptions): Promise<AppHost> {
   const env = options.env ?? process.env;
   const home = path.resolve(options.home ?? agenvoyHome(env));
-  const place: SettingsPlace = { home, env, fallbackWorkspace: path.resolve(options.workspace) };
+  const place: SettingsPlace = {
+    home,
+    env,
+    fallbackWorkspace: options.workspace === undefined ? null : path.resolve(options.workspace),
+  };
   const events = new Emitter<HostEvent>();
   let redactor: Redactor | null = options.secrets?.redactor ?? null;
   const emit: HostContext['emit'] = (channel, payload) => {
@@ -87,10 +95,12 @@ export async function openAppHost(options: AppHostOptions): Promise<AppHost> {
   });
   const core = await createCore({
     home,
-    workspace: defaultWorkspace(place),
+    workspace: await coreWorkspace(place),
     gate,
     secretPrompt: dialogs.secretPrompt(),
     watchScripts: options.watchScripts ?? true,
+    onSandboxUnavailable: (reason) =>
+      emit('notice', { kind: 'message', level: 'warn', message: sandboxUnavailableNote(reason).trim() }),
     mcp: options.mcp ?? 'background',
     ...(options.hostServices ? { hostServices: options.hostServices } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),

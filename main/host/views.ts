@@ -49,6 +49,8 @@ export function toolView(tool: RegisteredTool): ToolView {
       message: finding.message,
     })),
     offeredHeadless: headlessOffer(tool),
+    ...(json.trusted === undefined ? {} : { trusted: json.trusted }),
+    ...(json.writable === undefined ? {} : { writable: [...json.writable] }),
   };
 }
 

@@ -11,13 +11,16 @@ import type {
   ProgressView,
   ResultFile,
   RuleItem,
+  SandboxStatusView,
   SecretsView,
   SettingsInput,
   SettingsView,
   TaskItem,
+  TrustedFolderItem,
   TodoItem,
   ToolSourceView,
   ToolView,
+  WorkspaceTrustView,
 } from './views';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -31,15 +34,24 @@ export interface InvokeChannels {
   'chats.list': { request: { search?: string; limit?: number }; result: ChatSummary[] };
   /** Full-text search over messages, across chats or in one. */
   'chats.search': { request: { query: string; chatId?: string; limit?: number }; result: ChatSearchHit[] };
-  /** A new chat; `workspace` defaults to the settings' default workspace. */
-  'chats.create': { request: { title?: string; workspace?: string }; result: ChatSummary };
+  /**
+   * A new chat; `workspace` defaults to the settings' default workspace, else a new folder of its own
+   * (~/Agenvoy/<title>). The home folder itself needs `confirmHome: true` (else `confirm_required`).
+   */
+  'chats.create': {
+    request: { title?: string; workspace?: string; confirmHome?: boolean };
+    result: ChatSummary;
+  };
   /** Everything to show one chat. */
   'chats.open': { request: { chatId: string }; result: ChatSnapshot };
   'chats.rename': { request: { chatId: string; title: string }; result: ChatSummary };
   /** Deletes a chat with its history (refused with `busy` while it runs a turn). */
   'chats.delete': { request: { chatId: string }; result: { deleted: true } };
-  /** Moves a chat to another folder (an absolute path; it must exist). */
-  'chats.setWorkspace': { request: { chatId: string; workspace: string }; result: ChatSummary };
+  /** Moves a chat to another folder (an absolute path; it must exist; the home folder needs `confirmHome: true`). */
+  'chats.setWorkspace': {
+    request: { chatId: string; workspace: string; confirmHome?: boolean };
+    result: ChatSummary;
+  };
   /** Starts a turn; resolves once it started (not when it ends): follow it on `chat.event`. */
   'turn.send': { request: { chatId: string; text: string }; result: { started: true } };
   /** Stops the chat's running turn; `cancelled` is false when none ran. */
@@ -56,7 +68,20 @@ export interface InvokeChannels {
   /** Approval rules in force; `problem` is set (and `rules` empty) when the rules file is damaged. */
   'rules.list': { request: Record<string, never>; result: { rules: RuleItem[]; problem: string | null } };
   'rules.revoke': { request: { id: string }; result: RuleItem };
+  /** Trusted folders (docs/security.md); `problem` is set (and `folders` empty) when the file is damaged. */
+  'trust.list': {
+    request: Record<string, never>;
+    result: { folders: TrustedFolderItem[]; problem: string | null };
+  };
+  /** Trusts a folder's workspace tools (by realpath); script tools are rescanned before it resolves. */
+  'trust.add': { request: { folder: string }; result: TrustedFolderItem };
+  /** Stops trusting a folder (`not_found` when it was not trusted); script tools are rescanned before it resolves. */
+  'trust.revoke': { request: { folder: string }; result: TrustedFolderItem };
+  /** Whether a workspace (default: the one the app loads tools from) has tools that are not trusted. */
+  'trust.status': { request: { workspace?: string }; result: WorkspaceTrustView };
   'settings.get': { request: Record<string, never>; result: SettingsView };
+  /** Whether commands and script tools run in the OS sandbox here, and what it allows. */
+  'sandbox.status': { request: Record<string, never>; result: SandboxStatusView };
   'settings.save': { request: SettingsInput; result: SettingsView };
   /** Stored key names and the active backend; never a value. */
   'secrets.list': { request: Record<string, never>; result: SecretsView };

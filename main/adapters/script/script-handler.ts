@@ -1,9 +1,14 @@
 // Runs one script tool call (SPEC §10): JSON args on stdin, stdout is the result, stderr explains a
-// failure, secrets come in as environment variables, and the whole process group dies on abort.
+// failure, secrets come in as environment variables, and the whole process group dies on abort. Every call runs
+// in the OS sandbox (docs/security.md): it writes only in the workspace, a temp folder and, for a global tool,
+// its own folder and the folders its tool.json declares; public hosts only; no variable of the app's own.
+import type { Confinement } from '../../../tools/process-port';
 import type { ToolContext, ToolHandler } from '../../../tools/types';
 import { CredentialError, ToolError } from '../../../tools/types';
 import type { KillOptions, ProcessGroups } from '../../core/process-group';
-import { MAX_OUTPUT_BYTES, ProcessKilledError, runInGroup } from '../../core/process-group';
+import { MAX_OUTPUT_BYTES, ProcessKilledError } from '../../core/process-group';
+import { runToolProcess } from '../../core/process-port';
+import type { CommandSandbox } from '../../core/sandbox-port';
 import { HEARTBEAT_MS, startHeartbeat } from './heartbeat';
 import type { ScriptTool } from './types';
 
@@ -16,19 +21,19 @@ export interface ScriptRunOptions {
   maxOutputBytes?: number;
   /** The interpreter of script.py (default python3). */
   python?: string;
-  /** The environment a script starts from (default: process.env at call time), before its secrets. */
+  /** The environment whose allow-listed part a script starts from (default: process.env at call time). */
   baseEnv?: () => NodeJS.ProcessEnv;
   kill?: KillOptions;
+  /** The OS sandbox every call runs in; null or absent runs scripts unconfined. */
+  sandbox?: CommandSandbox | null;
 }
 
 /** Builds the handler of a loaded script tool. */
 export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): ToolHandler {
   return async (args, ctx) => {
-    // Every secret is looked up before anything starts: a missing one must not half-run the script.
-    const env = {
-      ...(options.baseEnv?.() ?? process.env),
-      ...(await readSecrets(tool.manifest.secrets, ctx)),
-    };
+    // Every secret is looked up before anything starts: a missing one must not half-run the script. An untrusted
+    // workspace tool gets none and nothing is looked up, so no credential prompt or auto-heal starts for it.
+    const env = tool.trusted ? await readSecrets(tool.manifest.secrets, ctx) : withheld(tool, ctx);
     const [command, scriptArgs] = interpreter(tool, options, env);
     const stopBeat = startHeartbeat({
       name: tool.toolName,
@@ -40,35 +45,69 @@ export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): Tool
     // Once aborted the call is being killed, not running: no beats during the kill grace.
     ctx.signal.addEventListener('abort', stopBeat, { once: true });
     try {
-      const result = await runInGroup({
-        command,
-        args: scriptArgs,
-        cwd: ctx.workspace,
-        env,
-        input: JSON.stringify(args ?? {}),
-        signal: ctx.signal,
-        maxOutputBytes: options.maxOutputBytes ?? MAX_OUTPUT_BYTES,
-        groups: options.groups,
-        kill: options.kill,
-      }).catch((error: unknown) => {
+      const result = await runToolProcess(
+        {
+          command,
+          args: scriptArgs,
+          cwd: ctx.workspace,
+          env,
+          input: JSON.stringify(args ?? {}),
+          signal: ctx.signal,
+          maxOutputBytes: options.maxOutputBytes ?? MAX_OUTPUT_BYTES,
+          confinement: scriptConfinement(tool, ctx.workspace),
+        },
+        {
+          groups: options.groups,
+          sandbox: options.sandbox ?? null,
+          parentEnv: options.baseEnv,
+          kill: options.kill,
+        },
+      ).catch((error: unknown) => {
         // An abort settles with the signal's reason (timeout or cancel), which the dispatcher classifies;
-        // a tree killed by quitting settles with ProcessKilledError. Anything else failed to start.
+        // a tree killed by quitting settles with ProcessKilledError; a sandbox that cannot start says so.
+        // Anything else failed to start.
         if (ctx.signal.aborted) throw ctx.signal.reason;
-        if (error instanceof ProcessKilledError) throw error;
+        if (error instanceof ProcessKilledError || error instanceof ToolError) throw error;
         throw new ToolError('script_error', `script error: cannot start ${command}: ${describe(error)}`);
       });
       if (result.exitCode === 0) return result.stdout.replace(/\r?\n$/, '');
       const stderr = result.stderr.trim();
       const exit = result.signal ? `killed by ${result.signal}` : `exit code ${result.exitCode}`;
-      throw new ToolError('script_error', `script error: ${stderr || `the script failed with ${exit}`}`, {
-        exitCode: result.exitCode,
-        signal: result.signal,
-      });
+      const blocked =
+        result.sandbox.blocked.length > 0
+          ? `\nsandbox: the OS sandbox blocked ${result.sandbox.blocked.join('; ')}`
+          : '';
+      throw new ToolError(
+        'script_error',
+        `script error: ${stderr || `the script failed with ${exit}`}${blocked}`,
+        {
+          exitCode: result.exitCode,
+          signal: result.signal,
+          blocked: result.sandbox.blocked,
+        },
+      );
     } finally {
       stopBeat();
       ctx.signal.removeEventListener('abort', stopBeat);
     }
   };
+}
+
+/** The sandbox of a script call: a global tool may also write its own folder and the folders it declares. */
+export function scriptConfinement(tool: ScriptTool, workspace: string): Confinement {
+  // tool.writable is the tool's own folder plus tool.json's `writable` for a global tool, and empty for a workspace one.
+  return { workspace, writable: [workspace, ...tool.writable], network: 'proxy' };
+}
+
+// The script still runs (it may not need them for this call); the log says what it did not get and why.
+function withheld(tool: ScriptTool, ctx: ToolContext): Record<string, string> {
+  if (tool.manifest.secrets.length > 0) {
+    ctx.log.warn('secrets withheld from an untrusted workspace tool', {
+      name: tool.toolName,
+      secrets: tool.manifest.secrets.join(','),
+    });
+  }
+  return {};
 }
 
 // Values only ever go into the child's environment: process.env is never touched.
@@ -85,7 +124,7 @@ async function readSecrets(keys: readonly string[], ctx: ToolContext): Promise<R
 function interpreter(
   tool: ScriptTool,
   options: ScriptRunOptions,
-  env: NodeJS.ProcessEnv,
+  env: Record<string, string>,
 ): [string, string[]] {
   switch (tool.script.language) {
     case 'js':

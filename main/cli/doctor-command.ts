@@ -1,0 +1,117 @@
+// `agenvoy doctor`: what this machine gives the app, each check bounded in time — the OS sandbox, the keychain,
+// Chromium for rendered downloads, and whether the configured model provider answers.
+import fs from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { readWebSettings } from '../agent/web-settings-file';
+import { loadSettings } from '../agent/settings';
+import { agenvoyHome, agenvoyPaths } from '../core/paths';
+import { sensitiveOptions } from '../gate/create-gate';
+import { NO_SANDBOX_CONSEQUENCE } from '../host/sandbox-status';
+import { RuntimeSandbox } from '../sandbox/runtime-sandbox';
+import { resolveWebSettings } from '../../tools/web/web-settings';
+import type { CliIo } from './io';
+import { cliSecretStore } from './secrets-command';
+
+/** One line of the report. */
+export interface DoctorCheck {
+  name: 'sandbox' | 'keychain' | 'chromium' | 'provider';
+  /** 'warn': the app works with less (no sandbox: every command asks; a file instead of the keychain). */
+  level: 'ok' | 'warn' | 'fail';
+  detail: string;
+}
+
+// A provider that does not answer in this time is reported as unreachable.
+const PROVIDER_TIMEOUT_MS = 5000;
+
+/** Runs `agenvoy doctor [--json]`; exit status 1 when a check failed, 0 otherwise (warnings included). */
+export async function doctorCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } } });
+  const checks = await Promise.all([
+    sandboxCheck(io),
+    keychainCheck(io),
+    chromiumCheck(io),
+    providerCheck(io),
+  ]);
+  if (values.json) io.stdout(JSON.stringify(checks, null, 2) + '\n');
+  else
+    io.stdout(
+      checks.map((check) => `${check.level.padEnd(4)}  ${check.name.padEnd(8)}  ${check.detail}\n`).join(''),
+    );
+  return checks.some((check) => check.level === 'fail') ? 1 : 0;
+}
+
+async function sandboxCheck(io: CliIo): Promise<DoctorCheck> {
+  const paths = agenvoyPaths(agenvoyHome(io.env));
+  const sandbox = new RuntimeSandbox({
+    agenvoyHome: paths.home,
+    homes: sensitiveOptions(paths.home, io.env).homes,
+    web: () => readWebSettings(paths.settings),
+  });
+  try {
+    const state = await sandbox.state();
+    return state.kind === 'ready'
+      ? { name: 'sandbox', level: 'ok', detail: `${state.backend}: commands and script tools run confined` }
+      : { name: 'sandbox', level: 'warn', detail: `none (${state.reason}). ${NO_SANDBOX_CONSEQUENCE}` };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+async function keychainCheck(io: CliIo): Promise<DoctorCheck> {
+  const status = await cliSecretStore(io).status();
+  const level = status.backend === 'keychain' ? 'ok' : status.backend === 'file' ? 'warn' : 'fail';
+  return { name: 'keychain', level, detail: `${status.backend} (${status.reason})` };
+}
+
+async function chromiumCheck(io: CliIo): Promise<DoctorCheck> {
+  const { chromiumPath } = resolveWebSettings(readWebSettings(agenvoyPaths(agenvoyHome(io.env)).settings));
+  const usable = await fs.access(chromiumPath, fs.constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+  return usable
+    ? { name: 'chromium', level: 'ok', detail: `${chromiumPath} (download_file render=true can run)` }
+    : {
+        name: 'chromium',
+        level: 'warn',
+        detail: `none at ${chromiumPath}: download_file render=true cannot run (install chromium or set web.chromiumPath)`,
+      };
+}
+
+async function providerCheck(io: CliIo): Promise<DoctorCheck> {
+  let settings;
+  try {
+    settings = loadSettings({ home: agenvoyHome(io.env), env: io.env });
+  } catch (error) {
+    return {
+      name: 'provider',
+      level: 'fail',
+      detail: error instanceof Error ? error.message : String(error),
+    };
+  }
+  const url = `${settings.baseUrl.replace(/\/+$/, '')}/models`;
+  const started = performance.now();
+  try {
+    // Any HTTP answer (even 401 without a key) means the server is there; only no answer at all fails.
+    const response = await fetch(url, { signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
+    await response.body?.cancel();
+    const ms = Math.round(performance.now() - started);
+    return {
+      name: 'provider',
+      level: 'ok',
+      detail: `${settings.provider} at ${settings.baseUrl} answered HTTP ${response.status} in ${ms} ms (model ${settings.model})`,
+    };
+  } catch (error) {
+    const reason =
+      error instanceof Error
+        ? error.cause instanceof Error
+          ? error.cause.message
+          : error.message
+        : String(error);
+    return {
+      name: 'provider',
+      level: 'fail',
+      detail: `${settings.provider} at ${settings.baseUrl} did not answer: ${reason}`,
+    };
+  }
+}

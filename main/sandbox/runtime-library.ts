@@ -1,0 +1,31 @@
+// Loads @anthropic-ai/sandbox-runtime (docs/security.md). Its SandboxManager is one module-level singleton whose
+// proxy decides every sandboxed request by the same global policy, so "no network at all" for one command and
+// "public hosts through the proxy" for another cannot share it. Two instances of the manager module are loaded
+// under distinct URLs (ES modules are cached by URL): `offline` is never initialised, so its wraps unshare the
+// network with no proxy at all; `online` is initialised with the proxy and our ask callback.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { SandboxManager as SandboxManagerType } from '@anthropic-ai/sandbox-runtime';
+
+/** The library's manager, as one loaded instance. */
+export type Manager = typeof SandboxManagerType;
+
+/** The two instances: one that is never initialised (no network), one with the proxy. */
+export interface RuntimeLibrary {
+  offline: Manager;
+  online: Manager;
+}
+
+/** Loads the two manager instances (each import runs the module once). */
+export async function loadRuntimeLibrary(): Promise<RuntimeLibrary> {
+  const entry = createRequire(import.meta.url).resolve('@anthropic-ai/sandbox-runtime');
+  const managerUrl = new URL('./sandbox/sandbox-manager.js', pathToFileURL(entry)).href;
+  const load = async (instance: string): Promise<Manager> => {
+    const module = (await import(/* @vite-ignore */ `${managerUrl}?instance=${instance}`)) as {
+      SandboxManager: Manager;
+    };
+    return module.SandboxManager;
+  };
+  const [offline, online] = await Promise.all([load('offline'), load('online')]);
+  return { offline, online };
+}
