@@ -18,6 +18,8 @@ export interface AppUnderTest {
   pageUrl(page: string): string;
   home: string;
   workspace: string;
+  /** The host's $HOME when the test gave it one of its own (`ownFolders`), else null. */
+  userHome: string | null;
   model: ScriptedServer;
   /** What the host printed on stdout and stderr so far. */
   output(): string;
@@ -34,6 +36,11 @@ export interface AppOptions {
   prepare?: (dirs: { home: string; workspace: string }) => void;
   /** A factor on every tool limit (AGENVOY_TIMEOUT_SCALE). */
   timeoutScale?: number;
+  /**
+   * No default workspace (settings name none and no --workspace), with a temp $HOME: each new chat gets a folder
+   * of its own under `userHome`/Agenvoy, as the desktop app does by default (docs/security.md).
+   */
+  ownFolders?: boolean;
 }
 
 const AGENVOY = path.resolve('bin', 'agenvoy');
@@ -44,6 +51,7 @@ export async function startAppUnderTest(options: AppOptions = {}): Promise<AppUn
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-e2e-home-'));
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-e2e-ws-'));
   const model = await startOpenAiTestServer();
+  const userHome = options.ownFolders ? fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-e2e-user-')) : null;
   fs.mkdirSync(path.join(home, 'desktop'), { recursive: true });
   fs.writeFileSync(
     path.join(home, 'desktop', 'settings.json'),
@@ -52,7 +60,7 @@ export async function startAppUnderTest(options: AppOptions = {}): Promise<AppUn
       baseUrl: model.baseUrl,
       model: 'test-model',
       apiKeyName: null,
-      defaultWorkspace: workspace,
+      ...(userHome ? {} : { defaultWorkspace: workspace }),
     }),
   );
   options.prepare?.({ home, workspace });
@@ -70,11 +78,10 @@ export async function startAppUnderTest(options: AppOptions = {}): Promise<AppUn
     delete env[name];
   }
   if (options.timeoutScale) env.AGENVOY_TIMEOUT_SCALE = String(options.timeoutScale);
+  if (userHome) env.HOME = userHome;
   const port = await freePort();
-  const child = spawn(process.execPath, [AGENVOY, 'web', '--port', String(port), '--workspace', workspace], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const args = [AGENVOY, 'web', '--port', String(port), ...(userHome ? [] : ['--workspace', workspace])];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -93,6 +100,7 @@ export async function startAppUnderTest(options: AppOptions = {}): Promise<AppUn
     pageUrl: (page) => `${origin}/${page}?token=${searchParams.get('token') ?? ''}`,
     home,
     workspace,
+    userHome,
     model,
     output: () => output,
     databaseFiles: () => filesUnder(desktop).filter((f) => /\.db(-wal|-shm)?$/.test(f)),
@@ -102,6 +110,7 @@ export async function startAppUnderTest(options: AppOptions = {}): Promise<AppUn
       await model.close();
       fs.rmSync(home, { recursive: true, force: true });
       fs.rmSync(workspace, { recursive: true, force: true });
+      if (userHome) fs.rmSync(userHome, { recursive: true, force: true });
     },
   };
 }

@@ -14,6 +14,15 @@ export function writeScriptTool(
   fs.writeFileSync(path.join(dir, 'script.js'), script);
 }
 
+/** Writes a workspace tool: `<workspace>/.config/agenvoy/tools/script/<name>/` (untrusted until the folder is). */
+export function writeWorkspaceTool(
+  workspace: string,
+  manifest: Record<string, unknown> & { name: string },
+  script: string,
+): void {
+  writeScriptTool(path.join(workspace, '.config', 'agenvoy'), manifest, script);
+}
+
 /** A read-only tool that needs the secret CANARY_KEY; it reports the key's length, never the key. */
 export function canaryTool(home: string): void {
   writeScriptTool(

@@ -1,13 +1,13 @@
 // Words for a call's source, state and outcome, shared by the card and the approval dialog.
 import type { ApprovalDecisionView, ToolCallView, ToolSourceView } from '../../preload/contract';
 
-/** "built-in", "script (workspace)", "MCP: github". */
+/** "built-in", "script (global)", "script (workspace, untrusted)", "MCP: github". */
 export function sourceLabel(source: ToolSourceView): string {
   switch (source.kind) {
     case 'builtin':
       return 'built-in';
     case 'script':
-      return `script (${source.scope})`;
+      return `script (${source.scope}${source.trusted ? '' : ', untrusted'})`;
     case 'mcp':
       return `MCP: ${source.server}`;
   }

@@ -1,4 +1,5 @@
 // The chat screen: its bar, the messages, what the turn is waiting for, and the composer.
+import { TrustNotice } from '../panels/trust-notice';
 import { useAppStore } from '../store/app-store';
 import { ChatBar } from './chat-bar';
 import { Composer } from './composer';
@@ -12,6 +13,7 @@ export function ChatView() {
   if (!chatId) {
     return (
       <main className="chat">
+        <TrustNotice />
         <div className="empty">
           {loading ? (
             'Opening…'
@@ -30,6 +32,7 @@ export function ChatView() {
   }
   return (
     <main className="chat" aria-busy={loading}>
+      <TrustNotice />
       <ChatBar />
       <MessageList />
       <TurnStatus />

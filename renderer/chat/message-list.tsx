@@ -11,9 +11,21 @@ const keyOf = (message: MessageView) => `${message.kind[0]}${message.id}`;
 export function MessageList() {
   const messages = useAppStore((s) => s.chat.messages);
   const chatId = useAppStore((s) => s.chat.chatId);
+  const workspace = useAppStore((s) => s.chat.summary?.workspace ?? null);
   const render = useCallback((message: MessageView) => <MessageRow message={message} />, []);
   if (messages.length === 0) {
-    return <div className="messages empty">No messages yet. Ask something below.</div>;
+    return (
+      <div className="messages empty">
+        <p>No messages yet. Ask something below.</p>
+        {workspace && (
+          // docs/security.md, "Default workspace": a new chat says where its tools read and write.
+          <p className="muted">
+            This chat works in <span className="path">{workspace}</span>: its commands and file tools work in
+            that folder.
+          </p>
+        )}
+      </div>
+    );
   }
   return (
     <VirtualList

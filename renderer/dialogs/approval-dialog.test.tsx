@@ -74,6 +74,130 @@ describe('ApprovalDialog', () => {
     expect(screen.getByRole('dialog').textContent).toContain('“&&”');
   });
 
+  it('says a command runs in the OS sandbox', () => {
+    render(
+      <ApprovalDialog request={approvalRequest([approvalItem()])} onAnswer={async () => null} overlay />,
+    );
+    const note = screen.getByRole('note', { name: 'How it runs' });
+    expect(note.textContent).toContain('Runs in the OS sandbox');
+    expect(note.textContent).toContain('writes only in the workspace');
+    expect(note.textContent).toContain('secret locations');
+    expect(note.textContent).not.toContain('UNCONFINED');
+    expect(screen.getByRole('button', { name: 'Allow once' })).toBe(document.activeElement);
+  });
+
+  it('warns in words that sandbox: false runs unconfined, and offers only a decision for this call', async () => {
+    const item = approvalItem({
+      args: '{\n  "command": "git push origin main",\n  "sandbox": false\n}',
+      sandbox: 'unconfined_requested',
+      personOnly: 'asks to run outside the OS sandbox (sandbox: false)',
+      offers: { chat: false, always: false },
+    });
+    render(<ApprovalDialog request={approvalRequest([item])} onAnswer={async () => null} overlay />);
+    const note = screen.getByRole('note', { name: 'How it runs' });
+    expect(note.textContent).toContain('Runs UNCONFINED');
+    expect(note.textContent).toContain('with your full access to files and the network');
+    expect(note.textContent).toContain('the model asked for sandbox: false');
+    expect(screen.getByRole('note', { name: 'Only this call' }).textContent).toContain(
+      'because it asks to run outside the OS sandbox (sandbox: false)',
+    );
+    expect(screen.queryByRole('button', { name: 'Allow for this chat' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Always allow' })).toBeNull();
+    // Enter on an opened dialog denies rather than runs it unconfined.
+    expect(screen.getByRole('button', { name: 'Deny' })).toBe(document.activeElement);
+    cleanup();
+    expect(await decide('Allow once', undefined, item)).toEqual({ kind: 'allow_once' });
+    expect(await decide('Always deny', undefined, item)).toEqual({ kind: 'deny_always' });
+  });
+
+  it('says when no OS sandbox exists here and no standing approval applies', () => {
+    const item = approvalItem({
+      sandbox: 'unconfined_unavailable',
+      noStanding: 'no OS sandbox can start here, so commands run unconfined and no rule or grant covers them',
+      offers: { chat: false, always: false },
+    });
+    render(<ApprovalDialog request={approvalRequest([item])} onAnswer={async () => null} overlay />);
+    expect(screen.getByRole('note', { name: 'How it runs' }).textContent).toContain(
+      'No OS sandbox on this machine: runs unconfined',
+    );
+    expect(screen.getByRole('note', { name: 'No standing approval' }).textContent).toContain(
+      'No standing approval applies: no OS sandbox can start here',
+    );
+    expect(screen.getByRole('button', { name: 'Allow for this chat' })).toHaveProperty('disabled', true);
+    expect(screen.getByRole('button', { name: 'Always allow' })).toHaveProperty('disabled', true);
+  });
+
+  it('shows nothing about a sandbox for a call that starts no process', () => {
+    render(
+      <ApprovalDialog
+        request={approvalRequest([approvalItem({ tool: 'write_file', sandbox: 'none' })])}
+        onAnswer={async () => null}
+        overlay
+      />,
+    );
+    expect(screen.queryByRole('note', { name: 'How it runs' })).toBeNull();
+    expect(screen.getByRole('dialog').textContent).not.toMatch(/sandbox|unconfined/i);
+  });
+
+  it('names an untrusted workspace tool, its folder and the folders a global tool also writes', () => {
+    const untrusted = approvalItem({
+      tool: 'script_build',
+      source: {
+        kind: 'script',
+        dir: '/repo/.config/agenvoy/tools/script/build',
+        scope: 'workspace',
+        trusted: false,
+        writable: [],
+      },
+      personOnly:
+        'comes from a workspace folder you have not trusted (/repo/.config/agenvoy/tools/script/build)',
+      offers: { chat: false, always: false },
+    });
+    const view = render(
+      <ApprovalDialog request={approvalRequest([untrusted])} onAnswer={async () => null} overlay />,
+    );
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).toContain('script (workspace, untrusted)');
+    expect(dialog.textContent).toContain('/repo/.config/agenvoy/tools/script/build');
+    expect(screen.getByRole('note', { name: 'Only this call' }).textContent).toContain(
+      'comes from a workspace folder you have not trusted',
+    );
+    expect(screen.queryByRole('button', { name: 'Always allow' })).toBeNull();
+    view.unmount();
+
+    const global = approvalItem({
+      tool: 'script_export',
+      source: {
+        kind: 'script',
+        dir: '/home/u/.agenvoy/tools/script/export',
+        scope: 'global',
+        trusted: true,
+        writable: ['/home/u/exports'],
+      },
+    });
+    render(<ApprovalDialog request={approvalRequest([global])} onAnswer={async () => null} overlay />);
+    expect(screen.getByRole('dialog').textContent).toContain('script (global)');
+    expect(screen.getByRole('list', { name: 'Folders it may also write' }).textContent).toBe(
+      '/home/u/exports',
+    );
+  });
+
+  it('marks the unconfined calls of a batch in words', () => {
+    render(
+      <ApprovalDialog
+        request={approvalRequest([
+          approvalItem({ index: 0 }),
+          approvalItem({ index: 1, callId: 'c2', sandbox: 'unconfined_requested', personOnly: 'x' }),
+        ])}
+        onAnswer={async () => null}
+        overlay
+      />,
+    );
+    const items = screen.getAllByRole('listitem');
+    expect(items[0]?.textContent).not.toContain('unconfined');
+    expect(items[1]?.textContent).toContain('unconfined');
+  });
+
   it('decides a batch item by item', async () => {
     const request = approvalRequest([
       approvalItem({ index: 0, tool: 'run_command' }),

@@ -5,6 +5,7 @@ import type { ApprovalChoice, DialogRequest } from '../../preload/contract';
 import { DialogFrame } from './dialog-frame';
 import { ApprovalItemDetails } from './approval-item-details';
 import { ApprovalCountdown } from './approval-countdown';
+import { runsUnconfined } from './approval-run-note';
 
 type ApprovalRequest = Extract<DialogRequest, { kind: 'approval' }>;
 
@@ -47,6 +48,9 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
   };
 
   const count = request.items.length;
+  const unconfined = runsUnconfined(item.sandbox);
+  // docs/security.md: a call only a person's decision for that call may run is never offered a standing approval.
+  const standing = item.personOnly === null;
   return (
     <DialogFrame
       title={count > 1 ? `Approve ${count} tool calls` : `Approve ${item.tool}?`}
@@ -73,6 +77,7 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
                   {i.index + 1}. {i.tool}
                 </button>{' '}
                 <code className="canonical">{short(i.canonical)}</code>{' '}
+                {runsUnconfined(i.sandbox) && <span className="badge unconfined">unconfined</span>}{' '}
                 <span className="muted">{open ? 'to decide' : 'decided'}</span>
               </li>
             );
@@ -98,27 +103,32 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
       <div className="dialog-buttons approval-buttons">
         <button
           type="button"
-          className="primary"
-          data-autofocus
+          className={unconfined ? undefined : 'primary'}
+          // An unconfined run is never the default: a reflexive Enter must not start it.
+          data-autofocus={unconfined ? undefined : true}
           disabled={busy}
           onClick={() => void decide({ kind: 'allow_once' })}
         >
           Allow once
         </button>
-        <button
-          type="button"
-          disabled={busy || !item.offers.chat}
-          onClick={() => void decide({ kind: 'allow_chat' })}
-        >
-          Allow for this chat
-        </button>
-        <button
-          type="button"
-          disabled={busy || !item.offers.always}
-          onClick={() => void decide({ kind: 'allow_always', ...patternField(rulePattern) })}
-        >
-          Always allow
-        </button>
+        {standing && (
+          <button
+            type="button"
+            disabled={busy || !item.offers.chat}
+            onClick={() => void decide({ kind: 'allow_chat' })}
+          >
+            Allow for this chat
+          </button>
+        )}
+        {standing && (
+          <button
+            type="button"
+            disabled={busy || !item.offers.always}
+            onClick={() => void decide({ kind: 'allow_always', ...patternField(rulePattern) })}
+          >
+            Always allow
+          </button>
+        )}
         <button
           type="button"
           className="danger"
@@ -136,6 +146,7 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
         <button
           type="button"
           className="danger"
+          data-autofocus={unconfined ? true : undefined}
           disabled={busy}
           onClick={() => void decide({ kind: 'deny', ...(trimmedReason ? { reason: trimmedReason } : {}) })}
         >

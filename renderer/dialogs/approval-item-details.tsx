@@ -1,7 +1,9 @@
-// One call of an approval request in full: tool, source, flags, timeout, warnings and the complete arguments.
+// One call of an approval request in full: tool, source, flags, timeout, how it runs, warnings and the complete
+// arguments.
 import type { ApprovalItemView } from '../../preload/contract';
 import { sourceLabel } from '../cards/call-labels';
 import { formatLimit } from '../time/format-duration';
+import { ApprovalRunNote } from './approval-run-note';
 
 /** Everything SPEC §8 says the user is shown about a call. */
 export function ApprovalItemDetails({ item }: { item: ApprovalItemView }) {
@@ -19,7 +21,28 @@ export function ApprovalItemDetails({ item }: { item: ApprovalItemView }) {
         <dd>{flags.length > 0 ? flags.join(', ') : 'none'}</dd>
         <dt>Time limit</dt>
         <dd>{formatLimit(item.timeoutMs)}</dd>
+        {item.source.kind === 'script' && (
+          <>
+            <dt>Folder</dt>
+            <dd className="path">{item.source.dir}</dd>
+          </>
+        )}
+        {item.source.kind === 'script' && item.source.writable.length > 0 && (
+          <>
+            <dt>Also writes</dt>
+            <dd>
+              <ul className="plain-list" aria-label="Folders it may also write">
+                {item.source.writable.map((dir) => (
+                  <li key={dir} className="path">
+                    {dir}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        )}
       </dl>
+      <ApprovalRunNote item={item} />
       {item.sensitive && (
         <p className="warning" role="note">
           Sensitive: {item.sensitive}. This always asks; no standing approval covers it.

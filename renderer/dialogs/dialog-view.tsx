@@ -5,11 +5,13 @@ import { getDialogApi } from '../store/bridge';
 import { ApprovalDialog } from './approval-dialog';
 import { QuestionDialog } from './question-dialog';
 import { SecretDialog } from './secret-dialog';
+import { TrustDialog } from './trust-dialog';
 
 /** One dialog, answered through the page's DialogApi. */
 export function DialogView({ dialog, overlay }: { dialog: DialogRequest; overlay: boolean }) {
   const answerApproval = useAppStore((s) => s.answerApproval);
   const answerQuestion = useAppStore((s) => s.answerQuestion);
+  const answerTrust = useAppStore((s) => s.answerTrust);
   const dropDialog = useAppStore((s) => s.dropDialog);
   switch (dialog.kind) {
     case 'approval':
@@ -37,6 +39,15 @@ export function DialogView({ dialog, overlay }: { dialog: DialogRequest; overlay
           request={dialog}
           overlay={overlay}
           onAnswer={(answer) => answerSecret(dialog.id, answer, dropDialog)}
+        />
+      );
+    case 'trust':
+      return (
+        <TrustDialog
+          key={dialog.id}
+          request={dialog}
+          overlay={overlay}
+          onAnswer={(answer) => answerTrust(dialog.id, answer)}
         />
       );
   }

@@ -1,9 +1,12 @@
-// The settings screen: provider, model, base URL, key name and default workspace; then the secrets section.
+// The settings screen: provider, model, base URL, key name and default workspace; then the OS sandbox's state,
+// the trusted folders and the secrets.
 import type { FormEvent } from 'react';
 import { useEffect, useState } from 'react';
 import type { ProviderKind, SettingsView } from '../../preload/contract';
 import { useAppStore } from '../store/app-store';
+import { SandboxSection } from './sandbox-section';
 import { SecretsSection } from './secrets-section';
+import { TrustSection } from './trust-section';
 
 /** The settings panel. */
 export function SettingsPanel() {
@@ -24,6 +27,8 @@ export function SettingsPanel() {
           <p className="muted">Loading…</p>
         )}
       </section>
+      <SandboxSection />
+      <TrustSection />
       <SecretsSection />
     </main>
   );
@@ -91,8 +96,24 @@ function SettingsForm({ settings }: { settings: SettingsView }) {
       </label>
       <label>
         Default workspace
-        <input value={workspace} onChange={(e) => setWorkspace(e.target.value)} spellCheck={false} />
+        <input
+          value={workspace}
+          onChange={(e) => setWorkspace(e.target.value)}
+          placeholder="empty: a folder of its own per chat"
+          spellCheck={false}
+          aria-describedby="default-workspace-hint"
+        />
       </label>
+      <p id="default-workspace-hint" className="muted">
+        {workspace.trim() === '' ? (
+          <>
+            Each new chat gets a folder of its own in <span className="path">{settings.chatsFolder}</span>.
+          </>
+        ) : (
+          'New chats work in this folder; commands may change any file in it.'
+        )}{' '}
+        The home folder itself asks for confirmation.
+      </p>
       {error && (
         <p className="dialog-error" role="alert">
           {error}

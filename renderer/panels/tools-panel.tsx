@@ -4,6 +4,7 @@ import type { ToolView } from '../../preload/contract';
 import { useAppStore } from '../store/app-store';
 import { formatLimit } from '../time/format-duration';
 import { McpServers } from './mcp-servers';
+import { TrustNotice } from './trust-notice';
 
 const flagNames = ['alwaysAllow', 'concurrent', 'background', 'systemUse'] as const;
 
@@ -24,6 +25,7 @@ export function ToolsPanel() {
   const findings = tools.reduce((n, t) => n + t.lint.length, 0);
   return (
     <main className="panel" aria-label="Tools">
+      <TrustNotice />
       <McpServers />
       <section aria-labelledby="tools-heading">
         <h2 id="tools-heading">
@@ -70,6 +72,22 @@ function ToolRow({ tool }: { tool: ToolView }) {
       <td>
         {tool.source}
         {tool.origin && <div className="muted path">{tool.origin}</div>}
+        {tool.trusted === false && (
+          // docs/security.md, "Workspace trust": words, not only a colour.
+          <div className="badge untrusted">untrusted workspace tool: asks every call, gets no secrets</div>
+        )}
+        {tool.writable && tool.writable.length > 0 && (
+          <div className="muted">
+            also writes:{' '}
+            <ul className="plain-list" aria-label={`Folders ${tool.name} may also write`}>
+              {tool.writable.map((dir) => (
+                <li key={dir} className="path">
+                  {dir}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
       </td>
       <td>
         {flagNames.filter((f) => tool.flags[f]).join(', ') || '—'}

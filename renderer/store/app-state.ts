@@ -6,6 +6,7 @@ import type { RulesSlice } from './rules-slice';
 import type { SettingsSlice } from './settings-slice';
 import type { TasksSlice } from './tasks-slice';
 import type { ToolsSlice } from './tools-slice';
+import type { TrustSlice } from './trust-slice';
 import type { UiSlice } from './ui-slice';
 
 /** Every slice of the renderer's store. */
@@ -16,7 +17,8 @@ export type AppState = UiSlice &
   DialogsSlice &
   ToolsSlice &
   RulesSlice &
-  SettingsSlice;
+  SettingsSlice &
+  TrustSlice;
 
 /** How a slice is made: zustand's set and get over the whole state. */
 export type SliceCreator<T> = (

@@ -8,6 +8,7 @@ import { createRulesSlice } from './rules-slice';
 import { createSettingsSlice } from './settings-slice';
 import { createTasksSlice } from './tasks-slice';
 import { createToolsSlice } from './tools-slice';
+import { createTrustSlice } from './trust-slice';
 import { createUiSlice } from './ui-slice';
 
 /** The store hook: components select single fields, e.g. `useAppStore((s) => s.chat.running)`. */
@@ -20,6 +21,7 @@ export const useAppStore = create<AppState>()((set, get) => ({
   ...createToolsSlice(set, get),
   ...createRulesSlice(set, get),
   ...createSettingsSlice(set, get),
+  ...createTrustSlice(set, get),
 }));
 
 /** The state as first created, for tests that start from scratch. */

@@ -2,6 +2,7 @@
 import type { ChatEvent, GateEventView } from '../../preload/contract';
 import type { AppState, SliceCreator } from './app-state';
 import { invoke } from './bridge';
+import { sendConfirmingHome } from './confirm-home';
 import { applyChatEvent, applyGateEvent } from './chat-events';
 import type { ChatViewState } from './chat-state';
 import { chatFromSnapshot, emptyChat } from './chat-state';
@@ -19,6 +20,7 @@ export interface ChatSlice {
   /** Starts a turn; false when it did not start (the text stays in the composer then). */
   sendMessage(text: string): Promise<boolean>;
   stopTurn(): Promise<void>;
+  /** Moves the open chat to `workspace`; the home folder asks the person first. */
   setWorkspace(workspace: string): Promise<void>;
   receiveChatEvent(event: ChatEvent): void;
   /** Several events at once (streamed text is batched per frame). */
@@ -71,7 +73,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => ({
   async setWorkspace(workspace) {
     const chatId = get().chat.chatId;
     if (!chatId) return;
-    const result = await invoke('chats.setWorkspace', { chatId, workspace });
+    const result = await sendConfirmingHome((confirmHome) =>
+      invoke('chats.setWorkspace', { chatId, workspace, ...(confirmHome ? { confirmHome } : {}) }),
+    );
+    if (!result) return;
     if (result.ok) get().chatChanged(chatId, result.value);
     else get().pushNotice('error', `Workspace not changed: ${result.error.message}`);
   },

@@ -2,6 +2,7 @@
 import type { ChatSearchHit, ChatSummary } from '../../preload/contract';
 import type { SliceCreator } from './app-state';
 import { invoke } from './bridge';
+import { sendConfirmingHome } from './confirm-home';
 
 /** The chat list's state. */
 export interface ChatsSlice {
@@ -12,7 +13,7 @@ export interface ChatsSlice {
   searchHits: ChatSearchHit[];
   loadChats(): Promise<void>;
   searchChats(query: string): Promise<void>;
-  /** Creates a chat in the default workspace (or `workspace`) and opens it. */
+  /** Creates a chat in the default workspace, a folder of its own, or `workspace` (the home folder asks first), and opens it. */
   createChat(workspace?: string): Promise<void>;
   renameChat(chatId: string, title: string): Promise<void>;
   deleteChat(chatId: string): Promise<void>;
@@ -45,7 +46,10 @@ export const createChatsSlice: SliceCreator<ChatsSlice> = (set, get) => ({
     set({ chats: list.ok ? list.value : get().chats, searchHits: hits?.ok ? hits.value : [] });
   },
   async createChat(workspace) {
-    const result = await invoke('chats.create', workspace ? { workspace } : {});
+    const result = await sendConfirmingHome((confirmHome) =>
+      invoke('chats.create', workspace ? { workspace, ...(confirmHome ? { confirmHome } : {}) } : {}),
+    );
+    if (!result) return;
     if (!result.ok) return get().pushNotice('error', `Could not create a chat: ${result.error.message}`);
     get().chatChanged(result.value.id, result.value);
     get().setView('chat');

@@ -26,7 +26,11 @@ export function connectStore(): Unsubscribe {
         store().receiveGateEvent(event);
       }),
       api.on('task.changed', (task) => store().taskChanged(task)),
-      api.on('tools.changed', () => void store().loadTools()),
+      // Workspace tools came or went (or a folder was trusted): the untrusted-tools notice may change too.
+      api.on('tools.changed', () => {
+        void store().loadTools();
+        void store().loadWorkspaceTrust();
+      }),
       api.on('mcp.changed', (server) => store().mcpChanged(server)),
       api.on('rules.changed', () => void store().loadRules()),
       api.on('notice', (notice) => store().pushNotice(...noticeText(notice))),
@@ -44,11 +48,17 @@ export function connectStore(): Unsubscribe {
   };
 }
 
-/** First load: the host, the chat list, tasks and open dialogs, then the chat the URL names (or the newest). */
+/** First load: the host, the chat list, tasks, open dialogs and workspace trust, then the chat the URL names (or the newest). */
 export async function loadApp(): Promise<void> {
   const store = useAppStore.getState();
   if (!getApi()) return store.loadDialogs();
-  await Promise.all([store.loadAppInfo(), store.loadChats(), store.loadTasks(), store.loadDialogs()]);
+  await Promise.all([
+    store.loadAppInfo(),
+    store.loadChats(),
+    store.loadTasks(),
+    store.loadDialogs(),
+    store.loadWorkspaceTrust(),
+  ]);
   const wanted = rememberedChat() ?? useAppStore.getState().chats[0]?.id;
   if (wanted) await useAppStore.getState().openChat(wanted);
 }
@@ -56,7 +66,7 @@ export async function loadApp(): Promise<void> {
 // After a reconnect nothing said in between is known: fetch it all again.
 async function resync(): Promise<void> {
   const store = useAppStore.getState();
-  await Promise.all([store.loadChats(), store.loadTasks(), store.loadDialogs()]);
+  await Promise.all([store.loadChats(), store.loadTasks(), store.loadDialogs(), store.loadWorkspaceTrust()]);
   await useAppStore.getState().refreshChat();
 }
 

@@ -1,5 +1,12 @@
-// Dialogs main wants answered (approval, secret, question) as in-page modals; a secret's value never comes here.
-import type { ApprovalChoice, DialogEvent, DialogRequest, QuestionAnswer } from '../../preload/contract';
+// Dialogs main wants answered (approval, secret, question, trust) as in-page modals; a secret's value never comes
+// here.
+import type {
+  ApprovalChoice,
+  DialogEvent,
+  DialogRequest,
+  QuestionAnswer,
+  TrustAnswer,
+} from '../../preload/contract';
 import type { SliceCreator } from './app-state';
 import { getDialogApi } from './bridge';
 
@@ -11,6 +18,8 @@ export interface DialogsSlice {
   /** Answers one approval item; resolves to an error message, or null when it was taken. */
   answerApproval(id: string, index: number, choice: ApprovalChoice): Promise<string | null>;
   answerQuestion(id: string, answer: QuestionAnswer): Promise<string | null>;
+  /** Answers main's trust dialog (docs/security.md): only the person's "Trust" there trusts a folder. */
+  answerTrust(id: string, answer: TrustAnswer): Promise<string | null>;
   /** Forgets a dialog locally (after it was answered; main's dialog.closed confirms it). */
   dropDialog(id: string): void;
 }
@@ -60,6 +69,14 @@ export const createDialogsSlice: SliceCreator<DialogsSlice> = (set, get) => ({
     const api = getDialogApi();
     if (!api) return 'no dialog connection';
     const result = await api.answerQuestion({ id, answer });
+    if (!result.ok) return result.error.message;
+    get().dropDialog(id);
+    return null;
+  },
+  async answerTrust(id, answer) {
+    const api = getDialogApi();
+    if (!api) return 'no dialog connection';
+    const result = await api.answerTrust({ id, answer });
     if (!result.ok) return result.error.message;
     get().dropDialog(id);
     return null;

@@ -90,6 +90,10 @@ export function fakeDialogApi(open: DialogRequest[] = []): FakeDialogApi {
       answers.push({ kind: 'question', request });
       return { ok: true, value: { accepted: true } };
     },
+    async answerTrust(request) {
+      answers.push({ kind: 'trust', request });
+      return { ok: true, value: { accepted: true } };
+    },
   };
 }
 

@@ -1,0 +1,62 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DialogRequest } from '../../preload/contract';
+import { initialAppState, useAppStore } from '../store/app-store';
+import { setBridge } from '../store/bridge';
+import { fakeDialogApi } from '../testing/fake-bridge';
+import { DialogHost } from './dialog-host';
+
+const request: Extract<DialogRequest, { kind: 'trust' }> = {
+  kind: 'trust',
+  id: 't1',
+  folder: '/work/repo',
+  tools: [
+    { name: 'script_deploy', alwaysAllow: true, secrets: ['DEPLOY_TOKEN'] },
+    { name: 'script_lint', alwaysAllow: false, secrets: [] },
+  ],
+  openedAt: 1,
+};
+
+beforeEach(() => useAppStore.setState({ ...initialAppState, dialogs: [request] }, true));
+afterEach(cleanup);
+
+describe('TrustDialog', () => {
+  it('names the folder and what trusting gives each tool; Cancel has the focus', () => {
+    setBridge({ agenvoyDialog: fakeDialogApi([request]) });
+    render(<DialogHost />);
+    const dialog = screen.getByRole('dialog', { name: 'Trust this folder?' });
+    expect(dialog.textContent).toContain('/work/repo');
+    const tools = screen.getByRole('list', { name: 'Its workspace tools' });
+    expect(tools.textContent).toContain('script_deploy — runs without asking (always_allow)');
+    expect(tools.textContent).toContain('receives the secrets DEPLOY_TOKEN');
+    expect(tools.textContent).toContain('script_lint — still asks; no secrets');
+    expect(screen.getByRole('note').textContent).toContain('a cloned repository is a stranger’s');
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBe(document.activeElement);
+  });
+
+  it('sends "trust" only for the Trust button; Cancel and Escape send cancel', async () => {
+    for (const [act_, expected] of [
+      [() => fireEvent.click(screen.getByRole('button', { name: 'Trust' })), 'trust'],
+      [() => fireEvent.click(screen.getByRole('button', { name: 'Cancel' })), 'cancel'],
+      [() => fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' }), 'cancel'],
+    ] as const) {
+      useAppStore.setState({ ...initialAppState, dialogs: [request] }, true);
+      const api = fakeDialogApi([request]);
+      setBridge({ agenvoyDialog: api });
+      render(<DialogHost />);
+      act_();
+      await act(async () => {});
+      expect(api.answers).toEqual([{ kind: 'trust', request: { id: 't1', answer: { kind: expected } } }]);
+      expect(screen.queryByRole('dialog')).toBeNull();
+      cleanup();
+    }
+  });
+
+  it('a folder without tools says later tools will be trusted too', () => {
+    useAppStore.setState({ dialogs: [{ ...request, tools: [] }] });
+    setBridge({ agenvoyDialog: fakeDialogApi() });
+    render(<DialogHost />);
+    expect(screen.getByRole('dialog').textContent).toContain('tools added to it later will be trusted too');
+  });
+});
