@@ -16,7 +16,7 @@ test('the Settings screen shows the sandbox: ready, its backend and what it allo
   await openApp(page, app);
   await page.getByRole('button', { name: 'Settings' }).click();
   const section = page.getByRole('region', { name: 'Sandbox' });
-  // The test machine has bubblewrap, socat and ripgrep (scripts/test-all.sh installs them).
+  // The test machine has bubblewrap and socat (scripts/test-all.sh installs them).
   await expect(section).toContainText('ready — commands and script tools run in the OS sandbox');
   await expect(section).toContainText('bubblewrap');
   const policy = section.getByRole('list', { name: 'What a sandboxed command may do' });

@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 
 # python3: script.py tools; libsecret-1-dev + pkg-config: keytar builds from source; gnome-keyring,
 # dbus-x11, libsecret-tools: a real Secret Service for the keychain tests; chromium: e2e and render;
-# bubblewrap, socat, ripgrep: the OS sandbox of commands and script tools; git and curl: what sandboxed commands run.
-apt_packages=(python3 pkg-config libsecret-1-dev gnome-keyring dbus-x11 libsecret-tools chromium bubblewrap socat ripgrep git curl)
+# bubblewrap, socat: the OS sandbox of commands and script tools; git and curl: what sandboxed commands run.
+apt_packages=(python3 pkg-config libsecret-1-dev gnome-keyring dbus-x11 libsecret-tools chromium bubblewrap socat git curl)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -34,7 +34,7 @@ export interface SandboxCommand {
 
 /** The sandbox port: main/sandbox/ fills it in; tests and hosts without one leave it out. */
 export interface CommandSandbox {
-  /** Checked once, then cached: bubblewrap/socat/ripgrep present and user namespaces usable (Linux), sandbox-exec (macOS). */
+  /** Checked once, then cached: bubblewrap and socat present and user namespaces usable (Linux), sandbox-exec (macOS). */
   state(): Promise<SandboxState>;
   /** Wraps one command; rejects when the sandbox cannot start it (the caller reports that, never runs it unconfined). */
   wrap(command: SandboxCommand): Promise<WrappedCommand>;

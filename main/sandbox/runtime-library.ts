@@ -1,8 +1,9 @@
 // Loads @anthropic-ai/sandbox-runtime (docs/security.md). Its SandboxManager is one module-level singleton whose
 // proxy decides every sandboxed request by the same global policy, so "no network at all" for one command and
 // "public hosts through the proxy" for another cannot share it. Two instances of the manager module are loaded
-// under distinct URLs (ES modules are cached by URL): `offline` is never initialised, so its wraps unshare the
-// network with no proxy at all; `online` is initialised with the proxy and our ask callback.
+// under distinct URLs (ES modules are cached by URL): `offline` is given a configuration but never initialised, so
+// no proxy runs and its wraps unshare the network with nothing bridged in; `online` is initialised (by the
+// sandbox) with the proxy and our ask callback.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { SandboxManager as SandboxManagerType } from '@anthropic-ai/sandbox-runtime';
@@ -27,5 +28,18 @@ export async function loadRuntimeLibrary(): Promise<RuntimeLibrary> {
     return module.SandboxManager;
   };
   const [offline, online] = await Promise.all([load('offline'), load('online')]);
+  // updateConfig sets the configuration without starting the network stack that initialize() starts.
+  offline.updateConfig({
+    network: { allowedDomains: [], deniedDomains: [] },
+    filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
+    ripgrep: NO_CWD_SCAN,
+  });
   return { offline, online };
 }
+
+/**
+ * The runtime scans process.cwd() with ripgrep on every wrap for files to keep read-only. The app's cwd is not the
+ * workspace (a desktop app may even start in `/`), and the sandbox passes the workspace's own list
+ * (workspace-protection.ts), so that scan is pointed at `true`, which lists nothing, in a few ms instead of tens.
+ */
+export const NO_CWD_SCAN = { command: 'true' };

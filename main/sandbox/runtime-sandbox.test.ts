@@ -73,7 +73,7 @@ function run(
 }
 
 describe('RuntimeSandbox', () => {
-  it('can start here (bubblewrap, socat and ripgrep are installed by the test script)', async () => {
+  it('can start here (bubblewrap and socat are installed by the test script)', async () => {
     expect(await sandbox.state()).toEqual({ kind: 'ready', backend: 'bubblewrap' });
   });
 

@@ -11,7 +11,7 @@ import type { CommandSandbox, SandboxCommand, SandboxState, WrappedCommand } fro
 import { blockedReport } from './blocked-report';
 import { networkAsk, proxyNetworkConfig } from './network-policy';
 import type { Manager, RuntimeLibrary } from './runtime-library';
-import { loadRuntimeLibrary } from './runtime-library';
+import { loadRuntimeLibrary, NO_CWD_SCAN } from './runtime-library';
 import { secretLocations } from './secret-locations';
 import { protectedPaths } from './workspace-protection';
 
@@ -66,7 +66,7 @@ export class RuntimeSandbox implements CommandSandbox {
         ...(await existing(confinement.writable.filter((dir) => dir !== confinement.workspace))),
       ];
       const readOnly = await protectedPaths(workspace, this.options.homes);
-      const hidden = secretLocations({
+      const hidden = await secretLocations({
         homes: this.options.homes,
         agenvoyHome: this.options.agenvoyHome,
         workspace,
@@ -99,7 +99,7 @@ export class RuntimeSandbox implements CommandSandbox {
               cwd: command.cwd,
               writable,
               readOnly,
-              hidden: hidden.filter((p) => !/[*?[]/.test(p)),
+              hidden,
               network: confinement.network,
             },
             manager
@@ -148,7 +148,7 @@ export class RuntimeSandbox implements CommandSandbox {
       warnings: [],
     }));
     if (deps.errors.length > 0) {
-      const hint = platform === 'linux' ? ' (apt-get install bubblewrap socat ripgrep)' : '';
+      const hint = platform === 'linux' ? ' (apt-get install bubblewrap socat)' : '';
       return { kind: 'unavailable', reason: `${deps.errors.join('; ')}${hint}` };
     }
     // The dependencies can be present and still not work (user namespaces off, a restricted container).
@@ -199,7 +199,11 @@ export class RuntimeSandbox implements CommandSandbox {
       const manager = library.online;
       this.online = manager
         .initialize(
-          { network, filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] } },
+          {
+            network,
+            filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
+            ripgrep: NO_CWD_SCAN,
+          },
           networkAsk(this.options.web),
         )
         .then(() => manager);
