@@ -1,6 +1,6 @@
 // The CLI's confirm gate (tools call, chat): a policy, a terminal that asks through the TerminalPrompter, the rules.
 import type { ApprovalPolicy, ConfirmGate } from '../gate/confirm-gate';
-import { HEADLESS_APPROVAL_TIMEOUT_MS, personOnlyReason } from '../gate/confirm-gate';
+import { HEADLESS_APPROVAL_TIMEOUT_MS, whyAsked } from '../gate/confirm-gate';
 import { approvalTimeoutFromEnv, createConfirmGate } from '../gate/create-gate';
 import { TerminalPrompter } from '../gate/terminal-prompter';
 import { agenvoyHome } from '../core/paths';
@@ -26,14 +26,16 @@ export function cliGate(io: CliIo, policy: ApprovalPolicy, allowFlag: string, pe
           })
         : null,
     timeoutMs: approvalTimeoutFromEnv(io.env, HEADLESS_APPROVAL_TIMEOUT_MS),
-    unattendedMessage: (request, sensitive) =>
+    unattendedMessage: (item) => {
+      const { request } = item;
+      const head = `denied: ${request.tool} needs approval${whyAsked(item)} and there is no terminal to ask; `;
       // An untrusted workspace tool: no rule can help, trusting the folder (or a person's --yes) can.
-      request.source.kind === 'script' && !request.source.trusted
-        ? `denied: ${request.tool} ${personOnlyReason(request)} and there is no terminal to ask; ` +
-          `trust the folder with agenvoy trust add ${request.workspace}, or run it once with --yes`
-        : `denied: ${request.tool} needs approval${sensitive ? ` (it touches ${sensitive}, which always asks)` : ''} and there is no terminal to ask; ` +
-          (sensitive
-            ? `pass ${allowFlag} to allow it`
-            : `pass ${allowFlag} to allow it, or add a rule: agenvoy rules add --tool ${request.tool} --allow`),
+      if (request.source.kind === 'script' && !request.source.trusted)
+        return `${head}trust the folder with agenvoy trust add ${request.workspace}, or run it once with --yes`;
+      // Only a person's decision for this call: --yes typed for it; --approve allow never covers it.
+      if (item.personOnly) return `${head}run it yourself with agenvoy tools call ${request.tool} … --yes`;
+      if (item.sensitive || item.noStanding || item.compound) return `${head}pass ${allowFlag} to allow it`;
+      return `${head}pass ${allowFlag} to allow it, or add a rule: agenvoy rules add --tool ${request.tool} --allow`;
+    },
   });
 }

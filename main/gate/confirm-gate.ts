@@ -50,7 +50,7 @@ export interface ConfirmGateOptions {
   timeoutMs?: number | null;
   grants?: ChatGrants;
   /** The message a call gets when it needs asking and there is no prompter. */
-  unattendedMessage?: (request: ApprovalRequest, sensitive: string | null) => string;
+  unattendedMessage?: (item: PromptItem) => string;
 }
 
 /** One call of a batch, with what the gate worked out about it. */
@@ -126,8 +126,7 @@ export class ConfirmGate implements ApprovalGate {
       const prompter = this.options.prompter ?? null;
       if (signal.aborted) asks.forEach(({ index }) => settle(index, cancelledVerdict()));
       else if (!prompter) {
-        for (const { index, item } of asks)
-          settle(index, unattended(this.unattendedMessage(item.request, item.sensitive)));
+        for (const { index, item } of asks) settle(index, unattended(this.unattendedMessage(item)));
       } else {
         await askUser({
           gate: this,
@@ -222,10 +221,9 @@ export class ConfirmGate implements ApprovalGate {
     };
   }
 
-  private unattendedMessage(request: ApprovalRequest, sensitive: string | null): string {
-    if (this.options.unattendedMessage) return this.options.unattendedMessage(request, sensitive);
-    const why = sensitive ? ` (it touches ${sensitive}, which always asks)` : '';
-    return `denied: ${request.tool} needs approval${why} and there is nobody to ask`;
+  private unattendedMessage(item: PromptItem): string {
+    if (this.options.unattendedMessage) return this.options.unattendedMessage(item);
+    return `denied: ${item.request.tool} needs approval${whyAsked(item)} and there is nobody to ask`;
   }
 }
 
@@ -243,4 +241,13 @@ function noStandingReason(request: ApprovalRequest, canonical: CanonicalArgument
   if (request.sandbox === 'unconfined_unavailable' && canonical.kind === 'command')
     return 'no OS sandbox can start here, so commands run unconfined and no rule or grant covers them';
   return null;
+}
+
+/** Why a call had to be asked, in words for a denial with nobody to ask: " (…)", or '' for an ordinary call. */
+export function whyAsked(item: PromptItem): string {
+  if (item.personOnly) return ` (it ${item.personOnly}, which only a person's decision for this call allows)`;
+  if (item.sensitive) return ` (it touches ${item.sensitive}, which always asks)`;
+  if (item.noStanding) return ` (${item.noStanding})`;
+  if (item.compound) return ` (a compound command line, ${item.compound}: no rule or grant covers it)`;
+  return '';
 }

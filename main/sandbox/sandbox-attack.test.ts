@@ -143,7 +143,12 @@ describe('leaving the sandbox needs a person, for that one call', () => {
     const run = await call({ command: 'cat ~/.ssh/id_rsa', sandbox: false }, []);
     expect(run.stdout).not.toMatch(CANARIES);
     const outcome = JSON.parse(run.stdout);
-    expect(outcome.outcome).toBe('denied');
+    expect(outcome).toMatchObject({
+      outcome: 'denied',
+      message:
+        "denied: run_command needs approval (it asks to run outside the OS sandbox (sandbox: false), which only a person's " +
+        'decision for this call allows) and there is no terminal to ask; run it yourself with agenvoy tools call run_command … --yes',
+    });
   });
 
   it('`agenvoy chat --approve allow` never runs a `sandbox: false` call; the sandboxed one runs confined', async () => {
