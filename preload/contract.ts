@@ -11,5 +11,6 @@
 
 export type * from './contract/result';
 export type * from './contract/views';
+export type * from './contract/security-views';
 export type * from './contract/channels';
 export type * from './contract/dialogs';

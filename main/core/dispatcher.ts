@@ -1,14 +1,15 @@
 // The dispatcher: every call, built-in, script or MCP alike, is prepared, approved, run under its limit and normalised.
-import type { CallApproval, ProgressUpdate, ToolContext, ToolServices } from '../../tools/types';
+import type { ToolContext, ToolServices } from '../../tools/types';
 import type { AppLogger } from './logger';
-import type { ApprovalDecision, ApprovalGate, ApprovalRequest, CallSandbox } from './gate-port';
+import { approvalOf, callSandbox, deniedOutcome, NOT_NEEDED, pinAll } from './approval-step';
+import type { ApprovalResult, CallEvent, CallScope } from './call-types';
+import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from './gate-port';
 import type { CallOutcome } from './outcome';
 import { okOutcome, thrownOutcome } from './outcome';
 import { Emitter } from './emitter';
-import type { CallRequest, LazyScope, PrepareDeps, PreparedCall } from './prepare-call';
+import type { CallRequest, PrepareDeps, PreparedCall } from './prepare-call';
 import { prepareCall } from './prepare-call';
 import type { Redactor } from './redactor';
-import type { RegisteredTool } from './registry';
 import type { CommandSandbox, SandboxState } from './sandbox-port';
 import { timeoutJson } from './registry';
 import { runWithLimit } from './run-with-limit';
@@ -17,48 +18,7 @@ import { summariseArgs } from './summarise-args';
 
 type ReadyCall = Extract<PreparedCall, { kind: 'ready' }>;
 
-/** Where a call runs: its chat, workspace and the turn's cancel signal. */
-export interface CallScope {
-  chatId: string;
-  workspace: string;
-  signal?: AbortSignal;
-  /** Set for model turns: tools the chat has not loaded are not run (SPEC §5). */
-  lazy?: LazyScope | null;
-  /** Services of this turn or host, merged over the core's (e.g. the turn's heal budget). */
-  services?: ToolServices;
-  /** Tools this host or chat offers; any other is refused, even through run_tool (e.g. no ask_user in a subagent). */
-  offered?: (tool: RegisteredTool) => boolean;
-}
-
-/** Per-call events for the UI and the CLI. Arguments and results are already redacted. */
-export type CallEvent =
-  | { type: 'call.queued'; callId: string; chatId: string; tool: string; args: Record<string, unknown> }
-  | { type: 'call.approval'; callId: string; chatId: string; tool: string; decision: ApprovalDecision }
-  | {
-      type: 'call.started';
-      callId: string;
-      chatId: string;
-      tool: string;
-      startedAt: number;
-      limitMs: number | null;
-    }
-  | {
-      type: 'call.progress';
-      callId: string;
-      chatId: string;
-      tool: string;
-      elapsedMs: number;
-      update: ProgressUpdate;
-    }
-  | { type: 'call.finished'; callId: string; chatId: string; tool: string; outcome: CallOutcome };
-
-/** The result of the approval step for a batch. */
-export interface ApprovalResult {
-  /** Per call: null to run, or the outcome that replaces running it. */
-  outcomes: Array<CallOutcome | null>;
-  /** The user chose to stop the turn. */
-  stop: boolean;
-}
+export type { ApprovalResult, CallEvent, CallScope } from './call-types';
 
 /** Collaborators of the dispatcher. */
 export interface DispatcherDeps extends PrepareDeps {
@@ -75,9 +35,6 @@ export interface DispatcherDeps extends PrepareDeps {
   /** Told once, the first time a call would run unconfined for want of a sandbox (hosts say so to the person). */
   onSandboxUnavailable?: (reason: string) => void;
 }
-
-/** The approval of a call nobody was asked about (an alwaysAllow tool). */
-const NOT_NEEDED: CallApproval = { by: 'not_needed', ruleId: null, ruleOrigin: null };
 
 /** Looks up, validates, approves and runs tool calls; emits CallEvents. */
 export class Dispatcher {
@@ -108,7 +65,7 @@ export class Dispatcher {
 
   /** Asks the gate, in one request, about every ready call that is not alwaysAllow. */
   async approve(calls: PreparedCall[], scope: CallScope): Promise<ApprovalResult> {
-    const outcomes = await this.pinAll(calls, scope);
+    const outcomes = await pinAll(calls, scope);
     const asking = calls
       .map((call, index) => ({ call, index }))
       .filter(
@@ -147,11 +104,7 @@ export class Dispatcher {
       };
       this.emit({ type: 'call.approval', callId: call.id, chatId: scope.chatId, tool: call.name, decision });
       if (decision.kind === 'allow') {
-        call.approval = {
-          by: decision.by ?? 'policy',
-          ruleId: decision.ruleId ?? null,
-          ruleOrigin: decision.ruleOrigin ?? null,
-        };
+        call.approval = approvalOf(decision);
         return;
       }
       delete call.approval;
@@ -159,25 +112,6 @@ export class Dispatcher {
       outcomes[index] = deniedOutcome(decision);
     });
     return { outcomes, stop };
-  }
-
-  // Each ready call's pinArguments (tools/types.ts) runs before the gate sees the call: the gate shows, and the
-  // handler gets, the pinned arguments. A failure is that call's outcome; the others go on.
-  private async pinAll(calls: PreparedCall[], scope: CallScope): Promise<Array<CallOutcome | null>> {
-    const signal = scope.signal ?? new AbortController().signal;
-    const outcomes: Array<CallOutcome | null> = calls.map(() => null);
-    for (const [index, call] of calls.entries()) {
-      const pin = call.kind === 'ready' ? call.tool.spec.pinArguments : undefined;
-      if (call.kind !== 'ready' || !pin) continue;
-      const startedAt = Date.now();
-      try {
-        call.args = await pin(call.args, { workspace: scope.workspace, signal });
-      } catch (error) {
-        delete call.approval;
-        outcomes[index] = thrownOutcome(error, Date.now() - startedAt);
-      }
-    }
-    return outcomes;
   }
 
   /** Runs an approved call under its limit (or starts it as a background task) and emits its events. */
@@ -333,20 +267,4 @@ export class Dispatcher {
       event.type === 'call.queued' ? { ...event, args: this.deps.redactor.redactDeep(event.args) } : event,
     );
   }
-}
-
-function callSandbox(call: ReadyCall, state: SandboxState | null): CallSandbox {
-  const sandboxed = call.tool.spec.sandboxed;
-  if (!sandboxed) return 'none';
-  if (!sandboxed(call.args)) return 'unconfined_requested';
-  return state?.kind === 'ready' ? 'sandboxed' : 'unconfined_unavailable';
-}
-
-function deniedOutcome(decision: Exclude<ApprovalDecision, { kind: 'allow' }>): CallOutcome {
-  if (decision.kind === 'stop') return { outcome: 'denied', message: 'denied: the user stopped the turn' };
-  const message =
-    decision.message ?? (decision.reason ? `denied by the user: ${decision.reason}` : 'denied by the user');
-  return decision.reason
-    ? { outcome: 'denied', message, reason: decision.reason }
-    : { outcome: 'denied', message };
 }

@@ -11,17 +11,15 @@ import type {
   ProgressView,
   ResultFile,
   RuleItem,
-  SandboxStatusView,
   SecretsView,
   SettingsInput,
   SettingsView,
   TaskItem,
-  TrustedFolderItem,
   TodoItem,
   ToolSourceView,
   ToolView,
-  WorkspaceTrustView,
 } from './views';
+import type { SandboxStatusView, TrustedFolderItem, WorkspaceTrustView } from './security-views';
 
 // ---------------------------------------------------------------------------------------------------------
 // Invoke channels

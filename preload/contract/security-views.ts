@@ -1,0 +1,44 @@
+// The IPC contract, part: what the Settings screen and the trust dialog show of the OS sandbox and trusted folders
+// (docs/security.md). Types only; preload/contract.ts re-exports every part.
+
+/** The OS sandbox of commands and script tools (docs/security.md), for the Settings screen. */
+export type SandboxStatusView =
+  | {
+      state: 'ready';
+      /** 'bubblewrap' on Linux, 'sandbox-exec' on macOS. */
+      backend: string;
+      /** What a sandboxed process may do, one line each, for the person to read. */
+      policy: string[];
+    }
+  | {
+      state: 'unavailable';
+      /** Why no sandbox can start (missing packages, user namespaces off, an unsupported system). */
+      reason: string;
+      /** What that means for approvals, in one line. */
+      consequence: string;
+    };
+
+/** A folder whose workspace tools the person trusts (docs/security.md). */
+export interface TrustedFolderItem {
+  /** Its realpath when it was trusted. */
+  path: string;
+  /** ISO time. */
+  trustedAt: string;
+  /** false when the folder is gone (or a symlink now stands there): it then trusts nothing. */
+  exists: boolean;
+}
+
+/** Whether a workspace's own tools (`<workspace>/.config/agenvoy/tools/script`) are trusted, for the trust dialog. */
+export interface WorkspaceTrustView {
+  /** The workspace as asked. */
+  workspace: string;
+  /** Its realpath: what trust is keyed by (null when the folder does not exist). */
+  folder: string | null;
+  trusted: boolean;
+  /** Registered names of the tools found there (script_<name>), loaded or not. */
+  tools: string[];
+  /** The tools that ask on every call and get no secrets because the folder is not trusted ([] when trusted). */
+  untrustedTools: string[];
+  /** Set when trusted-folders.json is damaged: then nothing is trusted. */
+  problem: string | null;
+}
