@@ -7,6 +7,11 @@ const electronOnly = {
   message: 'Only main/electron/ and preload/ may import electron: the core must run in plain Node.',
 };
 
+const sandboxRuntimeOnly = {
+  group: ['@anthropic-ai/sandbox-runtime', '@anthropic-ai/sandbox-runtime/*'],
+  message: 'Only main/sandbox/ may use the sandbox runtime: the core sees it as the CommandSandbox port.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'bench/data/**'] },
   js.configs.recommended,
@@ -16,8 +21,12 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-imports': ['error', { patterns: [electronOnly] }],
+      'no-restricted-imports': ['error', { patterns: [electronOnly, sandboxRuntimeOnly] }],
     },
+  },
+  {
+    files: ['main/sandbox/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [electronOnly] }] },
   },
   {
     files: ['tools/**/*.ts'],
@@ -27,6 +36,7 @@ export default tseslint.config(
         {
           patterns: [
             electronOnly,
+            sandboxRuntimeOnly,
             {
               group: ['**/main/**', '../main', '../../main'],
               message: 'tools/ gets capabilities through the tool context, never by importing main/.',
