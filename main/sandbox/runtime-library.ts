@@ -17,8 +17,8 @@ export interface RuntimeLibrary {
   online: Manager;
 }
 
-/** Loads the two manager instances (each import runs the module once). */
-export async function loadRuntimeLibrary(): Promise<RuntimeLibrary> {
+/** Loads the two manager instances (each import runs the module once); `bwrapPath` overrides PATH's bwrap. */
+export async function loadRuntimeLibrary(options: { bwrapPath?: string } = {}): Promise<RuntimeLibrary> {
   const entry = createRequire(import.meta.url).resolve('@anthropic-ai/sandbox-runtime');
   const managerUrl = new URL('./sandbox/sandbox-manager.js', pathToFileURL(entry)).href;
   const load = async (instance: string): Promise<Manager> => {
@@ -33,6 +33,7 @@ export async function loadRuntimeLibrary(): Promise<RuntimeLibrary> {
     network: { allowedDomains: [], deniedDomains: [] },
     filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
     ripgrep: NO_CWD_SCAN,
+    ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
   });
   return { offline, online };
 }

@@ -25,6 +25,8 @@ export interface RuntimeSandboxOptions {
   web: () => WebSettings | undefined;
   /** Where sandboxed commands keep package-manager caches between calls (default ~/.cache/agenvoy/sandbox). */
   cacheDir?: string;
+  /** bubblewrap's path when it is not the one on PATH. */
+  bwrapPath?: string;
   log?: { warn(message: string, fields?: Record<string, unknown>): void };
 }
 
@@ -128,7 +130,9 @@ export class RuntimeSandbox implements CommandSandbox {
   }
 
   private load(): Promise<RuntimeLibrary> {
-    this.library ??= loadRuntimeLibrary();
+    this.library ??= loadRuntimeLibrary({
+      ...(this.options.bwrapPath ? { bwrapPath: this.options.bwrapPath } : {}),
+    });
     return this.library;
   }
 
@@ -203,6 +207,7 @@ export class RuntimeSandbox implements CommandSandbox {
             network,
             filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
             ripgrep: NO_CWD_SCAN,
+            ...(this.options.bwrapPath ? { bwrapPath: this.options.bwrapPath } : {}),
           },
           networkAsk(this.options.web),
         )
