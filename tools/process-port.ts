@@ -15,6 +15,8 @@ export interface Confinement {
   writable: string[];
   /** 'none': no network at all; 'proxy': public hosts through the sandbox's proxy (internal addresses refused). */
   network: 'none' | 'proxy';
+  /** Files inside `writable` that stay read-only (a global script tool's tool.json and script). */
+  readOnly?: string[];
 }
 
 /** A command to run to completion. */
@@ -62,6 +64,8 @@ export interface SandboxReport {
   confined: boolean;
   /** What the sandbox refused, e.g. "write to /home/u/.bashrc (outside the workspace)"; empty when nothing was seen. */
   blocked: string[];
+  /** What the run changed that runs code later (a git repository it created…), and what was undone; for the model and the person. */
+  warnings: string[];
 }
 
 /** A program to start and leave running (a viewer that outlives the call and the app). */

@@ -103,7 +103,11 @@ export async function runToolProcess(
       stderr: result.stderr,
       truncated: result.truncated,
       durationMs: result.durationMs,
-      sandbox: { confined: wrapped !== null, blocked: wrapped ? wrapped.blocked(result.stderr) : [] },
+      sandbox: {
+        confined: wrapped !== null,
+        blocked: wrapped ? wrapped.blocked(result.stderr) : [],
+        warnings: wrapped ? await wrapped.review() : [],
+      },
     };
   } finally {
     await wrapped?.release();

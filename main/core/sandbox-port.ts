@@ -15,6 +15,8 @@ export interface WrappedCommand {
   env: NodeJS.ProcessEnv;
   /** What the sandbox refused during the run, read from its violation records and the command's stderr. */
   blocked(stderr: string): string[];
+  /** After the run: what it changed that runs code later and could not be kept read-only (undone where it can be). */
+  review(): Promise<string[]>;
   /** Releases what the wrap holds (mount points, the per-call temp folder); call once the process tree is gone. */
   release(): Promise<void>;
 }

@@ -32,9 +32,7 @@ describe('blockedReport', () => {
   it('names a hidden secret location, and says nothing of ordinary missing files', () => {
     const stderr =
       'cat: /h/.ssh/id_rsa: No such file or directory\ncat: notes.txt: No such file or directory';
-    expect(blockedReport(stderr, context)).toEqual([
-      'a read of /h/.ssh/id_rsa (/h/.ssh is a secret location the sandbox hides)',
-    ]);
+    expect(blockedReport(stderr, context)).toEqual(['a read of /h/.ssh/id_rsa (the sandbox hides /h/.ssh)']);
   });
 
   it('explains a failed network call of a command with no network, and the proxy’s refusals', () => {

@@ -45,8 +45,11 @@ export function blockedReport(
       }
     } else if (MISSING.test(line)) {
       for (const file of pathsIn(line, context.cwd)) {
-        const hidden = context.hidden.find((dir) => inside(file, dir));
-        if (hidden) found.add(`a read of ${file} (${hidden} is a secret location the sandbox hides)`);
+        // The most specific hidden place names it best (~/.ssh rather than ~).
+        const hidden = context.hidden
+          .filter((dir) => inside(file, dir))
+          .sort((a, b) => b.length - a.length)[0];
+        if (hidden) found.add(`a read of ${file} (the sandbox hides ${hidden})`);
       }
     }
   }

@@ -1,6 +1,7 @@
 // The OS sandbox of run_command, background_command and script tools (docs/security.md), over
 // @anthropic-ai/sandbox-runtime used as a library: bubblewrap on Linux, sandbox-exec on macOS, none on Windows.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +13,8 @@ import { blockedReport } from './blocked-report';
 import { networkAsk, proxyNetworkConfig } from './network-policy';
 import type { Manager, RuntimeLibrary } from './runtime-library';
 import { loadRuntimeLibrary, NO_CWD_SCAN } from './runtime-library';
-import { secretLocations } from './secret-locations';
-import { protectedPaths } from './workspace-protection';
+import { readPolicy } from './secret-locations';
+import { reviewGitChanges, scanWorkspace } from './workspace-protection';
 
 /** Where the sandbox learns about the user and the settings. */
 export interface RuntimeSandboxOptions {
@@ -29,6 +30,9 @@ export interface RuntimeSandboxOptions {
   bwrapPath?: string;
   log?: { warn(message: string, fields?: Record<string, unknown>): void };
 }
+
+// The runtime's own scratch folder, writable in every sandbox it starts when it exists: shared, so refused.
+const SHARED_RUNTIME_TMP = '/tmp/claude';
 
 // How long the start-up probe may take: a sandbox that cannot start a `true` in this time is not usable.
 const PROBE_TIMEOUT_MS = 15_000;
@@ -60,23 +64,26 @@ export class RuntimeSandbox implements CommandSandbox {
     const workspace = await fs.realpath(confinement.workspace);
     const temp = await fs.mkdtemp(path.join(os.tmpdir(), 'agenvoy-run-'));
     try {
-      const caches = await this.caches();
+      const caches = await this.caches(workspace);
       const writable = [
         workspace,
         temp,
         caches.dir,
         ...(await existing(confinement.writable.filter((dir) => dir !== confinement.workspace))),
       ];
-      const readOnly = await protectedPaths(workspace, this.options.homes);
-      const hidden = await secretLocations({
+      const scan = await scanWorkspace(workspace, this.options.homes);
+      const app = await this.appFolders(writable);
+      const readOnly = [...scan.readOnly, ...app, ...(await existing(confinement.readOnly ?? []))];
+      const reads = await readPolicy({
         homes: this.options.homes,
         agenvoyHome: this.options.agenvoyHome,
-        workspace,
+        writable,
+        workspaceSecrets: scan.secrets,
       });
       const config: Partial<SandboxRuntimeConfig> = {
         filesystem: {
-          denyRead: hidden,
-          allowRead: [],
+          denyRead: reads.denyRead,
+          allowRead: reads.allowRead,
           allowWrite: writable,
           denyWrite: readOnly,
         },
@@ -97,18 +104,13 @@ export class RuntimeSandbox implements CommandSandbox {
         blocked: (stderr) =>
           blockedReport(
             stderr,
-            {
-              cwd: command.cwd,
-              writable,
-              readOnly,
-              hidden,
-              network: confinement.network,
-            },
+            { cwd: command.cwd, writable, readOnly, hidden: reads.denyRead, network: confinement.network },
             manager
               .getSandboxViolationStore()
               .getViolationsForCommand(command.runId)
               .map((violation) => violation.line),
           ),
+        review: () => reviewGitChanges(scan, workspace),
         release: async () => {
           if (released) return;
           released = true;
@@ -224,10 +226,20 @@ export class RuntimeSandbox implements CommandSandbox {
     return manager;
   }
 
-  // Package managers keep their caches in a folder only sandboxed commands use: writable for them, and never
-  // executed from by a program outside the sandbox (the user's own ~/.npm and ~/.cache stay read-only).
-  private async caches(): Promise<{ dir: string; env: Record<string, string> }> {
-    const dir = this.cacheDir;
+  // Writable places that would let a command change this app or reach other sandboxes: $AGENVOY_HOME when it lies
+  // inside a writable folder (a workspace that holds it: its tools and rules), and the runtime's shared /tmp/claude.
+  private async appFolders(writable: string[]): Promise<string[]> {
+    const home = await fs.realpath(this.options.agenvoyHome).catch(() => null);
+    const folders: string[] = [];
+    if (home && writable.some((dir) => isInside(home, dir))) folders.push(home);
+    return [...folders, ...(await existing([SHARED_RUNTIME_TMP]))];
+  }
+
+  // Package managers keep their caches in a folder only sandboxed commands of this workspace use: writable for
+  // them, never executed from by a program outside the sandbox (the user's own ~/.npm and ~/.cache stay hidden),
+  // and not shared with other workspaces (one hostile repository cannot poison another's builds).
+  private async caches(workspace: string): Promise<{ dir: string; env: Record<string, string> }> {
+    const dir = path.join(this.cacheDir, createHash('sha256').update(workspace).digest('hex').slice(0, 16));
     await fs.mkdir(dir, { recursive: true, mode: 0o700 });
     return {
       dir,
@@ -251,4 +263,9 @@ async function existing(dirs: string[]): Promise<string[]> {
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function isInside(child: string, parent: string): boolean {
+  const root = path.resolve(parent);
+  return child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }

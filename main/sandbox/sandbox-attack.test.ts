@@ -56,7 +56,9 @@ describe('an approved command stays in its sandbox', () => {
     expect(fs.existsSync(path.join(root, 'escaped'))).toBe(false);
     const outcome = JSON.parse(run.stdout);
     expect(outcome.outcome).toBe('ok');
-    expect(outcome.text).toContain(`a write to ${fakeHome}/.bashrc (outside the workspace`);
+    // The home folder is hidden: inside the sandbox it is an empty scratch folder, so the write to ~/.bashrc went
+    // nowhere (asserted above); the write to the sibling folder is refused outright.
+    expect(outcome.text).toContain(`a write to ${outside}/planted (outside the workspace`);
     expect(outcome.text).toContain('call again with "sandbox": false');
   });
 
@@ -68,7 +70,9 @@ describe('an approved command stays in its sandbox', () => {
         `cat ${place.home}/.secrets; tar c -C ${fakeHome} . | strings`,
     });
     expect(run.stdout).not.toMatch(CANARIES);
-    expect(JSON.parse(run.stdout).text).toContain('is a secret location the sandbox hides');
+    expect(JSON.parse(run.stdout).text).toContain(
+      `a read of ${path.join(place.home, '.secrets')} (the sandbox hides`,
+    );
   });
 
   it('sees none of the app’s API keys or tokens in its environment', async () => {
@@ -147,7 +151,8 @@ describe('leaving the sandbox needs a person, for that one call', () => {
       outcome: 'denied',
       message:
         "denied: run_command needs approval (it asks to run outside the OS sandbox (sandbox: false), which only a person's " +
-        'decision for this call allows) and there is no terminal to ask; run it yourself with agenvoy tools call run_command … --yes',
+        'decision for this call allows; it touches SSH keys (~/.ssh) (in `command`), which always asks) and there is no ' +
+        'terminal to ask; run it yourself with agenvoy tools call run_command … --yes',
     });
   });
 
@@ -161,7 +166,7 @@ describe('leaving the sandbox needs a person, for that one call', () => {
       'allow',
     );
     expect(chat.toolResults.call_0).toMatch(/^Error: denied: run_command asks to run outside the OS sandbox/);
-    expect(chat.toolResults.call_1).toContain('is a secret location the sandbox hides');
+    expect(chat.toolResults.call_1).toMatch(/a read of \S+\/\.ssh\/id_rsa \(the sandbox hides /);
     expect(JSON.stringify(chat.server.requests)).not.toMatch(CANARIES);
     expect(fs.existsSync(path.join(root, 'leak'))).toBe(false);
   });

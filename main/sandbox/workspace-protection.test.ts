@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { protectedPaths } from './workspace-protection';
+import { reviewGitChanges, scanWorkspace } from './workspace-protection';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -17,39 +17,84 @@ function workspace(files: Record<string, string>): string {
   return dir;
 }
 
-describe('protectedPaths', () => {
-  it('protects git hooks and config of the repository and of nested ones, and existing start-up files', async () => {
+describe('scanWorkspace', () => {
+  it('protects the git control files of every repository, at any depth, and existing start-up files', async () => {
     const dir = workspace({
       '.git/config': '',
       '.git/hooks/.keep': '',
+      '.git/info/exclude': '',
+      '.git/modules/sub/config': '',
+      '.git/modules/sub/hooks/.keep': '',
+      '.git/worktrees/wt/commondir': '../..',
       'vendor/lib/.git/config': '',
+      'a/b/c/d/e/.git/config': '',
+      'build/g/.git/config': '',
       'sub/.git': 'gitdir: ../.git/modules/sub',
       '.npmrc': '',
       'pkg/.envrc': '',
       '.vscode/tasks.json': '{}',
       'node_modules/x/.git/config': '',
     });
-    const found = await protectedPaths(dir);
-    expect(found).toEqual(
-      expect.arrayContaining([
-        path.join(dir, '.config/agenvoy'),
-        path.join(dir, '.git/hooks'),
-        path.join(dir, '.git/config'),
-        path.join(dir, 'vendor/lib/.git/hooks'),
-        path.join(dir, 'vendor/lib/.git/config'),
-        path.join(dir, 'sub/.git'),
-        path.join(dir, '.npmrc'),
-        path.join(dir, 'pkg/.envrc'),
-        path.join(dir, '.vscode'),
-      ]),
+    const scan = await scanWorkspace(dir);
+    expect(scan.readOnly).toEqual(
+      expect.arrayContaining(
+        [
+          '.config/agenvoy',
+          '.git/hooks',
+          '.git/config',
+          '.git/info',
+          '.git/modules/sub/config',
+          '.git/modules/sub/hooks',
+          '.git/worktrees/wt/commondir',
+          'vendor/lib/.git/config',
+          'a/b/c/d/e/.git/config',
+          'build/g/.git/config',
+          'sub/.git',
+          '.npmrc',
+          'pkg/.envrc',
+          '.vscode',
+        ].map((p) => path.join(dir, p)),
+      ),
     );
-    // Dependency folders are not scanned, and missing start-up files are left alone in a project folder.
-    expect(found).not.toContain(path.join(dir, 'node_modules/x/.git/config'));
-    expect(found).not.toContain(path.join(dir, '.bashrc'));
+    expect(scan.repositories).toHaveLength(5);
+    // Dependency folders are not walked, and missing start-up files are left alone in a project folder.
+    expect(scan.readOnly).not.toContain(path.join(dir, 'node_modules/x/.git/config'));
+    expect(scan.readOnly).not.toContain(path.join(dir, '.bashrc'));
+  });
+
+  it('finds .env files at any depth, to hide them', async () => {
+    const dir = workspace({
+      '.env': 'A=1',
+      'api/.env.local': 'B=2',
+      'deep/x/y/.envrc': 'C=3',
+      'env.txt': '',
+    });
+    expect((await scanWorkspace(dir)).secrets.sort()).toEqual(
+      ['.env', 'api/.env.local', 'deep/x/y/.envrc'].map((p) => path.join(dir, p)).sort(),
+    );
   });
 
   it('protects missing start-up files too when the workspace is a home folder', async () => {
     const dir = workspace({});
-    expect(await protectedPaths(dir, [dir])).toEqual(expect.arrayContaining([path.join(dir, '.bashrc')]));
+    expect((await scanWorkspace(dir, [dir])).readOnly).toEqual(
+      expect.arrayContaining([path.join(dir, '.bashrc')]),
+    );
+  });
+});
+
+describe('reviewGitChanges', () => {
+  it('removes a new commondir or config.worktree, and reports new repositories', async () => {
+    const dir = workspace({ '.git/config': '', 'src/a.ts': '' });
+    const before = await scanWorkspace(dir);
+    fs.writeFileSync(path.join(dir, '.git', 'commondir'), '../build/g');
+    fs.mkdirSync(path.join(dir, 'sub', '.git', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'src', '.git'), 'gitdir: ../evil');
+    const notes = await reviewGitChanges(before, dir);
+    expect(fs.existsSync(path.join(dir, '.git', 'commondir'))).toBe(false);
+    expect(notes).toEqual([
+      expect.stringMatching(/^removed .*\.git\/commondir, which the command created/),
+      expect.stringMatching(/created a git repository or link at .*\/src\/\.git/),
+      expect.stringMatching(/created a git repository or link at .*\/sub\/\.git/),
+    ]);
   });
 });

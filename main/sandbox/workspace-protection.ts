@@ -1,73 +1,139 @@
-// What stays read-only inside a writable workspace (docs/security.md): files that make a later, unsandboxed program
-// run code (shell start-up files, git hooks and config, editor settings, direnv and npm config) and the workspace's
-// own Agenvoy tools. The runtime computes such a list from process.cwd(), which is not the workspace, so the
-// sandbox passes this one instead.
+// What stays read-only, or hidden, inside a writable workspace (docs/security.md): files that make a later,
+// unsandboxed program run code (git config and hooks of every repository, shell start-up files, editor tasks,
+// direnv and npm config), this app's workspace tools, and .env files at any depth. The runtime computes a
+// protected list from process.cwd(), which is not the workspace, so the sandbox passes this one instead.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { APP_TOOL_DIR, PROTECTED_DIRS, PROTECTED_FILES } from '../../tools/protected-names';
 
-/** Files that make a later program in this folder run code or trust something: protected where they exist. */
-export const PROTECTED_FILES: readonly string[] = [
-  '.gitmodules',
-  '.gitconfig',
-  '.envrc',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.mcp.json',
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.bash_logout',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.zlogin',
-  '.profile',
-  '.ripgreprc',
-];
-
-/** Folders whose contents run code later (editor tasks, agent commands): protected where they exist. */
-export const PROTECTED_DIRS: readonly string[] = ['.vscode', '.idea', '.claude'];
+// The protected names are the one list the safe writer also refuses (tools/protected-names.ts).
+const FILES = new Set(PROTECTED_FILES.map((name) => name.toLowerCase()));
+const DIRS = new Set([...PROTECTED_DIRS, '.hg'].map((name) => name.toLowerCase()));
 
 /**
  * This app's own workspace tools: protected even while missing (the runtime covers a missing path with a
  * read-only placeholder for the run), so no command can plant a tool in a folder the person trusts.
  */
-export const ALWAYS_PROTECTED: readonly string[] = ['.config/agenvoy'];
+export const ALWAYS_PROTECTED: readonly string[] = [APP_TOOL_DIR.join('/')];
 
-// How deep the scan looks for nested repositories and protected names, and how many folders it reads at most:
-// a bounded cost per command (node_modules and other dependency folders are skipped).
-const SCAN_DEPTH = 3;
-const SCAN_DIRS = 400;
-const SKIP = new Set(['node_modules', '.venv', 'venv', '__pycache__', 'target', 'dist', 'build', '.cache']);
+/** Inside a `.git` folder: what git reads to decide which programs to run, and where else to read it from. */
+export const GIT_CONTROL: readonly string[] = ['config', 'config.worktree', 'hooks', 'commondir', 'info'];
+
+/** Names that hold secrets wherever they are in the workspace: .env, .env.local…, .envrc. */
+export const SECRET_FILE = /^\.env(\..+)?$|^\.envrc$/;
+
+// The walk reads at most this many folders (a bounded cost per command); dependency folders are not entered.
+const SCAN_DIRS = 5000;
+const SKIP = new Set(['node_modules']);
+
+/** What one walk of the workspace found. */
+export interface WorkspaceScan {
+  /** Paths a sandboxed command may not write. */
+  readOnly: string[];
+  /** .env-style files it may not read. */
+  secrets: string[];
+  /** Every `.git` folder or file (a repository, a worktree or submodule link), at any depth. */
+  repositories: string[];
+  /** Whether the walk stopped at its folder budget (the rest was not looked at). */
+  truncated: boolean;
+}
 
 /**
- * The absolute paths under `workspace` that a sandboxed command may not write: the protected names where they
- * exist (at the top and in sub-folders down to a bounded depth), git hooks and config of every repository found,
- * and this app's workspace tools. When the workspace is a home folder, missing start-up files are protected too.
+ * Walks the workspace once. Protected names are protected where they exist, git control files of every
+ * repository found, and this app's tools always; when the workspace is a home folder, missing start-up files too.
  */
-export async function protectedPaths(workspace: string, homes: readonly string[] = []): Promise<string[]> {
-  const found = new Set<string>(ALWAYS_PROTECTED.map((name) => path.join(workspace, name)));
+export async function scanWorkspace(
+  workspace: string,
+  homes: readonly string[] = [],
+): Promise<WorkspaceScan> {
+  const readOnly = new Set<string>(ALWAYS_PROTECTED.map((name) => path.join(workspace, name)));
+  const secrets: string[] = [];
+  const repositories: string[] = [];
   const isHome = homes.some((home) => path.resolve(home) === path.resolve(workspace));
-  if (isHome) for (const name of PROTECTED_FILES) found.add(path.join(workspace, name));
+  if (isHome) for (const name of PROTECTED_FILES) readOnly.add(path.join(workspace, name));
   let budget = SCAN_DIRS;
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    if (budget-- <= 0) return;
-    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.name === '.git') {
-        // A repository (a .git folder) or a worktree/submodule link (a .git file): hooks and config run programs.
-        if (entry.isDirectory()) {
-          found.add(path.join(full, 'hooks'));
-          found.add(path.join(full, 'config'));
-        } else found.add(full);
-        continue;
+  let level = [workspace];
+  // Breadth first, one level's folders read in parallel: no recursion, and the budget goes to shallow folders first.
+  while (level.length > 0 && budget > 0) {
+    const batch = level.slice(0, budget);
+    budget -= batch.length;
+    const listed = await Promise.all(
+      batch.map(async (dir) => ({
+        dir,
+        entries: await fs.readdir(dir, { withFileTypes: true }).catch(() => []),
+      })),
+    );
+    const next: string[] = [];
+    for (const { dir, entries } of listed) {
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (entry.name === '.git') {
+          repositories.push(full);
+          if (entry.isDirectory()) for (const file of await gitControlFiles(full)) readOnly.add(file);
+          else readOnly.add(full);
+          continue;
+        }
+        // Compared case-insensitively, as macOS and Windows file systems read names.
+        const lower = entry.name.toLowerCase();
+        if (FILES.has(lower) || DIRS.has(lower)) readOnly.add(full);
+        if (SECRET_FILE.test(entry.name) && !entry.isDirectory()) secrets.push(full);
+        if (entry.isDirectory() && !SKIP.has(entry.name)) next.push(full);
       }
-      if (PROTECTED_FILES.includes(entry.name) || PROTECTED_DIRS.includes(entry.name)) found.add(full);
-      if (entry.isDirectory() && !SKIP.has(entry.name) && depth < SCAN_DEPTH) await walk(full, depth + 1);
     }
-  };
-  await walk(workspace, 0);
-  return [...found];
+    level = next;
+  }
+  return { readOnly: [...readOnly], secrets, repositories, truncated: level.length > 0 };
+}
+
+// The control files of one .git folder that exist, and those of its submodules' and worktrees' git folders.
+async function gitControlFiles(gitDir: string): Promise<string[]> {
+  const nested = await Promise.all(
+    ['modules', 'worktrees'].map(async (sub) => {
+      const names = await fs.readdir(path.join(gitDir, sub)).catch(() => [] as string[]);
+      return names.map((name) => path.join(gitDir, sub, name));
+    }),
+  );
+  const dirs = [gitDir, ...nested.flat()];
+  const candidates = dirs.flatMap((dir) => [...GIT_CONTROL, 'gitdir'].map((name) => path.join(dir, name)));
+  const present = await Promise.all(candidates.map((file) => exists(file)));
+  // config and hooks are kept read-only even while missing; a missing commondir cannot be (git would fail to read
+  // the placeholder), so a new one is caught after the run (reviewGitChanges).
+  const always = [path.join(gitDir, 'config'), path.join(gitDir, 'hooks')];
+  return [...new Set([...always, ...candidates.filter((_, i) => present[i])])];
+}
+
+/**
+ * After a run: what the command did to git that runs code later and could not be kept read-only beforehand.
+ * A new `commondir` or `config.worktree` in a repository that existed is removed (it would make git read another
+ * config); a new repository, worktree link or submodule git folder is reported.
+ */
+export async function reviewGitChanges(before: WorkspaceScan, workspace: string): Promise<string[]> {
+  const notes: string[] = [];
+  for (const gitDir of before.repositories) {
+    for (const name of ['commondir', 'config.worktree']) {
+      const file = path.join(gitDir, name);
+      if (before.readOnly.includes(file) || !(await exists(file))) continue;
+      await fs.rm(file, { force: true });
+      notes.push(
+        `removed ${file}, which the command created: it would make git read another repository's config`,
+      );
+    }
+  }
+  const after = await scanWorkspace(workspace);
+  const known = new Set(before.repositories);
+  for (const repository of after.repositories) {
+    if (known.has(repository)) continue;
+    notes.push(
+      `the command created a git repository or link at ${repository}: its config and hooks were not checked and ` +
+        'run programs when git is used there',
+    );
+  }
+  return notes;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.lstat(file).then(
+    () => true,
+    () => false,
+  );
 }

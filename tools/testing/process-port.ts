@@ -96,7 +96,7 @@ function runLocal(request: ProcessRunRequest): Promise<ProcessRunResult> {
         stderr: output.stderr,
         truncated,
         durationMs: Date.now() - started,
-        sandbox: { confined: false, blocked: [] },
+        sandbox: { confined: false, blocked: [], warnings: [] },
       });
     });
   });

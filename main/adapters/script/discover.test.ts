@@ -89,11 +89,13 @@ describe('scanDir', () => {
     ]);
   });
 
-  it('prefers script.js when both scripts exist, with a warning', async () => {
+  it('refuses a folder with both scripts: which one runs must not change behind the approval', async () => {
     writeToolFolder(globalDir, 'both', { manifest: manifest('both'), js: '', py: '' });
-    const [tool] = (await scanDir({ dir: globalDir, scope: 'global' })).tools;
-    expect(tool?.script.language).toBe('js');
-    expect(tool?.warnings).toEqual(['both script.js and script.py exist; script.js runs']);
+    const found = await scanDir({ dir: globalDir, scope: 'global' });
+    expect(found.tools).toEqual([]);
+    expect(found.problems).toEqual([
+      expect.objectContaining({ reason: expect.stringMatching(/^both script\.js and script\.py exist/) }),
+    ]);
   });
 
   it('changes the fingerprint when tool.json or the script changes', async () => {

@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { agenvoyHome } from '../../core/paths';
+import { formatBytes, MAX_SCHEMA_BYTES } from '../../core/schema-bounds';
 import { parseManifest, SCRIPT_PREFIX } from './tool-manifest';
 import type { ScanDir, ScriptLanguage, ScriptProblem, ScriptScope, ScriptTool } from './types';
 import { resolveWritable } from './writable-paths';
@@ -63,7 +64,16 @@ export async function loadToolFolder(
   const manifestFile = path.join(dir, 'tool.json');
   let text: string;
   try {
-    text = await fs.readFile(manifestFile, 'utf8');
+    const read = await readBounded(manifestFile, MAX_MANIFEST_BYTES);
+    if (read === null) {
+      return {
+        dir,
+        file: manifestFile,
+        reason: `tool.json is larger than ${formatBytes(MAX_MANIFEST_BYTES)}; the limit is ${formatBytes(MAX_MANIFEST_BYTES)}`,
+        scope,
+      };
+    }
+    text = read;
   } catch (error) {
     const reason = isMissing(error) ? 'missing tool.json' : `cannot read tool.json: ${message(error)}`;
     return { dir, file: manifestFile, reason, scope };
@@ -88,8 +98,17 @@ export async function loadToolFolder(
       scope,
     };
   }
+  // Two scripts are refused rather than one preferred: a Python tool that could plant a script.js (its folder is
+  // writable to it) would otherwise swap in code that was never approved (docs/security.md).
+  if (present.length > 1) {
+    return {
+      dir,
+      file: path.join(dir, 'script.js'),
+      reason: 'both script.js and script.py exist: keep the one this tool runs and remove the other',
+      scope,
+    };
+  }
   const warnings = [...parsed.warnings];
-  if (present.length > 1) warnings.push('both script.js and script.py exist; script.js runs');
   let writable: string[] = [];
   if (scope === 'global') {
     const resolved = await resolveWritable(parsed.manifest.writable, {
@@ -150,9 +169,11 @@ export function resolveTools(scans: Discovery[]): Discovery & { overridden: Scri
         problems.push({
           dir: tool.dir,
           file: path.join(tool.dir, 'tool.json'),
-          reason:
-            `not loaded: this workspace folder is not trusted, so its "${tool.manifest.name}" does not replace ` +
-            `the global tool of that name (${global.dir}); trust the folder with agenvoy trust add to use it`,
+          reason: tool.untrusted
+            ? `not loaded: "${tool.manifest.name}" does not replace the global tool of that name (${global.dir}) ` +
+              `because it ${tool.untrusted}`
+            : `not loaded: this workspace folder is not trusted, so its "${tool.manifest.name}" does not replace ` +
+              `the global tool of that name (${global.dir}); trust the folder with agenvoy trust add to use it`,
           scope,
         });
         continue;
@@ -162,6 +183,31 @@ export function resolveTools(scans: Discovery[]): Discovery & { overridden: Scri
     }
   }
   return { tools: [...chosen.values()], problems, overridden };
+}
+
+/** The largest tool.json read: twice the schema limit leaves room for the rest, and keeps a runaway file out. */
+export const MAX_MANIFEST_BYTES = 2 * MAX_SCHEMA_BYTES;
+
+// The file's text, or null when it holds more than `limit` bytes; never reads more than limit + 1 bytes.
+async function readBounded(file: string, limit: number): Promise<string | null> {
+  const handle = await fs.open(file, 'r');
+  try {
+    // Sized by the file, so a folder rescan does not allocate the limit for every small tool.json.
+    const { size } = await handle.stat();
+    if (size > limit) return null;
+    const buffer = Buffer.alloc(Math.min(size, limit) + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    // A file that grew while being read is read whole on the next scan (the folder watcher sees the write).
+    if (length > size) throw new Error('it changed while being read');
+    return buffer.toString('utf8', 0, length);
+  } finally {
+    await handle.close();
+  }
 }
 
 function isMissing(error: unknown): boolean {

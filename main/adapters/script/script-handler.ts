@@ -2,11 +2,12 @@
 // failure, secrets come in as environment variables, and the whole process group dies on abort. Every call runs
 // in the OS sandbox (docs/security.md): it writes only in the workspace, a temp folder and, for a global tool,
 // its own folder and the folders its tool.json declares; public hosts only; no variable of the app's own.
+import path from 'node:path';
 import type { Confinement } from '../../../tools/process-port';
 import type { ToolContext, ToolHandler } from '../../../tools/types';
 import { CredentialError, ToolError } from '../../../tools/types';
 import type { KillOptions, ProcessGroups } from '../../core/process-group';
-import { MAX_OUTPUT_BYTES, ProcessKilledError } from '../../core/process-group';
+import { capWithinLimit, MAX_OUTPUT_BYTES, ProcessKilledError } from '../../core/process-group';
 import { runToolProcess } from '../../core/process-port';
 import type { CommandSandbox } from '../../core/sandbox-port';
 import { HEARTBEAT_MS, startHeartbeat } from './heartbeat';
@@ -53,7 +54,8 @@ export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): Tool
           env,
           input: JSON.stringify(args ?? {}),
           signal: ctx.signal,
-          maxOutputBytes: options.maxOutputBytes ?? MAX_OUTPUT_BYTES,
+          // The note counts against the result's 1 MiB, so no later cap adds a second one.
+          maxOutputBytes: options.maxOutputBytes ?? capWithinLimit(MAX_OUTPUT_BYTES),
           confinement: scriptConfinement(tool, ctx.workspace),
         },
         {
@@ -70,13 +72,15 @@ export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): Tool
         if (error instanceof ProcessKilledError || error instanceof ToolError) throw error;
         throw new ToolError('script_error', `script error: cannot start ${command}: ${describe(error)}`);
       });
-      if (result.exitCode === 0) return result.stdout.replace(/\r?\n$/, '');
+      const warnings =
+        result.sandbox.warnings.length > 0 ? `\nsandbox: ${result.sandbox.warnings.join('; ')}` : '';
+      if (result.exitCode === 0) return result.stdout.replace(/\r?\n$/, '') + warnings;
       const stderr = result.stderr.trim();
       const exit = result.signal ? `killed by ${result.signal}` : `exit code ${result.exitCode}`;
       const blocked =
-        result.sandbox.blocked.length > 0
+        (result.sandbox.blocked.length > 0
           ? `\nsandbox: the OS sandbox blocked ${result.sandbox.blocked.join('; ')}`
-          : '';
+          : '') + warnings;
       throw new ToolError(
         'script_error',
         `script error: ${stderr || `the script failed with ${exit}`}${blocked}`,
@@ -96,7 +100,14 @@ export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): Tool
 /** The sandbox of a script call: a global tool may also write its own folder and the folders it declares. */
 export function scriptConfinement(tool: ScriptTool, workspace: string): Confinement {
   // tool.writable is the tool's own folder plus tool.json's `writable` for a global tool, and empty for a workspace one.
-  return { workspace, writable: [workspace, ...tool.writable], network: 'proxy' };
+  // Its own tool.json and script stay read-only: a tool must not widen what it may do (always_allow, secrets, writable).
+  // (Planting the other script would not help it either: a folder with both is not loaded.)
+  return {
+    workspace,
+    writable: [workspace, ...tool.writable],
+    network: 'proxy',
+    readOnly: ['tool.json', 'script.js', 'script.py'].map((name) => path.join(tool.dir, name)),
+  };
 }
 
 // The script still runs (it may not need them for this call); the log says what it did not get and why.
@@ -132,6 +143,9 @@ function interpreter(
       if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
       return [process.execPath, [tool.script.path]];
     case 'py':
+      // No __pycache__ beside the script: a workspace tool's folder is pinned when its folder is trusted, and a
+      // write there would make it count as changed.
+      env.PYTHONDONTWRITEBYTECODE = '1';
       return [options.python ?? 'python3', [tool.script.path]];
   }
 }
