@@ -26,6 +26,8 @@ export type CanonicalArgument =
       raw: string;
       others: string[];
       reading: CommandReading;
+      /** The length of the line as given, in UTF-8 bytes (the limit on standing approvals is on it). */
+      bytes: number;
       place: CommandPlace | null;
       /** A command tool's line, run by /bin/sh in `place`; false for another tool's `command` argument. */
       shell: boolean;
@@ -76,6 +78,7 @@ function commandArgument(
     raw,
     others: otherValues(args, key),
     reading,
+    bytes: Buffer.byteLength(line, 'utf8'),
     place: context ? commandPlace(context.workspace, args.cwd) : null,
     shell,
   };

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,8 +8,10 @@ import type { PromptChoice } from './prompter-port';
 import { gateFixture } from './testing/gate-fixture';
 import { ScriptedPrompter } from './testing/scripted-prompter';
 
-// A workspace of its own: git under a default rule checks the repositories the workspace carries.
+// A workspace of its own, a repository (git under a default rule asks where it finds none): git under a default
+// rule checks the repositories the workspace carries.
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-gate-ws-'));
+execFileSync('git', ['init', '-q'], { cwd: workspace });
 const scope = (chatId = 'chat-1') => ({ chatId, workspace });
 const once: PromptChoice = { kind: 'allow_once' };
 

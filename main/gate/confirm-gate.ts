@@ -191,7 +191,7 @@ export class ConfirmGate implements ApprovalGate {
       : (noStandingReason(request, canonical) ?? commandNoStanding(canonical));
     // A default rule vouches for the argv; what it cannot see (PATH, a repository's config) is checked now.
     if (!sensitive && !personOnly && !noStanding && match.kind === 'allow' && match.rule.origin === 'default')
-      noStanding = await defaultRuleHazard(canonical);
+      noStanding = await defaultRuleHazard(canonical, match.rule, this.options.sensitive.homes[0]);
     if (!sensitive && !personOnly && !noStanding) {
       if (match.kind === 'allow') {
         if (match.bind)
@@ -232,7 +232,9 @@ export function personOnlyReason(request: ApprovalRequest): string | null {
   if (request.sandbox === 'unconfined_requested')
     return 'asks to run outside the OS sandbox (sandbox: false)';
   if (request.source.kind === 'script' && !request.source.trusted)
-    return `comes from a workspace folder you have not trusted (${request.source.dir})`;
+    return (
+      request.source.untrusted ?? `comes from a workspace folder you have not trusted (${request.source.dir})`
+    );
   return null;
 }
 
@@ -245,9 +247,11 @@ function noStandingReason(request: ApprovalRequest, canonical: CanonicalArgument
 
 /** Why a call had to be asked, in words for a denial with nobody to ask: " (…)", or '' for an ordinary call. */
 export function whyAsked(item: PromptItem): string {
-  if (item.personOnly) return ` (it ${item.personOnly}, which only a person's decision for this call allows)`;
-  if (item.sensitive) return ` (it touches ${item.sensitive}, which always asks)`;
-  if (item.noStanding) return ` (${item.noStanding})`;
-  if (item.compound) return ` (a compound command line, ${item.compound}: no rule or grant covers it)`;
-  return '';
+  const reasons = [
+    item.personOnly && `it ${item.personOnly}, which only a person's decision for this call allows`,
+    item.sensitive && `it touches ${item.sensitive}, which always asks`,
+    item.noStanding,
+    item.compound && `a compound command line, ${item.compound}: no rule or grant covers it`,
+  ].filter((reason): reason is string => Boolean(reason));
+  return reasons.length > 0 ? ` (${reasons.join('; ')})` : '';
 }

@@ -1,12 +1,19 @@
 // The default rule set (docs/security.md): read-only commands run without asking; every rule is visible
 // and revocable. Each is an argv predicate over what will run (the pattern is only its visible summary), applies
 // only to the built-in command tools running in the OS sandbox with a working folder inside the workspace, and
-// never accepts an option that writes a file or starts a program.
+// never accepts an option that writes a file or starts a program. Their operands that may name paths (`operands`)
+// must lead inside the workspace: `ls /` or `git diff /srv ~/.config` ask.
+import { pathOperands } from './default-rule-operands';
 import { gitBranchListing, gitSubcommand, plainCommand } from './read-only-arguments';
 import type { DefaultRule } from './rule-types';
 
 const GIT_NOTE =
-  'no global options, --output, --ext-diff, --textconv, --no-index…; asks if the repository config runs programs';
+  'no global options, --output, --ext-diff, --textconv, --no-index…; paths only inside the work tree, in a ' +
+  'repository inside the workspace; asks if the repository config runs programs';
+
+// git's arguments after the subcommand: revisions (`HEAD~1`, `main..feature`) resolve to missing paths inside the
+// work tree and pass; a path outside it would make `git diff` compare files directly.
+const gitOperands = (argv: readonly string[]) => pathOperands(argv.slice(2));
 
 /** The rules that ship with the app, each for the built-in run_command. */
 export const DEFAULT_RULES: readonly DefaultRule[] = [
@@ -25,8 +32,9 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     pattern: 'ls **',
     except: [],
     effect: 'allow',
-    note: 'lists files',
+    note: 'lists files (inside the workspace)',
     accepts: (argv) => plainCommand(argv, 'ls', { arguments: true }),
+    operands: (argv) => pathOperands(argv.slice(1)),
   },
   {
     id: 'default-git-status',
@@ -36,6 +44,7 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     effect: 'allow',
     note: `shows the work tree state (${GIT_NOTE})`,
     accepts: (argv) => gitSubcommand(argv, 'status'),
+    operands: gitOperands,
   },
   {
     id: 'default-git-log',
@@ -45,6 +54,7 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     effect: 'allow',
     note: `shows history (${GIT_NOTE})`,
     accepts: (argv) => gitSubcommand(argv, 'log'),
+    operands: gitOperands,
   },
   {
     id: 'default-git-diff',
@@ -54,6 +64,7 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     effect: 'allow',
     note: `shows changes (${GIT_NOTE})`,
     accepts: (argv) => gitSubcommand(argv, 'diff'),
+    operands: gitOperands,
   },
   {
     id: 'default-git-show',
@@ -63,6 +74,7 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     effect: 'allow',
     note: `shows an object (${GIT_NOTE})`,
     accepts: (argv) => gitSubcommand(argv, 'show'),
+    operands: gitOperands,
   },
   {
     id: 'default-git-branch',
@@ -81,6 +93,7 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     effect: 'allow',
     note: `resolves names to commits (${GIT_NOTE})`,
     accepts: (argv) => gitSubcommand(argv, 'rev-parse'),
+    operands: gitOperands,
   },
   {
     id: 'default-whoami',
@@ -97,7 +110,10 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     pattern: 'which **',
     except: [],
     effect: 'allow',
-    note: 'locates a program',
+    note: 'locates a program (by name; a path only inside the workspace)',
     accepts: (argv) => plainCommand(argv, 'which', { arguments: true }),
+    // Its operands are program names looked up on PATH; only one with a `/` names a file (it is tested for
+    // being executable and printed), so only those must stay inside.
+    operands: (argv) => pathOperands(argv.slice(1)).filter((name) => name.includes('/')),
   },
 ];

@@ -4,6 +4,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
+// How much of a `.git` file is read: its `gitdir:` line comes first.
+const GIT_FILE_BYTES = 64 * 1024;
+
 /** Bounds of one search. */
 export const EMBEDDED_LIMITS = { depth: 4, entries: 4000, repositories: 16 };
 
@@ -43,11 +46,33 @@ export async function embeddedRepositories(root: string): Promise<string[]> {
 
 /** Where a `.git` file (`gitdir: <path>`) points, or null. */
 export async function gitFileTarget(file: string): Promise<string | null> {
-  const text = await fs.readFile(file, 'utf8').catch(() => '');
-  const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
-  return match ? path.resolve(path.dirname(file), match[1] as string) : null;
+  const text = await readHead(file);
+  // Line by line and trimmed, not with a regular expression: the file is the repository's, and a lazy match
+  // with trailing blanks takes time in the square of its length.
+  const line = text.split('\n').find((candidate) => candidate.startsWith('gitdir:'));
+  const target = line?.slice('gitdir:'.length).trim();
+  // A longer path names nothing the kernel would open (PATH_MAX), so git cannot use it either.
+  if (!target || target.length > 4096) return null;
+  return path.resolve(path.dirname(file), target);
 }
 
 async function real(dir: string): Promise<string> {
   return fs.realpath(dir).catch(() => dir);
+}
+
+// The start of a regular file (a FIFO or a device named `.git` would block or never end), or ''.
+async function readHead(file: string): Promise<string> {
+  const stat = await fs.stat(file).catch(() => null);
+  if (!stat?.isFile()) return '';
+  const handle = await fs.open(file, 'r').catch(() => null);
+  if (!handle) return '';
+  try {
+    const buffer = Buffer.alloc(GIT_FILE_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    await handle.close();
+  }
 }

@@ -73,17 +73,25 @@ type Listed =
 
 function listConfig(args: string[], cwd: string, env: Record<string, string>): Promise<Listed> {
   return new Promise((resolve) => {
-    execFile(
-      'git',
-      args,
-      { cwd, env, timeout: CHECK_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024, encoding: 'utf8' },
-      (error, stdout, stderr) => {
-        if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return resolve({ kind: 'no_git' });
-        if (error)
-          return resolve({ kind: 'failed', message: (stderr || error.message).trim().split('\n')[0] ?? '' });
-        resolve({ kind: 'ok', entries: parseEntries(stdout) });
-      },
-    );
+    try {
+      execFile(
+        'git',
+        args,
+        { cwd, env, timeout: CHECK_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024, encoding: 'utf8' },
+        (error, stdout, stderr) => {
+          if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return resolve({ kind: 'no_git' });
+          if (error)
+            return resolve({
+              kind: 'failed',
+              message: (stderr || error.message).trim().split('\n')[0] ?? '',
+            });
+          resolve({ kind: 'ok', entries: parseEntries(stdout) });
+        },
+      );
+    } catch (error) {
+      // A spawn that cannot even start (an argument past the system's limit, E2BIG) fails this check, not the gate.
+      resolve({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+    }
   });
 }
 

@@ -33,6 +33,11 @@ export interface DefaultRule {
    * quote removal. `pattern` and `except` only summarise it for people; a command rule without it allows nothing.
    */
   accepts?: (argv: readonly string[]) => boolean;
+  /**
+   * The words of an accepted argv that may name paths (docs/security.md): each must lead inside the workspace, or
+   * the call asks. Absent: the rule accepts no operand that could (`pwd`, `whoami`, `git branch`).
+   */
+  operands?: (argv: readonly string[]) => string[];
 }
 
 /** A rule in force: a shipped default or one the user made. */

@@ -1,7 +1,7 @@
 // Which sensitive location a path names (docs/security.md): by name anywhere in it (`.ssh`, `.env`…, also
 // through shell globs), under $AGENVOY_HOME, a folder containing a secret store, and where symlinks really lead.
 import path from 'node:path';
-import { isInside, realPath } from './real-path';
+import { isInside, PathResolver, readings } from './real-path';
 import type { SegmentPattern } from './sensitive-names';
 import {
   SECRET_STORE_COMMANDS,
@@ -9,7 +9,9 @@ import {
   SENSITIVE_HOME_DIRS,
   SENSITIVE_NAMES,
 } from './sensitive-names';
-import { basename, commandWords, hasShellGlob, shellGlobToRegExp, words } from './shell-words';
+import type { ShellGlob } from './shell-glob';
+import { globLiteralLength } from './shell-glob';
+import { basename, commandWords, hasShellGlob, shellGlob, words } from './shell-words';
 
 /** Where the user's secrets live on this machine. */
 export interface SensitiveOptions {
@@ -21,8 +23,41 @@ export interface SensitiveOptions {
 
 const AGENVOY = `Agenvoy's own folder ($AGENVOY_HOME: the secret file, approval rules, tools)`;
 
+/**
+ * What one decision resolves paths with: a resolver that remembers what it saw on disk, and the locations every
+ * path is compared with, worked out once (a line may hold thousands of paths).
+ */
+export class SensitiveResolution {
+  readonly resolver = new PathResolver();
+  private places: { agenvoy: string[]; roots: string[] } | null = null;
+
+  constructor(readonly options: SensitiveOptions) {}
+
+  /** $AGENVOY_HOME as written and real; the folders whose containers count as sensitive (`wide`). */
+  locations(): { agenvoy: string[]; roots: string[] } {
+    if (this.places) return this.places;
+    const { homes, agenvoyHome } = this.options;
+    const real = (target: string) => this.resolver.resolve(target);
+    this.places = {
+      agenvoy: [path.resolve(agenvoyHome), real(agenvoyHome)],
+      roots: [
+        ...homes.flatMap((home) =>
+          SENSITIVE_HOME_DIRS.flatMap((dir) => [path.join(home, dir), real(path.join(home, dir))]),
+        ),
+        path.resolve(agenvoyHome),
+      ],
+    };
+    return this.places;
+  }
+}
+
 /** What sensitive location a text names, if any. `wide` also counts folders that contain one (`ls ~`). */
-export function sensitivePath(text: string, options: SensitiveOptions, wide = false): string | null {
+export function sensitivePath(
+  text: string,
+  options: SensitiveOptions,
+  wide = false,
+  resolution: SensitiveResolution = new SensitiveResolution(options),
+): string | null {
   const agenvoyHome = path.resolve(options.agenvoyHome);
   const absolute: string[] = [];
   // The whole value counts as one path too (a folder name with spaces), unless it is clearly prose or code.
@@ -40,42 +75,40 @@ export function sensitivePath(text: string, options: SensitiveOptions, wide = fa
   }
   if (!wide) return null;
   // The named reason is more useful, so containing folders are only looked at once no word names a location.
-  return containedLocation(absolute, options);
+  return containedLocation(absolute, resolution);
 }
 
 /**
  * What sensitive location `target` really is, resolved as a path from each of `bases` through every symlink
- * (a link in the workspace to ~/.ssh is ~/.ssh), or null. `wide` as for sensitivePath.
+ * (a link in the workspace to ~/.ssh is ~/.ssh), in both readings of `..` (the kernel's and `cd`'s), or null.
+ * `wide` as for sensitivePath.
  */
 export function resolvedLocation(
   target: string,
   bases: readonly string[],
   options: SensitiveOptions,
   wide: boolean,
+  resolution: SensitiveResolution = new SensitiveResolution(options),
 ): string | null {
   if (target === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return null;
   const expanded = expandHome(target, options);
   const starts = path.isAbsolute(expanded) ? ['/'] : bases;
-  const agenvoyHomes = [path.resolve(options.agenvoyHome), realPath(options.agenvoyHome)];
+  const { agenvoy } = resolution.locations();
   const resolved: string[] = [];
   for (const base of starts) {
-    const real = realPath(expanded, base);
-    const named = namedLocation(real);
-    if (named) return named;
-    if (agenvoyHomes.some((home) => isInside(real, home))) return AGENVOY;
-    resolved.push(real);
+    for (const real of readings(resolution.resolver, expanded, base)) {
+      const named = namedLocation(real);
+      if (named) return named;
+      if (agenvoy.some((home) => isInside(real, home))) return AGENVOY;
+      resolved.push(real);
+    }
   }
-  return wide ? containedLocation(resolved, options) : null;
+  return wide ? containedLocation(resolved, resolution) : null;
 }
 
 // A folder that contains one of the home's secret stores (or $AGENVOY_HOME): listing or archiving it reaches them.
-function containedLocation(absolute: readonly string[], options: SensitiveOptions): string | null {
-  const roots = [
-    ...options.homes.flatMap((home) =>
-      SENSITIVE_HOME_DIRS.flatMap((dir) => [path.join(home, dir), realPath(path.join(home, dir))]),
-    ),
-    path.resolve(options.agenvoyHome),
-  ];
+function containedLocation(absolute: readonly string[], resolution: SensitiveResolution): string | null {
+  const { roots } = resolution.locations();
   for (const resolved of absolute) {
     const contained = roots.find((root) => isInside(root, resolved));
     if (contained) return `a folder that contains ${contained}`;
@@ -99,8 +132,8 @@ export function secretStoreCommand(line: string): string | null {
 function matchName(word: string, names: readonly string[]): string | null {
   if (hasShellGlob(word)) {
     // A glob with almost no literal text (`*`, `$(…)` read as `*`) would name every command: only specific ones count.
-    if (word.replace(/\[[^\]]*\]|[*?]/g, '').length < 3) return null;
-    const glob = shellGlobToRegExp(word);
+    if (globLiteralLength(word) < 3) return null;
+    const glob = shellGlob(word);
     return names.find((name) => glob.test(name)) ?? null;
   }
   const lower = word.toLowerCase();
@@ -115,7 +148,7 @@ const NEEDLES = SENSITIVE_NAMES.map((name) =>
 /** A path segment, with its glob compiled when it is one worth testing against the names. */
 interface Segment {
   text: string;
-  glob: RegExp | null;
+  glob: ShellGlob | null;
 }
 
 /** The sensitive name a path contains as consecutive segments (`.ssh`, `.kube/config`…), or null. */
@@ -141,8 +174,7 @@ export function namedLocation(word: string): string | null {
 // with almost no literal text (`*`, `*s`) would flag every wildcard, so only hidden-name globs and specific ones count.
 function toSegment(text: string): Segment {
   if (!hasShellGlob(text)) return { text, glob: null };
-  const literal = text.replace(/\[[^\]]*\]|[*?]/g, '');
-  return { text, glob: text.startsWith('.') || literal.length >= 3 ? shellGlobToRegExp(text) : null };
+  return { text, glob: text.startsWith('.') || globLiteralLength(text) >= 3 ? shellGlob(text) : null };
 }
 
 function segmentMatches(segment: Segment, pattern: SegmentPattern): boolean {

@@ -6,7 +6,7 @@ import { CANONICAL_KEYS } from './canonical-argument';
 import type { SensitiveScope } from './sensitive-command';
 import { sensitiveInCommand } from './sensitive-command';
 import type { SensitiveOptions } from './sensitive-paths';
-import { resolvedLocation, secretStoreCommand, sensitivePath } from './sensitive-paths';
+import { resolvedLocation, secretStoreCommand, SensitiveResolution, sensitivePath } from './sensitive-paths';
 import { words } from './shell-words';
 
 export type { SensitiveOptions } from './sensitive-paths';
@@ -37,30 +37,33 @@ export function findSensitiveTarget(
   options: SensitiveOptions,
   scope: SensitiveScope | null = null,
 ): SensitiveTarget | null {
+  // One resolution for the whole call: what it saw on disk and the locations compared with are worked out once.
+  const resolution = new SensitiveResolution(options);
   // The command line itself is read once, from its working folder, with the expanding reader.
   const commandLine = canonical.kind === 'command' ? canonical.key : null;
   if (canonical.kind === 'command') {
     const hit =
       secretStoreCommand(canonical.text) ??
-      secretStoreCommand(canonical.raw) ??
-      (scope ? sensitiveInCommand(canonical.raw, options, scope) : null);
+      (canonical.raw === canonical.text ? null : secretStoreCommand(canonical.raw)) ??
+      (scope ? sensitiveInCommand(canonical.raw, options, scope, resolution) : null);
     if (hit) return { label: hit, argument: canonical.key };
   }
-  for (const [where, key, value] of strings(args, '')) {
+  for (const [where, key, value] of strings(args)) {
     if (where === commandLine) {
-      const hit = sensitivePath(value, options, true);
+      const hit = sensitivePath(value, options, true, resolution);
       if (hit) return { label: hit, argument: where };
       continue;
     }
     if (COMMAND_KEYS.has(key)) {
-      const hit = secretStoreCommand(value) ?? (scope ? sensitiveInCommand(value, options, scope) : null);
+      const hit =
+        secretStoreCommand(value) ?? (scope ? sensitiveInCommand(value, options, scope, resolution) : null);
       if (hit) return { label: hit, argument: where };
     }
     const directory = DIRECTORY_KEYS.has(key);
     const wide = directory || isCanonicalValue(canonical, key);
     const hit =
-      sensitivePath(value, options, wide) ??
-      (scope ? resolvedValue(value, options, scope, wide, directory) : null);
+      sensitivePath(value, options, wide, resolution) ??
+      (scope ? resolvedValue(value, options, scope, wide, directory, resolution) : null);
     if (hit) return { label: hit, argument: where };
   }
   return null;
@@ -73,13 +76,14 @@ function resolvedValue(
   scope: SensitiveScope,
   wide: boolean,
   directory: boolean,
+  resolution: SensitiveResolution,
 ): string | null {
   if (value === '' || value.length > 4096 || /[\n\r]/.test(value)) return null;
   // A working folder that leaves the workspace through a symlink counts wherever it leads.
-  if (directory) return resolvedLocation(value, [scope.workspace], options, true);
+  if (directory) return resolvedLocation(value, [scope.workspace], options, true, resolution);
   const candidates = [value, ...words(value)].slice(0, MAX_RESOLVED_WORDS);
   for (const candidate of new Set(candidates)) {
-    const hit = resolvedLocation(candidate, [scope.workspace], options, wide);
+    const hit = resolvedLocation(candidate, [scope.workspace], options, wide, resolution);
     if (hit) return hit;
   }
   return null;
@@ -89,11 +93,22 @@ function isCanonicalValue(canonical: CanonicalArgument, key: string): boolean {
   return canonical.kind !== 'json' && (CANONICAL_KEYS as readonly string[]).includes(key);
 }
 
-function* strings(value: unknown, where: string, key = ''): Generator<[string, string, string]> {
-  if (typeof value === 'string') yield [where || key, key, value];
-  else if (Array.isArray(value))
-    for (const [i, item] of value.entries()) yield* strings(item, `${where}[${i}]`, key);
-  else if (value && typeof value === 'object') {
-    for (const [k, item] of Object.entries(value)) yield* strings(item, where ? `${where}.${k}` : k, k);
+// Every string in the arguments with where it is and its key, depth first in order, with a stack of its own
+// rather than recursion: arguments nest as deeply as a model makes them.
+function* strings(args: unknown): Generator<[string, string, string]> {
+  const stack: Array<{ value: unknown; where: string; key: string }> = [{ value: args, where: '', key: '' }];
+  while (stack.length > 0) {
+    const { value, where, key } = stack.pop() as (typeof stack)[number];
+    if (typeof value === 'string') yield [where || key, key, value];
+    else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i] as unknown, where: `${where}[${i}]`, key });
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, item] = entries[i] as [string, unknown];
+        stack.push({ value: item, where: where ? `${where}.${k}` : k, key: k });
+      }
+    }
   }
 }

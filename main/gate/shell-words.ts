@@ -1,5 +1,7 @@
 // A deliberately rough shell reading for the sensitive-target check: words and the words in command position.
 // It errs towards finding more (a false find only means the user is asked), never towards finding less.
+import type { ShellGlob } from './shell-glob';
+import { compileShellGlob } from './shell-glob';
 
 /** A command line with quotes and backslash escapes removed, as the shell would see the words. */
 export function unquote(text: string): string {
@@ -87,8 +89,8 @@ export function hasShellGlob(word: string): boolean {
   return /[*?[]/.test(word);
 }
 
-/** A shell glob as an anchored, case-insensitive regular expression; `*` and `?` do not match a leading dot, as in bash. */
-export function shellGlobToRegExp(glob: string): RegExp {
+/** A shell glob compiled for testing names (see shell-glob.ts), cached: the same words recur within a decision. */
+export function shellGlob(glob: string): ShellGlob {
   const cached = globCache.get(glob);
   if (cached) return cached;
   const compiled = compileShellGlob(glob);
@@ -97,31 +99,4 @@ export function shellGlobToRegExp(glob: string): RegExp {
   return compiled;
 }
 
-const globCache = new Map<string, RegExp>();
-
-function compileShellGlob(glob: string): RegExp {
-  let source = '';
-  for (let i = 0; i < glob.length; i++) {
-    const char = glob[i] as string;
-    if (char === '*') source += i === 0 ? '(?!\\.)[^/]*' : '[^/]*';
-    else if (char === '?') source += i === 0 ? '[^/.]' : '[^/]';
-    else if (char === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end === -1) source += '\\[';
-      else {
-        const body = glob
-          .slice(i + 1, end)
-          .replace(/^!/, '^')
-          .replace(/\\/g, '\\\\');
-        source += `[${body}]`;
-        i = end;
-      }
-    } else source += /[.+^${}()|\\/-]/.test(char) ? `\\${char}` : char;
-  }
-  try {
-    return new RegExp(`^${source}$`, 'i');
-  } catch {
-    // A class the regular expression engine rejects: assume it could match anything.
-    return /^.*$/;
-  }
-}
+const globCache = new Map<string, ShellGlob>();

@@ -2,7 +2,7 @@
 // the WHATWG parser (what fetch uses) reads it, never as text: `http://127.0.0.1:18084?.example.com/`,
 // `https://a.example.com@evil.com/` or `https://evil.com\@x.example.com/` then cannot pass for `*.example.com`.
 import { domainToASCII } from 'node:url';
-import { globToRegExp } from './glob';
+import { compileGlob } from './glob';
 
 /** A URL rule pattern in parts: scheme, host and path+query are rule globs, port a number or any. */
 export interface UrlPattern {
@@ -81,10 +81,10 @@ export function parseUrl(text: string): UrlParts | null {
  */
 export function urlMatches(pattern: UrlPattern, url: UrlParts, strict: boolean): boolean {
   if (strict && url.userinfo) return false;
-  if (!globToRegExp(pattern.scheme).test(url.scheme)) return false;
-  if (!globToRegExp(pattern.host).test(url.host)) return false;
+  if (!compileGlob(pattern.scheme).test(url.scheme)) return false;
+  if (!compileGlob(pattern.host).test(url.host)) return false;
   if (pattern.port !== '*' && pattern.port !== url.port) return false;
-  const path = globToRegExp(pattern.path);
+  const path = compileGlob(pattern.path);
   return strict ? url.paths.every((p) => path.test(p)) : url.paths.some((p) => path.test(p));
 }
 

@@ -22,9 +22,12 @@ export function readDollar(
   const at = skipContinuations(src, lexer.pos + 1);
   const next = src[at];
   if (next === '{') {
+    if (!lexer.enter()) return;
     lexer.pos = at;
     parts.push(readBraceParam(lexer, quoted, start));
+    lexer.leave();
   } else if (next === '(') {
+    if (!lexer.enter()) return;
     lexer.pos = at + 1;
     const innerStart = lexer.pos;
     lexer.tokens(true);
@@ -33,6 +36,7 @@ export function readDollar(
     const arithmetic = inner.startsWith('(') && inner.endsWith(')');
     const what = arithmetic ? 'arithmetic' : 'command';
     parts.push({ kind: 'opaque', what, raw: src.slice(start, lexer.pos), inner, quoted });
+    lexer.leave();
   } else if (next === '[') {
     // bash's old arithmetic `$[…]`, expanded inside double quotes too (dash leaves it as text).
     let depth = 0;
@@ -108,7 +112,9 @@ function readBraceParam(lexer: Lexer, quoted: boolean, start: number): WordPart 
     while (end < src.length && NAME_CHAR.test(src[end] as string)) end++;
     name = src.slice(lexer.pos, end);
   } else if (first !== undefined && /[0-9]/.test(first)) {
-    name = /^[0-9]+/.exec(src.slice(lexer.pos))?.[0] ?? first;
+    let end = lexer.pos + 1;
+    while (end < src.length && /[0-9]/.test(src[end] as string)) end++;
+    name = src.slice(lexer.pos, end);
   } else if (first !== undefined && (SPECIAL.has(first) || first === '0')) name = first;
   if (name === '') {
     lexer.problems.push(`\`${clip(src.slice(start, start + 12))}\` (a bad substitution)`);

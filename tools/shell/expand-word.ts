@@ -22,8 +22,22 @@ export type Lookup = (name: string) => Possible;
 /** Most values one word may take before the rest is folded into UNKNOWN. */
 export const MAX_VALUES = 64;
 
+/** Longest value worked out; past it the rest of the value is UNKNOWN (no path or line that long matters). */
+export const MAX_VALUE_CHARS = 64 * 1024;
+
 /** Where tilde expansion applies: at the word's start, or also after `=` and each `:` (assignment values). */
 export type TildeRule = 'start' | 'assignment' | 'none';
+
+/**
+ * The characters a whole expansion may still build, shared by every word of a line; once spent, every further
+ * combination is UNKNOWN and the caller reports the line as not read through.
+ */
+export interface ExpandBudget {
+  chars: number;
+}
+
+/** A budget that never runs out, for single words. */
+export const UNBOUNDED: ExpandBudget = { chars: Infinity };
 
 /** Every value a word may take, UNKNOWN marking the pieces nobody can know; `why` names the first such piece. */
 export function expandParts(
@@ -31,11 +45,13 @@ export function expandParts(
   lookup: Lookup,
   tilde: TildeRule,
   why: string[] = [],
+  budget: ExpandBudget = UNBOUNDED,
 ): string[] {
   if (tilde === 'assignment') {
     const segments = splitAtColons(parts);
     return segments.reduce<string[]>(
-      (acc, segment, i) => product(acc, expandParts(segment, lookup, 'start', why), i === 0 ? '' : ':'),
+      (acc, segment, i) =>
+        product(acc, expandParts(segment, lookup, 'start', why, budget), budget, i === 0 ? '' : ':'),
       [''],
     );
   }
@@ -47,11 +63,11 @@ export function expandParts(
     if (prefix.user !== '') why.push(`~${prefix.user} (another user's home folder)`);
     rest = prefix.rest;
   }
-  for (const part of rest) values = product(values, expandPart(part, lookup, why));
+  for (const part of rest) values = product(values, expandPart(part, lookup, why, budget), budget);
   return values;
 }
 
-function expandPart(part: WordPart, lookup: Lookup, why: string[]): string[] {
+function expandPart(part: WordPart, lookup: Lookup, why: string[], budget: ExpandBudget): string[] {
   switch (part.kind) {
     case 'text':
       return [part.text];
@@ -62,16 +78,21 @@ function expandPart(part: WordPart, lookup: Lookup, why: string[]): string[] {
       );
       return [UNKNOWN];
     case 'param':
-      return expandParam(part, lookup, why);
+      return expandParam(part, lookup, why, budget);
   }
 }
 
-function expandParam(part: Extract<WordPart, { kind: 'param' }>, lookup: Lookup, why: string[]): string[] {
+function expandParam(
+  part: Extract<WordPart, { kind: 'param' }>,
+  lookup: Lookup,
+  why: string[],
+  budget: ExpandBudget,
+): string[] {
   const possible = lookup(part.name);
   if (possible.unknown) why.push(`${clip(part.raw)} (a value only known when it runs)`);
   const op = part.op;
   if (op === null) return alternatives(possible, '');
-  const word = () => expandParts(part.word ?? [], lookup, part.quoted ? 'none' : 'start', why);
+  const word = () => expandParts(part.word ?? [], lookup, part.quoted ? 'none' : 'start', why, budget);
   const colon = op.startsWith(':');
   const set = possible.values.filter((value) => !colon || value !== '');
   // Whether the variable may count as unset here (`:` also counts the empty value as unset).
@@ -105,12 +126,33 @@ export function alternatives(possible: Possible, unsetAs: string): string[] {
   return dedupe(out);
 }
 
-// Every combination of `left` and `right` values, capped at MAX_VALUES: past it, an UNKNOWN stands for the rest.
-function product(left: string[], right: string[], join = ''): string[] {
-  const out: string[] = [];
-  for (const a of left) for (const b of right) out.push(a + join + b);
-  if (out.length <= MAX_VALUES) return dedupe(out);
-  return dedupe([...out.slice(0, MAX_VALUES - 1), UNKNOWN]);
+// Every combination of `left` and `right` values, capped at MAX_VALUES (past it, an UNKNOWN stands for the rest)
+// and each at MAX_VALUE_CHARS (past it, the value ends in UNKNOWN and grows no more). The work is paid from
+// `budget`: one unit per value built, plus its length when values must be compared (only when both sides have
+// several, as a single value cannot repeat), so the work stays bounded whatever the line.
+function product(left: string[], right: string[], budget: ExpandBudget, join = ''): string[] {
+  if (budget.chars < 0) return [UNKNOWN];
+  const compared = left.length > 1 && right.length > 1 ? new Set<string>() : null;
+  const list: string[] = [];
+  for (const a of left)
+    for (const b of right) {
+      const full = a.length > MAX_VALUE_CHARS;
+      const joined = a + join + b;
+      const value = full
+        ? a
+        : joined.length > MAX_VALUE_CHARS
+          ? joined.slice(0, MAX_VALUE_CHARS) + UNKNOWN
+          : joined;
+      budget.chars -= 1 + (compared ? value.length : 0);
+      if (budget.chars < 0) return [UNKNOWN];
+      if (compared) compared.add(value);
+      else list.push(value);
+      const size = compared ? compared.size : list.length;
+      if (size > MAX_VALUES) return [...(compared ?? list)].slice(0, MAX_VALUES - 1).concat(UNKNOWN);
+      // A value already cut takes nothing more from `right`: every combination would be the same value.
+      if (full) break;
+    }
+  return compared ? [...compared] : list;
 }
 
 function dedupe(values: string[]): string[] {

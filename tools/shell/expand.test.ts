@@ -98,11 +98,11 @@ describe('expandLine: words as the shell expands them', () => {
       ENVIRONMENT,
     );
     const deep = expandLine(`${'$('.repeat(200)}x${')'.repeat(200)}`, ENVIRONMENT);
-    const long = expandLine('echo a; '.repeat(3000), ENVIRONMENT);
+    const long = expandLine('echo a; '.repeat(5000), ENVIRONMENT);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(wide.words.every((word) => word.values.length <= 64)).toBe(true);
-    expect(deep.unresolvable.join()).toContain('nested too deeply');
-    expect(long.unresolvable.join()).toContain('too long');
+    expect(deep.truncated).toMatch(/nested (too deeply|more than 64 deep)/);
+    expect(long.truncated).toContain('too long');
   });
 });
 

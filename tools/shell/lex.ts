@@ -19,12 +19,25 @@ const OPERATORS = ';;& <<< <<- &>> ;; ;& && &> || |& << <& <> >> >& >| & | ; < >
 
 const WORD_END = new Set([' ', '\t', '\n', ';', '&', '|', '<', '>', '(', ')']);
 
+// The characters an operator can begin with: only at these is the operator list searched.
+const OPERATOR_START = new Set(OPERATORS.map((op) => op[0] as string));
+
+// Characters that end a run of plain word characters, in any mode: quoting, expansions and escapes.
+const WORD_SPECIAL = new Set(['\\', "'", '"', '$', '`']);
+
+/**
+ * How deeply `$(…)` and `${…}` may nest before the reader stops (the rest of the line is then unread and reported).
+ * Every recursion of the reader, and of the expansion that walks its output, goes through one of the two, so this
+ * also bounds their depth: no input can exhaust the stack.
+ */
+export const MAX_NESTING = 64;
+
 /** Reads a whole command line into tokens. */
 export function lex(line: string): Lexed {
   const lexer = new Lexer(line);
   const tokens = lexer.tokens(false);
   if (line.includes('\0')) lexer.problems.push('a NUL character (the shell would cut the line there)');
-  return { tokens, problems: lexer.problems };
+  return { tokens, problems: lexer.problems, stopped: lexer.stopped };
 }
 
 /** Word-reading modes: a top-level word; the word of an unquoted `${x:-word}`; the same inside double quotes. */
@@ -34,8 +47,30 @@ export type Mode = 'top' | 'brace' | 'dbrace';
 export class Lexer {
   pos = 0;
   readonly problems: string[] = [];
+  /** Why reading stopped before the end (see MAX_NESTING), or null. */
+  stopped: string | null = null;
+  private depth = 0;
 
   constructor(readonly src: string) {}
+
+  /** Enters one `$(…)` or `${…}`; past MAX_NESTING it reports why, leaves the rest unread and returns false. */
+  enter(): boolean {
+    if (this.depth < MAX_NESTING) {
+      this.depth++;
+      return true;
+    }
+    if (!this.stopped) {
+      this.stopped = `expansions nested more than ${MAX_NESTING} deep (the rest of the line is not read)`;
+      this.problems.push(this.stopped);
+    }
+    this.pos = this.src.length;
+    return false;
+  }
+
+  /** Leaves what enter() entered. */
+  leave(): void {
+    this.depth--;
+  }
 
   /** Tokens up to the end, or (inside `$(`) up to the `)` that closes it, which is left unread. */
   tokens(untilParen: boolean): Token[] {
@@ -66,7 +101,9 @@ export class Lexer {
         for (const doc of pending.splice(0)) this.readHereDocument(doc);
         continue;
       }
-      const op = OPERATORS.find((candidate) => src.startsWith(candidate, this.pos));
+      const op = OPERATOR_START.has(c)
+        ? OPERATORS.find((candidate) => src.startsWith(candidate, this.pos))
+        : undefined;
       if (op) {
         if (untilParen && op === '(') depth++;
         if (untilParen && op === ')') {
@@ -161,11 +198,20 @@ export class Lexer {
       } else if (c === '`') {
         parts.push(this.readBackquote(inDouble));
       } else {
-        text(c, inDouble);
-        this.pos++;
+        // A run of plain characters is taken whole, as the shell would take them one by one.
+        let end = this.pos + 1;
+        while (end < src.length && !this.endsPlainRun(src[end] as string, mode)) end++;
+        text(src.slice(this.pos, end), inDouble);
+        this.pos = end;
       }
     }
     return { parts, raw: src.slice(start, this.pos) };
+  }
+
+  // Whether `c` ends a run of plain characters in a word read in `mode` (see readWord's loop).
+  private endsPlainRun(c: string, mode: Mode): boolean {
+    if (WORD_SPECIAL.has(c)) return true;
+    return mode === 'top' ? WORD_END.has(c) : c === '}';
   }
 
   readDouble(parts: WordPart[], text: (value: string, quoted: boolean) => void): void {

@@ -105,11 +105,16 @@ function unquotedPattern(parts: readonly WordPart[]): string {
   return parts.map((part) => (part.kind === 'text' && !part.quoted ? part.text : '\u0001')).join('');
 }
 
-// bash (as /bin/sh too) expands `{a,b}` and `{1..3}`; an unquoted `{` with a later unquoted `}` is treated as one.
-function hasBraceExpansion(pattern: string): boolean {
-  const open = pattern.indexOf('{');
-  if (open === -1) return false;
-  const close = pattern.indexOf('}', open + 1);
-  if (close === -1) return false;
-  return close > open + 1 || hasBraceExpansion(pattern.slice(close + 1));
+// bash (as /bin/sh too) expands `{a,b}` and `{1..3}`; an unquoted `{` with a later unquoted `}` is treated as one
+// (an empty `{}` is not). One pass from left to right: each search starts where the last one ended.
+export function hasBraceExpansion(pattern: string): boolean {
+  let from = 0;
+  for (;;) {
+    const open = pattern.indexOf('{', from);
+    if (open === -1) return false;
+    const close = pattern.indexOf('}', open + 1);
+    if (close === -1) return false;
+    if (close > open + 1) return true;
+    from = close + 1;
+  }
 }

@@ -3,8 +3,8 @@
 // variable counts everywhere, together with its starting value. Reading `x` then errs towards more values.
 import type { SimpleCommand } from './commands';
 import { assignmentParts, isAssignment } from './commands';
-import type { Lookup, Possible } from './expand-word';
-import { expandParts, UNKNOWN } from './expand-word';
+import type { ExpandBudget, Lookup, Possible } from './expand-word';
+import { expandParts, UNBOUNDED, UNKNOWN } from './expand-word';
 import type { ShellEnvironment } from './expand';
 import type { Word, WordPart } from './lex';
 import { unquotedText } from './lex';
@@ -70,6 +70,7 @@ export function gatherVariables(
   commands: readonly SimpleCommand[],
   environment: ShellEnvironment,
   outer: Lookup | null = null,
+  budget: ExpandBudget = UNBOUNDED,
 ): Lookup {
   const unknownNames = new Set(environment.unknown ?? []);
   const start = (name: string): Possible => {
@@ -101,26 +102,37 @@ export function gatherVariables(
       : base;
     return everything ? { ...merged, unknown: true } : merged;
   };
+  // Counts what the line added, so that a round that added nothing ends the search.
+  let changes = 0;
   const add = (name: string, values: string[] | 'unknown' | 'unset') => {
     const entry = assigned.get(name) ?? { values: [], unset: false, unknown: false };
-    if (values === 'unknown') entry.unknown = true;
-    else if (values === 'unset') entry.unset = true;
-    else
-      for (const value of values) {
-        if (value.includes(UNKNOWN)) entry.unknown = true;
-        else if (!entry.values.includes(value)) entry.values.push(value);
-      }
-    if (entry.values.length > MAX_PER_VARIABLE) {
-      entry.values = entry.values.slice(0, MAX_PER_VARIABLE);
+    if (!assigned.has(name)) changes++;
+    if (values === 'unknown' && !entry.unknown) {
       entry.unknown = true;
-    }
+      changes++;
+    } else if (values === 'unset' && !entry.unset) {
+      entry.unset = true;
+      changes++;
+    } else if (Array.isArray(values))
+      for (const value of values) {
+        if (entry.values.includes(value)) continue;
+        // A value with an unknown piece, or one more than a variable keeps: the variable may hold anything.
+        if (value.includes(UNKNOWN) || entry.values.length >= MAX_PER_VARIABLE) {
+          if (!entry.unknown) changes++;
+          entry.unknown = true;
+        } else {
+          entry.values.push(value);
+          changes++;
+        }
+      }
     assigned.set(name, entry);
   };
   // Assignments may use variables other assignments set: repeat until nothing new turns up.
   for (let round = 0; round < ROUNDS; round++) {
-    const before = snapshot(assigned, everything);
-    for (const command of commands) everything = visit(command, lookup, add) || everything;
-    if (snapshot(assigned, everything) === before) return lookup;
+    const before = changes;
+    const wasEverything: boolean = everything;
+    for (const command of commands) everything = visit(command, lookup, add, budget) || everything;
+    if (changes === before && everything === wasEverything) return lookup;
   }
   everything = true;
   return lookup;
@@ -129,10 +141,11 @@ export function gatherVariables(
 type Add = (name: string, values: string[] | 'unknown' | 'unset') => void;
 
 // Records what one command may assign; true when after it any variable may hold anything.
-function visit(command: SimpleCommand, lookup: Lookup, add: Add): boolean {
-  const expand = (parts: readonly WordPart[]) => expandParts(parts, lookup, 'assignment');
-  for (const word of [...command.assignments, ...command.words]) defaults(word.parts, lookup, add);
-  for (const redirect of command.redirects) if (redirect.target) defaults(redirect.target.parts, lookup, add);
+function visit(command: SimpleCommand, lookup: Lookup, add: Add, budget: ExpandBudget): boolean {
+  const expand = (parts: readonly WordPart[]) => expandParts(parts, lookup, 'assignment', [], budget);
+  for (const word of [...command.assignments, ...command.words]) defaults(word.parts, lookup, add, budget);
+  for (const redirect of command.redirects)
+    if (redirect.target) defaults(redirect.target.parts, lookup, add, budget);
   for (const word of command.assignments) {
     const { name, value } = assignmentParts(word);
     add(name, expand(value));
@@ -142,7 +155,8 @@ function visit(command: SimpleCommand, lookup: Lookup, add: Add): boolean {
   if (command.keywords.includes('for') || command.keywords.includes('select')) {
     if (NAME.test(head)) {
       if (names[1] === 'in')
-        for (const word of command.words.slice(2)) add(head, expandParts(word.parts, lookup, 'start'));
+        for (const word of command.words.slice(2))
+          add(head, expandParts(word.parts, lookup, 'start', [], budget));
       else add(head, 'unknown');
     }
     return false;
@@ -160,13 +174,13 @@ function visit(command: SimpleCommand, lookup: Lookup, add: Add): boolean {
   return false;
 }
 
-// `${x:=y}` and `${x=y}` assign as they expand.
-function defaults(parts: readonly WordPart[], lookup: Lookup, add: Add): void {
+// `${x:=y}` and `${x=y}` assign as they expand. (The recursion follows `${…}` nesting, which the lexer bounds.)
+function defaults(parts: readonly WordPart[], lookup: Lookup, add: Add, budget: ExpandBudget): void {
   for (const part of parts) {
     if (part.kind !== 'param' || !part.word) continue;
-    defaults(part.word, lookup, add);
+    defaults(part.word, lookup, add, budget);
     if (part.op === '=' || part.op === ':=')
-      add(part.name, expandParts(part.word, lookup, part.quoted ? 'none' : 'start'));
+      add(part.name, expandParts(part.word, lookup, part.quoted ? 'none' : 'start', [], budget));
   }
 }
 
@@ -177,8 +191,4 @@ function hasArithmetic(word: Word): boolean {
 
 function plain(word: Word): string {
   return word.parts.every((part) => part.kind === 'text') ? unquotedText(word.parts) : '';
-}
-
-function snapshot(assigned: Map<string, Possible>, everything: boolean): string {
-  return JSON.stringify([everything, [...assigned.entries()]]);
 }

@@ -39,6 +39,8 @@ export type Token = { kind: 'word'; word: Word } | { kind: 'operator'; op: strin
 export interface Lexed {
   tokens: Token[];
   problems: string[];
+  /** Why the lexer stopped before the end of the line (nesting past its bound), or null: the rest is unread. */
+  stopped: string | null;
 }
 
 /** The text of parts that are all text (quote removal); other parts count as their raw text. */
