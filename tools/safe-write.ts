@@ -13,6 +13,7 @@ import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { protectedWriteError, realpathLoose } from './protected-write';
 import { ToolError } from './types';
 import type { WorkspacePath } from './workspace-real';
 import { inside, pathError, realFolder, workspacePath } from './workspace-real';
@@ -49,6 +50,7 @@ const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
 export async function checkWritable(target: SafeWriteTarget): Promise<string> {
   const where = await workspacePath(target.workspace, target.path, target.parameter);
   const folder = await realFolder(where, where.parts.slice(0, -1), target.parameter, false);
+  await assertNotProtected(where, folder, target.parameter);
   if (folder !== null && !target.overwrite) await assertAbsent(folder, where, target);
   return where.shown;
 }
@@ -61,7 +63,11 @@ export async function safeWriteFile(
 ): Promise<SafeWriteResult> {
   signal?.throwIfAborted();
   const where = await workspacePath(target.workspace, target.path, target.parameter);
+  // Judged before any folder is made, by the text and the existing folders; then again where it really is.
+  await realFolder(where, where.parts.slice(0, -1), target.parameter, false);
+  await assertNotProtected(where, null, target.parameter);
   const folder = (await realFolder(where, where.parts.slice(0, -1), target.parameter, true)) as string;
+  await assertNotProtected(where, folder, target.parameter);
   const name = where.parts[where.parts.length - 1] as string;
   const final = path.join(folder, name);
   if (!target.overwrite) await assertAbsent(folder, where, target);
@@ -84,6 +90,20 @@ export async function safeWriteFile(
     await handle.close();
   }
   return { path: where.shown, realPath: final, bytes };
+}
+
+// Refuses a protected place: the path as written, and where its existing folders really lead (docs/security.md);
+// `folder` is the file's real folder once it exists.
+async function assertNotProtected(where: WorkspacePath, folder: string | null, parameter: string) {
+  // A final symlink is never written through (it is replaced as a name), so the name is judged, not its target.
+  const name = where.parts[where.parts.length - 1] as string;
+  const real =
+    folder === null
+      ? path.join(await realpathLoose(path.join(where.root, ...where.parts.slice(0, -1))), name)
+      : path.join(folder, name);
+  // A real path outside the workspace is refused by the walk and the descriptor check, with their own words.
+  const error = protectedWriteError(parameter, where.parts, inside(where.root, real) ? real : where.shown);
+  if (error) throw error;
 }
 
 async function place(temp: string, final: string, where: WorkspacePath, target: SafeWriteTarget) {
@@ -174,13 +194,18 @@ async function assertOpenedInside(
           (folder) => path.join(folder, path.basename(expected)),
           () => null,
         );
-  if (sameFile && real !== null && inside(root, real)) return;
+  // Where the kernel put it must not be a protected place either (a folder swapped for a link to `.git`).
+  const protectedPlace =
+    real === null ? null : protectedWriteError(parameter, [], real.replace(/ \(deleted\)$/, ''));
+  if (sameFile && real !== null && inside(root, real) && !protectedPlace) return;
   // The folder was swapped for a symlink between the check and the open: the empty temp file we just created
   // exclusively is removed (only if it still is that file), and nothing is written.
   if (real !== null && !real.endsWith(' (deleted)')) {
     const there = await fs.lstat(real).catch(() => null);
     if (there && there.ino === opened.ino && there.dev === opened.dev) await fs.rm(real, { force: true });
   }
+  // Outside the workspace is said as such; a protected place inside it by its reason.
+  if (protectedPlace && real !== null && inside(root, real)) throw protectedPlace;
   throw new ToolError(
     'outside_workspace',
     `\`${parameter}\` was moved out of the workspace while it was being written (a folder on the way became a symlink); nothing was written`,

@@ -29,9 +29,16 @@ export function cliGate(io: CliIo, policy: ApprovalPolicy, allowFlag: string, pe
     unattendedMessage: (item) => {
       const { request } = item;
       const head = `denied: ${request.tool} needs approval${whyAsked(item)} and there is no terminal to ask; `;
-      // An untrusted workspace tool: no rule can help, trusting the folder (or a person's --yes) can.
-      if (request.source.kind === 'script' && !request.source.trusted)
+      // An untrusted workspace tool: no rule can help, trusting the folder (or a person's --yes) can. One that is new
+      // or changed since its folder was trusted says so (docs/security.md).
+      if (request.source.kind === 'script' && !request.source.trusted) {
+        if (request.source.untrusted)
+          return (
+            `denied: ${request.tool} needs approval (it ${request.source.untrusted}) and there is no terminal to ` +
+            `ask; agenvoy trust add ${request.workspace} trusts the folder as it is now, or run it once with --yes`
+          );
         return `${head}trust the folder with agenvoy trust add ${request.workspace}, or run it once with --yes`;
+      }
       // Only a person's decision for this call: --yes typed for it; --approve allow never covers it.
       if (item.personOnly) return `${head}run it yourself with agenvoy tools call ${request.tool} … --yes`;
       if (item.sensitive || item.noStanding || item.compound) return `${head}pass ${allowFlag} to allow it`;

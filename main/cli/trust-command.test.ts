@@ -28,17 +28,44 @@ describe('agenvoy trust', () => {
     expect(added.code).toBe(0);
     expect(added.stdout).toBe(
       `trusted ${place.workspace}\n` +
-        'its workspace tools now run as their tool.json says and get their secrets: script_one, script_two\n',
+        'its workspace tools now run as their tool.json says and get their secrets: script_one, script_two\n' +
+        'tools added or changed later ask on every call and get no secrets until you trust the folder again\n',
     );
     expect((await cli(place, ['trust', 'add'])).stdout).toMatch(/^already trusted /);
     expect((await cli(place, ['trust', 'list'])).stdout).toMatch(
-      new RegExp(`^${place.workspace} {2}\\(since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\)\\n$`),
+      new RegExp(
+        `^${place.workspace} {2}\\(since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\) {2}2 tools trusted\\n$`,
+      ),
     );
     const json = JSON.parse((await cli(place, ['trust', 'list', '--json'])).stdout);
     expect(json).toEqual({
-      folders: [{ path: place.workspace, trustedAt: expect.any(String), exists: true }],
+      folders: [
+        {
+          path: place.workspace,
+          trustedAt: expect.any(String),
+          exists: true,
+          tools: ['script_one', 'script_two'],
+        },
+      ],
       problem: null,
       file: path.join(place.home, 'desktop', 'trusted-folders.json'),
+    });
+
+    // A tool that arrives later is named when the person trusts the folder again.
+    evidenceTool(place.workspaceScripts, 'three', { name: 'three' });
+    fs.appendFileSync(path.join(place.workspaceScripts, 'one', 'script.js'), '\n');
+    const again = await cli(place, ['trust', 'add']);
+    expect(again.stdout).toBe(
+      `trusted again ${place.workspace}\n` +
+        'its workspace tools now run as their tool.json says and get their secrets: script_one, script_three, script_two\n' +
+        'trusted now, as they are: script_one (changed since you last trusted it), script_three (new since you last trusted it)\n' +
+        'tools added or changed later ask on every call and get no secrets until you trust the folder again\n',
+    );
+    expect(JSON.parse((await cli(place, ['trust', 'add', '--json'])).stdout)).toMatchObject({
+      added: false,
+      tools: ['script_one', 'script_three', 'script_two'],
+      changed: [],
+      notCovered: [],
     });
     expect(await cli(place, ['trust', 'revoke', '.'])).toMatchObject({
       code: 0,
@@ -55,7 +82,8 @@ describe('agenvoy trust', () => {
     fs.symlinkSync(place.workspace, link);
     const added = await cli(place, ['trust', 'add', 'link'], { cwd: place.tmp });
     expect(added.stdout).toMatch(
-      `trusted ${place.workspace} (${link} leads there)\nit has no workspace tools yet\n`,
+      `trusted ${place.workspace} (${link} leads there)\nit has no workspace tools yet\n` +
+        'tools added or changed later ask on every call and get no secrets until you trust the folder again\n',
     );
     fs.rmSync(place.workspace, { recursive: true });
     expect((await cli(place, ['trust', 'list'], { cwd: place.tmp })).stdout).toMatch(/ {2}GONE\n$/);

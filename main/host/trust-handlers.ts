@@ -1,10 +1,9 @@
 // The trust channels (docs/security.md): list, trust and revoke folders whose workspace tools the person trusts,
-// and whether a workspace has tools that are not trusted. A change rescans the script tools before it answers, so
-// it applies without a restart.
+// and whether a workspace has tools that are not trusted (also: new or changed since its folder was trusted). A
+// change rescans the script tools before it answers, so it applies without a restart.
 import path from 'node:path';
 import type { InvokeChannel, TrustedFolderItem, WorkspaceTrustView } from '../../preload/contract';
-import { scanDir } from '../adapters/script/discover';
-import { workspaceScripts } from '../core/paths';
+import { changeSinceTrust, judgeFolder, pinsToRecord } from '../adapters/script/workspace-pins';
 import type { TrustedFolder } from '../trust/trust-file';
 import { realFolder, TrustError } from '../trust/trusted-folders';
 import type { HandlerTable, HostContext } from './host-context';
@@ -37,15 +36,17 @@ export function trustHandlers(ctx: HostContext): HandlerTable<TrustChannel> {
       // The chat window cannot trust a folder by itself: main asks the person in its own dialog (docs/security.md).
       const real = await realFolder(folder);
       if (!real) throw new HostError('invalid_request', `${folder} is not an existing folder`);
-      const found = await scanDir({ dir: workspaceScripts(real), scope: 'workspace', workspace: real });
-      const tools = found.tools.map((tool) => ({
+      // What the dialog shows is what gets pinned: a tool that arrives while it is open is not trusted by it.
+      const judged = await judgeFolder(real, await core.trust.check(real));
+      const tools = judged.map(({ tool, ...entry }) => ({
         name: tool.toolName,
         alwaysAllow: tool.manifest.alwaysAllow,
         secrets: [...tool.manifest.secrets],
+        change: changeSinceTrust({ tool, ...entry }),
       }));
       if (!(await ctx.dialogs.confirmTrust(real, tools, ctx.signal)))
         throw new HostError('declined', `${real} was not trusted: the person declined`);
-      const added = await trustChange(() => core.trust.add(real));
+      const added = await trustChange(() => core.trust.add(real, pinsToRecord(judged)));
       await changed();
       return folderItem(added.folder);
     },
@@ -69,16 +70,19 @@ export function trustHandlers(ctx: HostContext): HandlerTable<TrustChannel> {
 export async function workspaceTrust(ctx: HostContext, workspace: string): Promise<WorkspaceTrustView> {
   const folder = await realFolder(workspace);
   const check = await ctx.core.trust.check(workspace);
-  const found = folder
-    ? await scanDir({ dir: workspaceScripts(folder), scope: 'workspace', workspace: folder })
-    : { tools: [] };
-  const tools = found.tools.map((tool) => tool.toolName).sort();
+  const judged = folder ? await judgeFolder(folder, check) : [];
   return {
     workspace,
     folder,
     trusted: check.trusted,
-    tools,
-    untrustedTools: check.trusted ? [] : tools,
+    tools: judged.map((entry) => entry.tool.toolName),
+    untrustedTools: judged.filter((entry) => entry.untrusted !== null).map((entry) => entry.tool.toolName),
+    changedTools: judged.flatMap((entry) => {
+      const change = changeSinceTrust(entry);
+      return change ? [{ name: entry.tool.toolName, change }] : [];
+    }),
+    trustedAt: check.trustedAt,
+    retrust: check.retrust,
     problem: check.problem,
   };
 }
@@ -88,6 +92,7 @@ async function folderItem(folder: TrustedFolder): Promise<TrustedFolderItem> {
     path: folder.path,
     trustedAt: folder.trustedAt,
     exists: (await realFolder(folder.path)) === folder.path,
+    tools: folder.tools === null ? null : [...new Set(folder.tools.map((tool) => tool.name))].sort(),
   };
 }
 

@@ -72,6 +72,9 @@ describe('browser mode: trusted folders', () => {
       trusted: false,
       tools: ['script_deploy', 'script_weather'],
       untrustedTools: ['script_deploy', 'script_weather'],
+      changedTools: [],
+      trustedAt: null,
+      retrust: null,
       problem: null,
     });
     expect(source('script_deploy')?.source).toMatchObject({ scope: 'global', trusted: true });
@@ -93,8 +96,8 @@ describe('browser mode: trusted folders', () => {
       kind: 'trust',
       folder: fs.realpathSync(fixture.workspace),
       tools: [
-        { name: 'script_deploy', alwaysAllow: true, secrets: [] },
-        { name: 'script_weather', alwaysAllow: true, secrets: ['WEATHER_KEY'] },
+        { name: 'script_deploy', alwaysAllow: true, secrets: [], change: null },
+        { name: 'script_weather', alwaysAllow: true, secrets: ['WEATHER_KEY'], change: null },
       ],
     });
     expect(result).toMatchObject({ ok: false, error: { code: 'declined' } });
@@ -115,6 +118,54 @@ describe('browser mode: trusted folders', () => {
       untrustedTools: [],
     });
     expect(value(await client.bridge.api.invoke('trust.list', {})).folders).toEqual([item]);
+  });
+
+  it('a tool that arrives or changes after trust.add is untrusted, shown as such, and trusted only by trusting again', async () => {
+    writeTool(workspaceScripts(fixture.workspace), 'release', {
+      always_allow: true,
+      secrets: ['GITHUB_TOKEN'],
+    });
+    fs.appendFileSync(path.join(workspaceScripts(fixture.workspace), 'weather', 'script.js'), '\n// pulled');
+    await fixture.host.core.scripts.rescan();
+    expect(source('script_release')).toMatchObject({
+      source: {
+        trusted: false,
+        untrusted: expect.stringMatching(/^is new in .* since you trusted that folder/),
+      },
+      flags: { alwaysAllow: false },
+    });
+    expect(source('script_weather')).toMatchObject({
+      source: { trusted: false, untrusted: expect.stringMatching(/^changed since you trusted/) },
+      flags: { alwaysAllow: false },
+    });
+    expect(value(await client.bridge.api.invoke('trust.status', {}))).toMatchObject({
+      trusted: true,
+      untrustedTools: ['script_release', 'script_weather'],
+      changedTools: [
+        { name: 'script_release', change: 'new' },
+        { name: 'script_weather', change: 'changed' },
+      ],
+      trustedAt: expect.any(String),
+      retrust: null,
+    });
+    // The dialog says which are new or changed; what it showed is what gets trusted.
+    const { dialog, result } = await trustAdd(fixture.workspace);
+    expect(dialog).toMatchObject({
+      tools: [
+        { name: 'script_deploy', change: null },
+        { name: 'script_release', alwaysAllow: true, secrets: ['GITHUB_TOKEN'], change: 'new' },
+        { name: 'script_weather', change: 'changed' },
+      ],
+    });
+    expect(value(result)).toMatchObject({ tools: ['script_deploy', 'script_release', 'script_weather'] });
+    expect(source('script_release')).toMatchObject({
+      source: { trusted: true },
+      flags: { alwaysAllow: true },
+    });
+    expect(value(await client.bridge.api.invoke('trust.status', {}))).toMatchObject({
+      untrustedTools: [],
+      changedTools: [],
+    });
   });
 
   it('trust.revoke applies at once too; revoking again is not_found', async () => {

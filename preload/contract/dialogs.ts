@@ -112,6 +112,8 @@ export interface TrustToolView {
   alwaysAllow: boolean;
   /** The secrets it declares: once trusted it receives them. */
   secrets: string[];
+  /** For a folder trusted before: `new` or `changed` since then (null: unchanged, or the folder was never trusted). */
+  change: 'new' | 'changed' | null;
 }
 
 /** The answer to a trust dialog. */

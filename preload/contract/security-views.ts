@@ -26,6 +26,18 @@ export interface TrustedFolderItem {
   trustedAt: string;
   /** false when the folder is gone (or a symlink now stands there): it then trusts nothing. */
   exists: boolean;
+  /**
+   * The tools trusted with it (as they were then); null for a folder trusted before tools were recorded, whose
+   * tools are not trusted until the person trusts it again.
+   */
+  tools: string[] | null;
+}
+
+/** A tool of a trusted folder that is not what the person trusted: it asks on every call until they trust it again. */
+export interface TrustToolChange {
+  name: string;
+  /** `new`: not there when the folder was trusted; `changed`: its tool.json, script or a helper file differs. */
+  change: 'new' | 'changed';
 }
 
 /** Whether a workspace's own tools (`<workspace>/.config/agenvoy/tools/script`) are trusted, for the trust dialog. */
@@ -37,8 +49,17 @@ export interface WorkspaceTrustView {
   trusted: boolean;
   /** Registered names of the tools found there (script_<name>), loaded or not. */
   tools: string[];
-  /** The tools that ask on every call and get no secrets because the folder is not trusted ([] when trusted). */
+  /**
+   * The tools that ask on every call and get no secrets: all of them when the folder is not trusted (or must be
+   * trusted again), else those new or changed since it was trusted (or that cannot be pinned).
+   */
   untrustedTools: string[];
+  /** Of a trusted folder: the tools new or changed since it was trusted. */
+  changedTools: TrustToolChange[];
+  /** When the person last trusted the folder (null: never). */
+  trustedAt: string | null;
+  /** Set for a folder trusted before tools were recorded: none of its tools is trusted until it is trusted again. */
+  retrust: string | null;
   /** Set when trusted-folders.json is damaged: then nothing is trusted. */
   problem: string | null;
 }

@@ -12,8 +12,8 @@ const request: Extract<DialogRequest, { kind: 'trust' }> = {
   id: 't1',
   folder: '/work/repo',
   tools: [
-    { name: 'script_deploy', alwaysAllow: true, secrets: ['DEPLOY_TOKEN'] },
-    { name: 'script_lint', alwaysAllow: false, secrets: [] },
+    { name: 'script_deploy', alwaysAllow: true, secrets: ['DEPLOY_TOKEN'], change: null },
+    { name: 'script_lint', alwaysAllow: false, secrets: [], change: null },
   ],
   openedAt: 1,
 };
@@ -53,10 +53,41 @@ describe('TrustDialog', () => {
     }
   });
 
-  it('a folder without tools says later tools will be trusted too', () => {
+  it('says trusting covers the tools as they are now; a folder without tools does not promise later ones', () => {
+    setBridge({ agenvoyDialog: fakeDialogApi([request]) });
+    render(<DialogHost />);
+    expect(screen.getByRole('dialog').textContent).toContain(
+      'a tool added or changed later asks on every call and gets no secrets until you trust the folder again',
+    );
+    cleanup();
     useAppStore.setState({ dialogs: [{ ...request, tools: [] }] });
     setBridge({ agenvoyDialog: fakeDialogApi() });
     render(<DialogHost />);
-    expect(screen.getByRole('dialog').textContent).toContain('tools added to it later will be trusted too');
+    expect(screen.getByRole('dialog').textContent).toContain('It has no workspace tools now.');
+    expect(screen.getByRole('dialog').textContent).not.toContain('will be trusted too');
+  });
+
+  it('marks the tools that are new or changed since the person last trusted the folder', () => {
+    useAppStore.setState({
+      dialogs: [
+        {
+          ...request,
+          tools: [
+            { name: 'script_deploy', alwaysAllow: true, secrets: ['DEPLOY_TOKEN'], change: 'new' },
+            { name: 'script_lint', alwaysAllow: false, secrets: [], change: 'changed' },
+            { name: 'script_fmt', alwaysAllow: false, secrets: [], change: null },
+          ],
+        },
+      ],
+    });
+    setBridge({ agenvoyDialog: fakeDialogApi() });
+    render(<DialogHost />);
+    expect(screen.getByRole('status').textContent).toContain(
+      'You trusted this folder before; 2 of its tools are new or changed since',
+    );
+    const tools = screen.getByRole('list', { name: 'Its workspace tools' });
+    expect(tools.textContent).toContain('script_deploy (new since you trusted this folder)');
+    expect(tools.textContent).toContain('script_lint (changed since you trusted this folder)');
+    expect(tools.textContent).not.toContain('script_fmt (');
   });
 });

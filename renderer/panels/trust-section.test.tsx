@@ -18,6 +18,9 @@ const untrusted: WorkspaceTrustView = {
   trusted: false,
   tools: ['script_build', 'script_deploy'],
   untrustedTools: ['script_build', 'script_deploy'],
+  changedTools: [],
+  trustedAt: null,
+  retrust: null,
   problem: null,
 };
 
@@ -31,7 +34,12 @@ function trustApi(folders: TrustedFolderItem[] = []): FakeApi {
     'trust.list': () => ({ folders: [...folders], problem: null }),
     'trust.status': status,
     'trust.add': ({ folder }) => {
-      const item = { path: folder, trustedAt: '2025-01-01T00:00:00.000Z', exists: true };
+      const item = {
+        path: folder,
+        trustedAt: '2025-01-01T00:00:00.000Z',
+        exists: true,
+        tools: untrusted.tools,
+      };
       folders.push(item);
       return item;
     },
@@ -97,6 +105,39 @@ describe('TrustNotice', () => {
     );
   });
 
+  it('names the tools that are new or changed since the folder was trusted, and offers to trust it again', async () => {
+    const api = trustApi();
+    const changed: WorkspaceTrustView = {
+      ...untrusted,
+      trusted: true,
+      untrustedTools: ['script_build', 'script_deploy'],
+      changedTools: [
+        { name: 'script_build', change: 'changed' },
+        { name: 'script_deploy', change: 'new' },
+      ],
+      trustedAt: '2025-01-01T00:00:00.000Z',
+    };
+    useAppStore.setState({ workspaceTrust: changed });
+    render(<TrustNotice />);
+    const notice = screen.getByRole('region', { name: 'Untrusted workspace tools' });
+    expect(notice.textContent).toContain('2 tools of this workspace are new or changed since you trusted it');
+    expect(notice.textContent).toContain('script_build (changed), script_deploy (new)');
+    expect(notice.textContent).toContain('Until you trust the folder again they ask on every call');
+    fireEvent.click(within(notice).getByRole('button', { name: 'Trust this folder again' }));
+    await act(async () => {});
+    expect(api.calls.find((c) => c.channel === 'trust.add')?.request).toEqual({ folder: '/work/repo' });
+  });
+
+  it('says a folder trusted before tools were recorded must be trusted again', () => {
+    useAppStore.setState({
+      workspaceTrust: { ...untrusted, retrust: '/work/repo was trusted by an earlier Agenvoy' },
+    });
+    render(<TrustNotice />);
+    const notice = screen.getByRole('region', { name: 'Untrusted workspace tools' });
+    expect(notice.textContent).toContain('/work/repo was trusted by an earlier Agenvoy');
+    expect(within(notice).getByRole('button', { name: 'Trust this folder again' })).toBeTruthy();
+  });
+
   it('shows nothing for a trusted workspace or one without tools of its own', () => {
     useAppStore.setState({ workspaceTrust: { ...untrusted, trusted: true, untrustedTools: [] } });
     const view = render(<TrustNotice />);
@@ -108,11 +149,18 @@ describe('TrustNotice', () => {
 
 describe('TrustSection', () => {
   it('lists trusted folders with Revoke, and trusts the current workspace on a click', async () => {
-    const api = trustApi([{ path: '/gone/folder', trustedAt: '2024-05-01T10:00:00.000Z', exists: false }]);
+    const api = trustApi([
+      { path: '/gone/folder', trustedAt: '2024-05-01T10:00:00.000Z', exists: false, tools: ['script_x'] },
+      { path: '/old/folder', trustedAt: '2024-05-01T10:00:00.000Z', exists: true, tools: null },
+    ]);
     render(<TrustSection />);
     const region = screen.getByRole('region', { name: 'Trusted folders' });
     const gone = await screen.findByRole('listitem', { name: 'Trusted folder /gone/folder' });
     expect(gone.textContent).toContain('gone: trusts nothing');
+    expect(gone.textContent).toContain('1 tool trusted');
+    expect(screen.getByRole('listitem', { name: 'Trusted folder /old/folder' }).textContent).toContain(
+      'trusted before its tools were recorded: trust it again',
+    );
     expect(await within(region).findByText('not trusted')).toBeTruthy();
     expect(region.textContent).toContain('2 tools of its own: script_build, script_deploy');
 

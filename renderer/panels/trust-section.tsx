@@ -1,5 +1,6 @@
 // The Settings screen's trusted folders (docs/security.md, "Workspace trust"): the list with Revoke, and the
-// workspace the app loads tools from, with "Trust this folder" when it is not trusted.
+// workspace the app loads tools from, with "Trust this folder" when it is not trusted (or "again" when tools are new
+// or changed since, or it was trusted before tools were recorded).
 import { useEffect } from 'react';
 import { useAppStore } from '../store/app-store';
 
@@ -34,6 +35,13 @@ export function TrustSection() {
             <span className="path">{folder.path}</span>{' '}
             <span className="muted">since {new Date(folder.trustedAt).toLocaleString()}</span>{' '}
             {!folder.exists && <span className="badge">gone: trusts nothing</span>}{' '}
+            {folder.tools === null ? (
+              <span className="badge">trusted before its tools were recorded: trust it again</span>
+            ) : (
+              <span className="muted">
+                {folder.tools.length} tool{folder.tools.length === 1 ? '' : 's'} trusted
+              </span>
+            )}{' '}
             <button
               type="button"
               className="small"
@@ -59,19 +67,25 @@ function CurrentWorkspace() {
   return (
     <p className="current-workspace">
       Tools are loaded from the workspace <span className="path">{view.folder ?? view.workspace}</span>:{' '}
-      <strong>{view.trusted ? 'trusted' : 'not trusted'}</strong>
+      <strong>
+        {view.trusted
+          ? view.changedTools.length > 0
+            ? `trusted, but ${view.changedTools.length} tool${view.changedTools.length === 1 ? ' is' : 's are'} new or changed since`
+            : 'trusted'
+          : 'not trusted'}
+      </strong>
       {tools > 0
         ? ` (${tools} tool${tools === 1 ? '' : 's'} of its own: ${view.tools.join(', ')})`
         : ' (no tools of its own)'}
       .{' '}
-      {!view.trusted && view.folder && (
+      {(!view.trusted || view.untrustedTools.length > 0) && view.folder && (
         <button
           type="button"
           className="small"
           disabled={busy}
           onClick={() => void trustFolder(view.folder as string)}
         >
-          Trust this folder
+          {view.trusted || view.retrust ? 'Trust this folder again' : 'Trust this folder'}
         </button>
       )}
     </p>

@@ -12,6 +12,7 @@ import { ToolRegistry } from '../../core/registry';
 import { manifest, testContext, writeToolFolder } from './script-testing';
 import type { ScriptSourceChange, ScriptToolSourceOptions } from './script-tool-source';
 import { ScriptToolSource } from './script-tool-source';
+import { ToolPinner } from './tool-pin';
 
 let tmp: string;
 let globalDir: string;
@@ -110,7 +111,15 @@ describe('ScriptToolSource', () => {
         { dir: globalDir, scope: 'global' },
         { dir: workspaceDir, scope: 'workspace', workspace },
       ],
-      trust: { check: async (folder) => ({ trusted: folder === workspace, problem: null }) },
+      // The folder is trusted with its tool as it is now (what `agenvoy trust add` records).
+      trust: {
+        check: async (folder) => {
+          const pin = await new ToolPinner().pin(path.join(workspaceDir, 'shared'));
+          return folder === workspace && pin.ok
+            ? { trusted: true, problem: null, tools: [{ name: 'script_shared', pin: pin.pin }] }
+            : { trusted: false, problem: null };
+        },
+      },
     });
     const changes: ScriptSourceChange[] = [];
     scripts.onChange((change) => changes.push(change));

@@ -8,10 +8,13 @@ import { RegistrationError } from '../../core/registry';
 import { stableStringify } from '../../core/stable-json';
 import { watchDirs } from './dir-watcher';
 import type { Discovery } from './discover';
-import { resolveTools, scanDir } from './discover';
+import { resolveTools } from './discover';
 import type { ScriptRunOptions } from './script-handler';
 import { scriptHandler } from './script-handler';
+import { ToolPinner } from './tool-pin';
 import type { ScanDir, ScriptProblem, ScriptTool } from './types';
+import { pinGuard, scanTrusted } from './trusted-scan';
+import type { FolderTrust } from './workspace-pins';
 
 /** What a ScriptToolSource needs; run options (heartbeat, output cap, python) pass on to every call. */
 export interface ScriptToolSourceOptions extends ScriptRunOptions {
@@ -34,9 +37,12 @@ export interface ScriptToolSourceOptions extends ScriptRunOptions {
   agenvoyHome?: string;
 }
 
-/** Answers whether a workspace folder is trusted; `problem` says why nothing could be (a damaged file). */
+/**
+ * Answers whether a workspace folder is trusted and with which tools (TrustedFolders); `problem` says why nothing
+ * could be (a damaged file). A trusted answer without pinned tools trusts none of its tools.
+ */
 export interface WorkspaceTrust {
-  check(folder: string): Promise<{ trusted: boolean; problem: string | null }>;
+  check(folder: string): Promise<FolderTrust & { problem: string | null }>;
 }
 
 /** What one rescan changed: registered names, and the full problem list after it. */
@@ -53,6 +59,7 @@ export class ScriptToolSource {
   private readonly dirs: ScanDir[];
   private readonly registered = new Map<string, { tool: ScriptTool; undo: () => void }>();
   private readonly changes = new Emitter<ScriptSourceChange>();
+  private readonly pinner = new ToolPinner();
   private currentProblems: ScriptProblem[] = [];
   private stopWatching: (() => void) | null = null;
   private running: Promise<void> = Promise.resolve();
@@ -135,14 +142,7 @@ export class ScriptToolSource {
   private async scanOnce(): Promise<void> {
     const trustProblems: ScriptProblem[] = [];
     const scans: Discovery[] = await Promise.all(
-      this.dirs.map(async (scan) => {
-        const trusted = await this.trusted(scan, trustProblems);
-        return scanDir(scan, {
-          trusted,
-          homeDir: this.options.homeDir,
-          agenvoyHome: this.options.agenvoyHome,
-        });
-      }),
+      this.dirs.map((scan) => scanTrusted(scan, this.options, this.pinner, trustProblems)),
     );
     if (this.stopped) return;
     const { tools, problems, overridden } = resolveTools(scans);
@@ -169,7 +169,7 @@ export class ScriptToolSource {
       if (entry && sameLoad(entry.tool, tool)) continue;
       try {
         // Same folder: registering again replaces the entry in place, so the name never disappears.
-        const undo = this.options.registry.register(this.toSpec(tool));
+        const undo = this.options.registry.register(this.toSpec(tool), { warnings: tool.warnings });
         this.registered.set(tool.toolName, { tool, undo });
         (entry || moved.has(tool.toolName) ? change.updated : change.added).push(tool.toolName);
         this.logLoaded(tool, overridden);
@@ -212,6 +212,7 @@ export class ScriptToolSource {
         dir: tool.dir,
         scope: tool.scope,
         trusted: tool.trusted,
+        ...(tool.untrusted ? { untrusted: tool.untrusted } : {}),
         writable: [...tool.writable],
       },
       flags: {
@@ -222,34 +223,12 @@ export class ScriptToolSource {
         systemUse: false,
       },
       timeoutMs: manifest.timeoutMs,
-      handler: scriptHandler(tool, this.options),
+      handler: pinGuard(tool, scriptHandler(tool, this.options), this.pinner, () => {
+        void this.rescan().catch(() => undefined);
+      }),
       // Every call runs in the OS sandbox: the approval dialog says so (docs/security.md).
       sandboxed: () => true,
     };
-  }
-
-  // Global folders are always trusted; a workspace folder only when the person trusted it.
-  private async trusted(scan: ScanDir, problems: ScriptProblem[]): Promise<boolean> {
-    if (scan.scope === 'global') return true;
-    if (!scan.workspace || !this.options.trust) return false;
-    try {
-      const check = await this.options.trust.check(scan.workspace);
-      if (check.problem) {
-        problems.push({
-          dir: scan.dir,
-          file: scan.dir,
-          reason: `${check.problem}: these workspace tools ask on every call and get no secrets`,
-          scope: scan.scope,
-        });
-      }
-      return check.trusted;
-    } catch (error) {
-      this.options.log.warn('cannot check whether the workspace is trusted', {
-        workspace: scan.workspace,
-        error: (error as Error).message,
-      });
-      return false;
-    }
   }
 
   private logLoaded(tool: ScriptTool, overridden: ScriptTool[]): void {
@@ -269,6 +248,8 @@ function sameLoad(a: ScriptTool, b: ScriptTool): boolean {
   return (
     a.fingerprint === b.fingerprint &&
     a.trusted === b.trusted &&
+    a.untrusted === b.untrusted &&
+    a.pin === b.pin &&
     a.writable.join('\0') === b.writable.join('\0')
   );
 }

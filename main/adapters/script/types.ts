@@ -49,8 +49,15 @@ export interface ScriptTool {
   scope: ScriptScope;
   manifest: ScriptManifest;
   script: { path: string; language: ScriptLanguage };
-  /** False for a workspace tool whose folder the person has not trusted (docs/security.md). */
+  /**
+   * False for a workspace tool whose folder the person has not trusted, or that is new or changed since they trusted
+   * it (docs/security.md).
+   */
   trusted: boolean;
+  /** Why a workspace tool is not trusted, as words that follow "it" (new or changed since the folder was trusted…). */
+  untrusted?: string;
+  /** A trusted workspace tool's content pin: checked again before each call, so a change since the scan never runs. */
+  pin?: string;
   /** Folders a global tool may write besides the workspace: its own folder, then tool.json's `writable`. */
   writable: string[];
   /** Changes when tool.json or the script changes: the tool is then registered again. */

@@ -223,8 +223,9 @@ describe('workspace trust under attack', () => {
     const file = path.join(place.home, 'desktop', 'trusted-folders.json');
     const good = fs.readFileSync(file, 'utf8');
     const trustedAt = new Date().toISOString();
+    const tools = JSON.parse(good).folders[0].tools as unknown;
     const entry = (folder: unknown, extra: Record<string, unknown> = {}) =>
-      JSON.stringify({ version: 1, folders: [{ path: folder, trustedAt, ...extra }] });
+      JSON.stringify({ version: 2, folders: [{ path: folder, trustedAt, tools, ...extra }] });
     const tampered = [
       '\u0000\u00ff garbage',
       good.slice(0, good.length - 5),
@@ -234,9 +235,13 @@ describe('workspace trust under attack', () => {
       entry(`${place.workspace}/../cloned-repo`),
       entry(path.relative('/', place.workspace)),
       entry(place.workspace, { trustedAt: 'yesterday' }),
-      JSON.stringify({ version: 2, folders: JSON.parse(good).folders }),
-      JSON.stringify({ version: 1, folders: { 0: JSON.parse(good).folders[0] } }),
-      JSON.stringify({ version: 1, folders: [...JSON.parse(good).folders, 'oops'] }),
+      JSON.stringify({ version: 3, folders: JSON.parse(good).folders }),
+      JSON.stringify({ version: 2, folders: { 0: JSON.parse(good).folders[0] } }),
+      JSON.stringify({ version: 2, folders: [...JSON.parse(good).folders, 'oops'] }),
+      // A pin with a key Agenvoy never writes, or tools widened to a wildcard.
+      entry(place.workspace, { tools: [{ name: 'script_sync', pin: '0'.repeat(64), always: true }] }),
+      entry(place.workspace, { tools: '*' }),
+      entry(place.workspace, { tools: [{ name: 'script_*', pin: '0'.repeat(64) }] }),
       JSON.stringify([JSON.parse(good)]),
     ];
     // Control: the untouched file trusts the folder.

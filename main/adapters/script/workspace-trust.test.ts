@@ -11,6 +11,7 @@ import { waitFor } from '../../core/process-group-testing';
 import { Redactor } from '../../core/redactor';
 import { ToolRegistry } from '../../core/registry';
 import { TrustedFolders } from '../../trust/trusted-folders';
+import { trustAsItIs } from './workspace-pins';
 import { manifest, testContext, writeToolFolder } from './script-testing';
 import type { ScriptToolSourceOptions } from './script-tool-source';
 import { ScriptToolSource } from './script-tool-source';
@@ -82,7 +83,7 @@ describe('workspace trust in the script source', () => {
   });
 
   it('without a trust port every workspace tool is untrusted, even one whose folder is in the file', async () => {
-    await trust.add(workspace);
+    await trustAsItIs(trust, workspace);
     await source({ trust: undefined }).start();
     expect(registry.get('script_env_dump')?.spec.source).toMatchObject({ trusted: false });
   });
@@ -91,7 +92,7 @@ describe('workspace trust in the script source', () => {
     const scripts = source({ watch: true, pollMs: 200, debounceMs: 20 });
     await scripts.start();
     const cli = new TrustedFolders(trust.file);
-    await cli.add(workspace);
+    await trustAsItIs(cli, workspace);
     await waitFor(() => registry.get('script_env_dump')?.spec.flags.alwaysAllow === true, 5000, 'trusted');
     const { ctx } = testContext({ workspace, secrets: { API_TOKEN: 'stored-value' } });
     expect(await registry.get('script_env_dump')?.spec.handler({}, ctx)).toBe('stored-value');
@@ -107,7 +108,7 @@ describe('workspace trust in the script source', () => {
   });
 
   it('a damaged trust file is a problem of the workspace folder that has tools, and trusts nothing', async () => {
-    await trust.add(workspace);
+    await trustAsItIs(trust, workspace);
     fs.writeFileSync(trust.file, 'not json');
     const scripts = source();
     await scripts.start();
@@ -122,5 +123,27 @@ describe('workspace trust in the script source', () => {
         scope: 'workspace',
       },
     ]);
+  });
+
+  it('a trusted tool that changes between the scan and a call does not run, and is untrusted after the rescan', async () => {
+    await trustAsItIs(trust, workspace);
+    const scripts = source();
+    await scripts.start();
+    const spec = registry.get('script_env_dump')?.spec;
+    expect(spec).toMatchObject({ source: { trusted: true }, flags: { alwaysAllow: true } });
+    const { ctx } = testContext({ workspace, secrets: { API_TOKEN: 'stored-value' } });
+    expect(await spec?.handler({}, ctx)).toBe('stored-value');
+    // A pull lands after the scan, before the next call.
+    fs.writeFileSync(
+      path.join(workspaceScripts(workspace), 'env', 'script.js'),
+      `console.log('stolen ' + process.env.API_TOKEN)`,
+    );
+    await expect(spec?.handler({}, ctx)).rejects.toThrow(/changed since it was loaded.*did not run/);
+    await scripts.rescan();
+    expect(registry.get('script_env_dump')?.spec).toMatchObject({
+      source: { trusted: false, untrusted: expect.stringMatching(/^changed since you trusted /) },
+      flags: { alwaysAllow: false },
+    });
+    expect(await registry.get('script_env_dump')?.spec.handler({}, ctx)).toBe('stolen undefined');
   });
 });

@@ -1,9 +1,22 @@
 // The `writable` key of a global script tool's tool.json (docs/security.md): the folders the OS sandbox lets the tool
 // write besides the workspace. Resolved when the tool folder loads; a path that would open the whole home folder,
 // Agenvoy's own files (settings, rules, trusted folders, the secret file, other tools) or a credential folder is
-// refused with a reason naming the entry, and the tool does not load.
+// refused with a reason naming the entry, and the tool does not load. So is a place from which a later program runs
+// what the tool wrote (tools/protected-names.ts): shell start-up files and anything else directly in the home
+// folder, autostart, systemd, launchers, launchd, cron, every folder on PATH, git's and editors' config, and the
+// folders of other tools (global or workspace) or one holding the tool's own folder.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import {
+  autorunReason,
+  commandFolders,
+  HOME_AUTORUN_DIRS,
+  HOME_PATH_DIRS,
+  protectedPartsReason,
+  SHELL_STARTUP_FILES,
+  SYSTEM_AUTORUN_DIRS,
+  within,
+} from '../../../tools/protected-names';
 import { SENSITIVE_HOME_DIRS, SENSITIVE_NAMES } from '../../gate/sensitive-names';
 
 /** Where `~`, relative paths and Agenvoy's own folder are. */
@@ -14,6 +27,8 @@ export interface WritableContext {
   homeDir: string;
   /** $AGENVOY_HOME. */
   agenvoyHome: string;
+  /** The PATH whose folders may not be written (default: this process's, which child processes inherit). */
+  pathEnv?: string;
 }
 
 /** The resolved folders (the tool's own first), or why an entry is refused. */
@@ -25,10 +40,13 @@ export async function resolveWritable(
   context: WritableContext,
 ): Promise<WritableResult> {
   const toolDirs = await forms(context.toolDir);
+  const homes = await forms(context.homeDir);
   const places: Places = {
     toolDirs,
-    homes: await forms(context.homeDir),
+    homes,
     agenvoyHomes: await forms(context.agenvoyHome),
+    commandFolders: commandFolders(homes, context.pathEnv ?? process.env.PATH),
+    otherTools: await otherToolFolders(context.toolDir),
   };
   const paths = [toolDirs[toolDirs.length - 1] as string];
   for (const entry of declared) {
@@ -38,7 +56,7 @@ export async function resolveWritable(
     const real = await realpathLoose(literal);
     // A symlink must not smuggle a refused folder in: the path as written and where it leads are both checked.
     for (const candidate of new Set([literal, real])) {
-      const refused = refusal(candidate, places);
+      const refused = refusal(candidate, places) ?? (await laterRunRefusal(candidate, places));
       if (refused) return { ok: false, reason: `"writable" entry ${JSON.stringify(entry)} ${refused}` };
     }
     if (!paths.includes(real)) paths.push(real);
@@ -50,6 +68,10 @@ interface Places {
   toolDirs: string[];
   homes: string[];
   agenvoyHomes: string[];
+  /** PATH folders and the home folders that join PATH at login. */
+  commandFolders: string[];
+  /** The real folders of the other tools beside this one. */
+  otherTools: string[];
 }
 
 function expand(entry: string, context: WritableContext): string | null {
@@ -99,6 +121,60 @@ function refusal(candidate: string, places: Places): string | null {
     }
   }
   return null;
+}
+
+// A place from which a later program would run what the tool writes there (tools/protected-names.ts), a folder
+// holding such a place, or another tool's folder: the tool could start code outside any sandbox, or rewrite a tool
+// that may run without asking and receive secrets.
+async function laterRunRefusal(candidate: string, places: Places): Promise<string | null> {
+  for (const home of places.homes) {
+    if (path.dirname(candidate) !== home) continue;
+    const name = path.basename(candidate);
+    if (SHELL_STARTUP_FILES.includes(name.toLowerCase()))
+      return `is a shell start-up file (${name}): a shell that starts later would run what the tool writes`;
+    // Dot files and folders there are configuration programs read at start (and run code from); a plain file is
+    // the person's own. Only an existing, ordinary folder directly in the home folder may be given.
+    if (name.startsWith('.') || !(await isFolder(candidate)))
+      return 'is directly in the home folder: only an existing folder there that is not a dot folder may be writable';
+  }
+  const parts = protectedPartsReason(candidate.split(path.sep).filter(Boolean));
+  if (parts) return `reaches ${parts}`;
+  const autorun = autorunReason(candidate, places.homes);
+  if (autorun) return `reaches a place programs start from: ${autorun}`;
+  for (const folder of places.commandFolders) {
+    if (within(candidate, folder) || within(folder, candidate))
+      return `reaches ${folder}, a folder commands are found in (PATH): a program put there runs in place of a command`;
+  }
+  const held = [
+    ...places.homes.flatMap((home) =>
+      [...HOME_AUTORUN_DIRS, ...HOME_PATH_DIRS].map((dir) => path.join(home, dir)),
+    ),
+    ...SYSTEM_AUTORUN_DIRS,
+  ].find((location) => within(location, candidate));
+  if (held) return `holds ${held}, from which programs start by themselves`;
+  for (const other of places.otherTools) {
+    if (within(candidate, other) || within(other, candidate))
+      return `reaches another tool's folder (${other}): a tool may not change what another tool runs`;
+  }
+  for (const own of places.toolDirs) {
+    if (within(own, candidate) && !same(own, candidate))
+      return `holds the tool's own folder (${own}): the tool could replace its own tool.json and script`;
+  }
+  return null;
+}
+
+// The real folders of the other entries in the tool's scan folder (tools and their helpers), which may be links
+// into the person's own checkouts.
+async function otherToolFolders(toolDir: string): Promise<string[]> {
+  const scan = path.dirname(path.resolve(toolDir));
+  const own = await realpathLoose(path.resolve(toolDir));
+  const names = await fs.readdir(scan).catch(() => [] as string[]);
+  const folders = await Promise.all(names.map((name) => realpathLoose(path.join(scan, name))));
+  return [...new Set(folders)].filter((folder) => folder !== own);
+}
+
+async function isFolder(candidate: string): Promise<boolean> {
+  return (await fs.stat(candidate).catch(() => null))?.isDirectory() === true;
 }
 
 // The folder as given and where it really is (they differ behind a symlink), without repeats.

@@ -1,0 +1,148 @@
+// The content pin of a workspace tool (docs/security.md, "Workspace trust"): what trusting a folder records of each
+// of its tools, so a tool that arrives or changes later is not trusted. It covers everything the tool folder holds
+// (tool.json, the script, helper files, at any depth) and the scan folder's helper folders (`_shared`, `.lib`…) that
+// scripts load from: names, file bytes and symlink texts. Not mtimes or inodes, so a fresh clone or checkout of the
+// same files pins the same. Code a script loads from elsewhere (the workspace's node_modules) is not covered.
+import { createHash } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import { constants } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/** The most files (and folders) one tool's pin reads, its own and the helper folders' together. */
+export const MAX_PIN_FILES = 4096;
+/** The most bytes one tool's pin reads. */
+export const MAX_PIN_BYTES = 32 * 1024 * 1024;
+
+// How old a file's last change must be before its digest is reused.
+const SETTLED_MS = 2000;
+
+/** A tool folder's pin, or why it cannot be pinned (then trusting its folder does not cover it). */
+export type PinResult = { ok: true; pin: string } | { ok: false; reason: string };
+
+// One entry of a folder's content: its kind and name, and the digest of the file or the link's text.
+interface Entry {
+  relative: string;
+  line: string;
+  bytes: number;
+}
+
+/**
+ * Pins tool folders. File digests are cached by the file's identity and change stamps (size, mtime, ctime, inode),
+ * so a rescan every few seconds reads only what changed; ctime moves on every write and cannot be set back by a
+ * process, so a rewritten file is always read again (and one changed in the last two seconds is never taken from
+ * the cache).
+ */
+export class ToolPinner {
+  private readonly digests = new Map<string, { stamp: string; digest: string }>();
+
+  /** The pins of `toolDirs`, all in the scan folder `scanDir`, by tool folder. */
+  async pinAll(scanDir: string, toolDirs: readonly string[]): Promise<Map<string, PinResult>> {
+    const pins = new Map<string, PinResult>();
+    if (toolDirs.length === 0) return pins;
+    const shared = await this.helpers(scanDir);
+    for (const dir of toolDirs) pins.set(dir, await this.pinWith(dir, shared));
+    return pins;
+  }
+
+  /** The pin of one tool folder in its scan folder. */
+  async pin(toolDir: string): Promise<PinResult> {
+    return this.pinWith(toolDir, await this.helpers(path.dirname(toolDir)));
+  }
+
+  private async pinWith(toolDir: string, shared: Entry[] | string): Promise<PinResult> {
+    if (typeof shared === 'string') return { ok: false, reason: shared };
+    const own = await this.walk(toolDir, '', MAX_PIN_FILES - shared.length).catch(
+      (error: Error) => error.message,
+    );
+    if (typeof own === 'string') return { ok: false, reason: own };
+    const entries = [...own, ...shared];
+    const bytes = entries.reduce((sum, entry) => sum + entry.bytes, 0);
+    if (bytes > MAX_PIN_BYTES)
+      return { ok: false, reason: `its files hold more than ${MAX_PIN_BYTES / 1024 / 1024} MiB` };
+    const hash = createHash('sha256').update('agenvoy-tool-pin-1\n');
+    for (const entry of entries) hash.update(entry.line);
+    return { ok: true, pin: hash.digest('hex') };
+  }
+
+  // The scan folder's helper entries (`_…` and `.…`, which are never tools), under `../`; a reason when unreadable.
+  private async helpers(scanDir: string): Promise<Entry[] | string> {
+    try {
+      const names = (await fs.readdir(scanDir)).filter(
+        (name) => name.startsWith('_') || name.startsWith('.'),
+      );
+      const entries: Entry[] = [];
+      for (const name of names.sort()) {
+        const found = await this.entry(
+          path.join(scanDir, name),
+          `../${name}`,
+          MAX_PIN_FILES - entries.length,
+        );
+        entries.push(...found);
+      }
+      return entries;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
+  // Every entry below `dir`, sorted, depth first; throws with a reason when there are more than `budget`.
+  private async walk(dir: string, prefix: string, budget: number): Promise<Entry[]> {
+    const names = (await fs.readdir(dir)).sort();
+    const entries: Entry[] = [];
+    for (const name of names) {
+      const relative = prefix === '' ? name : `${prefix}/${name}`;
+      entries.push(...(await this.entry(path.join(dir, name), relative, budget - entries.length)));
+    }
+    return entries;
+  }
+
+  // One path and, for a folder, what it holds. Links are recorded by their text and never followed; a fifo or a
+  // socket by its kind only (opening a fifo would block).
+  private async entry(file: string, relative: string, budget: number): Promise<Entry[]> {
+    if (budget <= 0) throw new Error(`it holds more than ${MAX_PIN_FILES} files and folders`);
+    const stat = await fs.lstat(file);
+    const name = JSON.stringify(relative);
+    if (stat.isDirectory()) {
+      const inside = await this.walk(file, relative, budget - 1);
+      return [{ relative, line: `d ${name}\n`, bytes: 0 }, ...inside];
+    }
+    if (stat.isSymbolicLink())
+      return [{ relative, line: `l ${name} ${JSON.stringify(await fs.readlink(file))}\n`, bytes: 0 }];
+    if (!stat.isFile()) return [{ relative, line: `o ${name}\n`, bytes: 0 }];
+    if (stat.size > MAX_PIN_BYTES)
+      throw new Error(`${relative} is larger than ${MAX_PIN_BYTES / 1024 / 1024} MiB`);
+    return [{ relative, line: `f ${name} ${await this.digest(file, stat)}\n`, bytes: stat.size }];
+  }
+
+  private async digest(file: string, stat: Stats): Promise<string> {
+    const stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+    // A file changed in the last moments is always read: two writes within one tick of the file system's coarse
+    // clock can share a ctime, so only a stamp older than that identifies the content.
+    const settled = Date.now() - stat.ctimeMs > SETTLED_MS;
+    const known = this.digests.get(file);
+    if (settled && known?.stamp === stamp) return known.digest;
+    // Never through a link, never blocking on a fifo swapped in since the lstat: only the file that was looked at.
+    const handle = await fs.open(
+      file,
+      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
+    );
+    let digest: string;
+    try {
+      const opened = await handle.stat();
+      if (!opened.isFile() || opened.ino !== stat.ino || opened.dev !== stat.dev)
+        throw new Error(`${file} changed while it was being read`);
+      digest = createHash('sha256')
+        .update(await handle.readFile())
+        .digest('hex');
+    } finally {
+      await handle.close();
+    }
+    // A cache, not a record: a folder of churning files must not grow it without end.
+    if (this.digests.size > 20_000) this.digests.clear();
+    // Stamped before the read: a write during it moves ctime, and the next pin reads the file again.
+    if (settled) this.digests.set(file, { stamp, digest });
+    else this.digests.delete(file);
+    return digest;
+  }
+}
