@@ -11,8 +11,15 @@ import { insideWorkspace, optionalString, requiredString } from './workspace-pat
 /** Total output a command result keeps: 1 MiB (SPEC §4). */
 export const COMMAND_OUTPUT_BYTES = 1024 * 1024;
 
-// Each stream gets half, so stdout and stderr together stay within the cap and both keep head and tail.
-const STREAM_OUTPUT_BYTES = COMMAND_OUTPUT_BYTES / 2;
+// Room for what frames the streams (the exit line with the cwd, the labels, a sandbox note) and for each stream's
+// truncation note: the whole result stays within COMMAND_OUTPUT_BYTES, so no later cap cuts it again and each
+// stream gets exactly one note.
+const FRAME_BYTES = 16 * 1024;
+const NOTE_BYTES = 64;
+const SANDBOX_NOTE_CHARS = 4096;
+
+// Each stream gets half of the rest, so both keep head and tail.
+const STREAM_OUTPUT_BYTES = (COMMAND_OUTPUT_BYTES - FRAME_BYTES) / 2 - NOTE_BYTES;
 
 /** The `command` and `cwd` parameters both command tools take. */
 export const COMMAND_PARAMETERS: Record<string, JsonSchema> = {
@@ -90,7 +97,8 @@ export async function runToolCommand(args: Record<string, unknown>, ctx: ToolCon
       'invalid_arguments',
       'the command line no longer reads as the one command that was approved',
     );
-  const output = new OutputProgress((update) => ctx.progress(update));
+  // Live output goes through the stream redactor: a key printed slowly never shows one character at a time.
+  const output = new OutputProgress((update) => ctx.progress(update), ctx.services.redaction);
   try {
     const result = await port.run({
       command: guarded?.command ?? command,
@@ -109,7 +117,7 @@ export async function runToolCommand(args: Record<string, unknown>, ctx: ToolCon
     const message = error instanceof Error ? error.message : String(error);
     throw new ToolError('start_failed', `the command could not start: ${message}`);
   } finally {
-    output.flush();
+    output.end();
   }
 }
 
@@ -154,11 +162,17 @@ export function formatCommandRun(run: CommandRun): string {
 export function sandboxNote(result: ProcessRunResult, asked: boolean): string | null {
   if (!result.sandbox.confined)
     return asked ? 'note: no OS sandbox can start on this machine, so this command ran unconfined' : null;
-  if (result.sandbox.blocked.length === 0) return null;
-  return (
-    `sandbox: the OS sandbox blocked ${result.sandbox.blocked.join('; ')}. ` +
-    'Work inside the workspace, or call again with "sandbox": false to ask the user to run it unconfined.'
-  );
+  const notes: string[] = [];
+  if (result.sandbox.blocked.length > 0) {
+    const blocked = result.sandbox.blocked.join('; ');
+    notes.push(
+      `sandbox: the OS sandbox blocked ${bounded(blocked)}. ` +
+        'Work inside the workspace, or call again with "sandbox": false to ask the user to run it unconfined.',
+    );
+  }
+  if (result.sandbox.warnings.length > 0)
+    notes.push(`sandbox: ${bounded(result.sandbox.warnings.join('; '))}`);
+  return notes.length > 0 ? notes.join('\n') : null;
 }
 
 /** The structured part of a command result. */
@@ -173,4 +187,9 @@ export function commandData(run: CommandRun): Record<string, unknown> {
     sandboxed: result.sandbox.confined,
     blocked: result.sandbox.blocked,
   };
+}
+
+// Bounded, so a note always fits in the room left for it.
+function bounded(text: string): string {
+  return text.length > SANDBOX_NOTE_CHARS ? `${text.slice(0, SANDBOX_NOTE_CHARS)}…` : text;
 }

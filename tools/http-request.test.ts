@@ -113,6 +113,20 @@ describe('http_request', () => {
     expect(s.requests[0]?.headers.authorization).toBe('Bearer tok-123');
   });
 
+  it('never reports a secret it sent: a DNS error on a secret host name names the key instead', async () => {
+    // A short secret (4-7 characters) is one the app-wide redactor matches exactly only; the DNS error lower-cases it.
+    for (const value of ['QzKa7', 'CanaryHostKEY7Qx9']) {
+      const error = (await call(
+        { url: 'https://${secret:HOST_KEY}.invalid/', timeout: 20 },
+        { secrets: { HOST_KEY: value }, services: {} },
+      ).catch((e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(Error);
+      const shown = `${error.message}\n${error.stack}\n${JSON.stringify(error)}`;
+      expect(shown).toContain('[redacted:HOST_KEY].invalid');
+      expect(shown.toLowerCase()).not.toContain(value.toLowerCase());
+    }
+  });
+
   it('names a missing secret in a CredentialError before sending anything', async () => {
     const s = await server((_req, res) => res.end());
     const error = await call({ url: s.url, headers: { Authorization: 'Bearer ${secret:API_TOKEN}' } }).catch(

@@ -8,6 +8,7 @@ import type { GuardedResponse } from './web/guarded-client';
 import { GuardedClient, headerValue } from './web/guarded-client';
 import { capText, decodeText, describeBinary, readCapped } from './web/read-body';
 import { requestSignal } from './web/request-signal';
+import { RequestSecrets } from './web/secret-errors';
 import { fillSecrets, resolveSecrets, secretNames } from './web/secret-template';
 import { resolveWebSettings } from './web/web-settings';
 
@@ -83,6 +84,8 @@ export const httpRequestTool = defineTool({
       [...used.headers.flatMap(([, names]) => names), ...used.url, ...used.body],
       ctx,
     );
+    // Whatever reports on this request (a DNS, TLS or URL error, the log, the URL shown) has these scrubbed first.
+    const secrets = new RequestSecrets(values);
     const url = urlArg(fillSecrets(template, values, encodeURIComponent), 'url', template);
     const headers = Object.fromEntries(
       Object.entries(headerTemplates).map(([name, value]) => [name, fillSecrets(value, values)]),
@@ -124,11 +127,12 @@ export const httpRequestTool = defineTool({
         response,
         content,
         method,
-        response.redirects === 0 ? template : response.url.href,
+        response.redirects === 0 ? template : secrets.scrub(response.url.href),
         ctx,
+        secrets,
       );
     } catch (error) {
-      throw limit.failure(error);
+      throw secrets.scrubError(limit.failure(error));
     } finally {
       limit.clear();
       await client.close();
@@ -177,6 +181,7 @@ function formatResponse(
   method: string,
   shownUrl: string,
   ctx: ToolContext,
+  secrets: RequestSecrets,
 ) {
   const contentType = headerValue(response.headers['content-type']);
   const headerLines = Object.entries(response.headers).flatMap(([name, value]) =>
@@ -194,7 +199,7 @@ function formatResponse(
     response.redirects > 0
       ? ` after ${response.redirects} redirect${response.redirects === 1 ? '' : 's'}`
       : '';
-  ctx.log.info('http_request done', { status: response.status, host: response.url.host });
+  ctx.log.info('http_request done', { status: response.status, host: secrets.scrub(response.url.host) });
   const head = `HTTP ${response.status} ${response.statusText} (${method} ${shownUrl}${via})`;
   return {
     content: [{ type: 'text' as const, text: [head, ...headerLines, '', shown].join('\n') }],

@@ -59,8 +59,9 @@ describe('run_command', () => {
     // A person approved it (the test context), so the sandbox would give it the proxied network.
     expect(port.runs[0]?.confinement).toEqual({ workspace: real, writable: [real], network: 'proxy' });
     expect(result).toMatchObject({ data: { exitCode: 0, signal: null, truncated: false, cwd: workspace } });
-    // Both streams together stay within the 1 MiB cap.
-    expect((port.runs[0]?.maxOutputBytes ?? 0) * 2).toBe(COMMAND_OUTPUT_BYTES);
+    // Both streams together, with their notes and the lines around them, stay within the 1 MiB cap.
+    const cap = port.runs[0]?.maxOutputBytes ?? 0;
+    expect((cap + 64) * 2 + 16 * 1024).toBe(COMMAND_OUTPUT_BYTES);
     expect(port.runs[0]).toMatchObject({ shell: true, cwd: workspace });
   });
 

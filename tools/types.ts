@@ -23,6 +23,8 @@ export type ToolSource =
       scope: 'global' | 'workspace';
       /** False for a workspace tool whose folder the person has not trusted: it asks on every call and gets no secrets. */
       trusted: boolean;
+      /** Why an untrusted workspace tool is untrusted, as words that follow "it" (e.g. new since its folder was trusted). */
+      untrusted?: string;
       /** Folders a global tool may write besides the workspace (its own folder and tool.json's `writable`). */
       writable: string[];
     }
@@ -56,9 +58,15 @@ export interface ProgressUpdate {
 
 /** Minimal structured logger handed to tools. */
 export interface ToolLogger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>, options?: LogOptions): void;
+  warn(message: string, fields?: Record<string, unknown>, options?: LogOptions): void;
+  error(message: string, fields?: Record<string, unknown>, options?: LogOptions): void;
+}
+
+/** How one log line is written. */
+export interface LogOptions {
+  /** false leaves out the logger's fixed fields (tool, call): a line whose exact form is documented (heartbeat). */
+  context?: boolean;
 }
 
 /** A tool as seen from search and list results (no handler). */
@@ -123,8 +131,22 @@ export interface SecretPromptPort {
   ): Promise<'stored' | 'declined'>;
 }
 
+/** Redaction of live output (docs/security.md): what could still become a secret is held back. */
+export interface RedactionPort {
+  /** A redactor for one stream of text that arrives in pieces. */
+  stream(): OutputRedactor;
+}
+
+/** One stream's redactor: push returns what is safe to show now; end returns the rest, redacted. */
+export interface OutputRedactor {
+  push(piece: string): string;
+  end(): string;
+}
+
 /** Typed ports to the core services a system tool needs; a host leaves out what it does not offer. */
 export interface ToolServices {
+  /** Present where secrets are known (every core): live output goes through it before it is shown. */
+  redaction?: RedactionPort;
   catalog?: ToolCatalogPort;
   tasks?: TaskPort;
   /** Present during a model turn. */

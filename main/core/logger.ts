@@ -1,7 +1,7 @@
 // The app log: one line per entry in $AGENVOY_HOME/desktop/logs/app.log, redacted before it is written.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ToolLogger } from '../../tools/types';
+import type { LogOptions, ToolLogger } from '../../tools/types';
 import type { Redactor } from './redactor';
 
 type Level = 'INFO' | 'WARN' | 'ERROR';
@@ -29,33 +29,50 @@ export class AppLogger implements ToolLogger {
     return new AppLogger(this.file, this.redactor, { ...this.fields, ...fields }, this.echo, false);
   }
 
-  info(message: string, fields?: Record<string, unknown>): void {
-    this.write('INFO', message, fields);
+  info(message: string, fields?: Record<string, unknown>, options?: LogOptions): void {
+    this.write('INFO', message, fields, options);
   }
 
-  warn(message: string, fields?: Record<string, unknown>): void {
-    this.write('WARN', message, fields);
+  warn(message: string, fields?: Record<string, unknown>, options?: LogOptions): void {
+    this.write('WARN', message, fields, options);
   }
 
-  error(message: string, fields?: Record<string, unknown>): void {
-    this.write('ERROR', message, fields);
+  error(message: string, fields?: Record<string, unknown>, options?: LogOptions): void {
+    this.write('ERROR', message, fields, options);
   }
 
-  private write(level: Level, message: string, fields?: Record<string, unknown>): void {
-    const all = { ...this.fields, ...fields };
-    const rest = Object.entries(all)
-      .map(([k, v]) => `${k}=${formatValue(v)}`)
+  private write(level: Level, message: string, fields?: Record<string, unknown>, options?: LogOptions): void {
+    // The entry's own fields come right after the message, the logger's fixed ones (tool, call) after them, so a
+    // documented line such as `running name=<name> elapsed=<Y>s/<Z>s` reads as written.
+    const context = options?.context === false ? {} : this.fields;
+    const own = fields ?? {};
+    const all = [
+      ...Object.entries(own),
+      ...Object.entries(context).filter(([key]) => !Object.hasOwn(own, key)),
+    ];
+    // Values are redacted before they are quoted and their line breaks escaped, so a secret spanning lines is
+    // still recognised; the whole line is redacted once more after formatting.
+    const rest = all
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `${key}=${formatValue(this.redactor.redactDeep(plain(value)))}`)
       .join(' ');
     const line = this.redactor.redact(
-      `${new Date().toISOString()} ${level} ${message}${rest ? ' ' + rest : ''}`.replace(/\n/g, '\\n'),
+      `${new Date().toISOString()} ${level} ${this.redactor.redact(message)}${rest ? ' ' + rest : ''}`.replace(
+        /\n/g,
+        '\\n',
+      ),
     );
     if (this.file) fs.appendFileSync(this.file, line + '\n');
     this.echo?.(line);
   }
 }
 
+// An Error logs as its message (redactDeep would turn it into {}).
+function plain(value: unknown): unknown {
+  return value instanceof Error ? value.message : value;
+}
+
 function formatValue(value: unknown): string {
-  if (typeof value === 'string') return /[\s"=]/.test(value) ? JSON.stringify(value) : value;
-  if (value instanceof Error) return JSON.stringify(value.message);
+  if (typeof value === 'string') return /[\s"=]/.test(value) || value === '' ? JSON.stringify(value) : value;
   return JSON.stringify(value) ?? 'undefined';
 }

@@ -3,6 +3,18 @@
 /** Default cap of a captured stream: 1 MiB. */
 export const MAX_OUTPUT_BYTES = 1024 * 1024;
 
+/**
+ * Room a truncation note and its two line breaks take (the longest note, for 2^53 bytes, is 52 characters). A stream
+ * capped this much below a limit stays within the limit note included, so no later cap cuts it again: one note per
+ * stream.
+ */
+export const TRUNCATION_NOTE_BYTES = 64;
+
+/** The cap for one stream whose text, note included, must fit in `limit` bytes. */
+export function capWithinLimit(limit: number): number {
+  return Math.max(0, limit - TRUNCATION_NOTE_BYTES);
+}
+
 /** The note put where output was cut, e.g. "[output truncated: 2,345,678 bytes cut]". */
 export function truncationNote(cutBytes: number): string {
   return `[output truncated: ${cutBytes.toLocaleString('en-US')} bytes cut]`;

@@ -4,7 +4,7 @@ export type { KillOptions } from './process-group-kill';
 export { groupAlive, killGroup, KILL_GRACE_MS, signalGroup, waitGone } from './process-group-kill';
 export type { LeftoverOutcome, LeftoverResult } from './process-group-leftovers';
 export { classifyLeftover, killLeftoverGroups } from './process-group-leftovers';
-export { CappedOutput, MAX_OUTPUT_BYTES, truncationNote } from './process-group-output';
+export { CappedOutput, capWithinLimit, MAX_OUTPUT_BYTES, truncationNote } from './process-group-output';
 export type { ProcStat } from './process-group-proc';
 export { groupMembers } from './process-group-proc';
 export type { RunInGroupOptions, RunInGroupResult } from './process-group-run';

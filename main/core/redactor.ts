@@ -1,33 +1,141 @@
-// Replaces every secret value seen in this process with `[redacted:KEY]` (SPEC §9).
+// Replaces every secret value seen in this process with `[redacted:KEY]` (docs/security.md, "Redaction"): the value
+// itself, its case-folded, percent-encoded, JSON-escaped and base64 forms, pieces of it next to an output cap's cut,
+// and, in streams, any end that could still become one.
+import { scrubCuts } from './redaction-cuts';
+import type { KeyedForm } from './secret-matcher';
+import { replaceMatches, SecretMatcher } from './secret-matcher';
+import { MIN_SECRET_LENGTH, secretForms } from './secret-forms';
+import { StreamRedactor } from './stream-redactor';
+
+/** Most nodes redactDeep visits; the rest of a larger value is replaced by a note (its cost stays bounded). */
+export const MAX_DEEP_NODES = 1_000_000;
 
 /** Holds the secret values read or written in this process and scrubs them from text. */
 export class Redactor {
   private readonly values = new Map<string, string>();
-  private pattern: RegExp | null = null;
+  private compiled: SecretMatcher | null = null;
+  private changes = 0;
 
   /** Remembers a secret value under its key name; values shorter than 4 characters are too common to scrub. */
   add(key: string, value: string): void {
-    if (value.length < 4 || this.values.get(value) === key) return;
+    if (value.length < MIN_SECRET_LENGTH || this.values.get(value) === key) return;
     this.values.set(value, key);
-    this.pattern = null;
+    this.compiled = null;
+    this.changes++;
   }
 
-  /** Scrubs every known secret value from `text`. */
+  /** Changes whenever a secret is added (streams re-read the forms then). */
+  get revision(): number {
+    return this.changes;
+  }
+
+  /** The compiled forms of every secret. */
+  matcher(): SecretMatcher {
+    if (this.compiled) return this.compiled;
+    const forms: KeyedForm[] = [];
+    // Longer secrets first: a form two secrets share is named after the longer one.
+    const entries = [...this.values.entries()].sort((a, b) => b[0].length - a[0].length);
+    for (const [value, key] of entries) for (const form of secretForms(value)) forms.push({ ...form, key });
+    this.compiled = new SecretMatcher(forms);
+    return this.compiled;
+  }
+
+  /** Scrubs every known secret, in any of its forms, from `text`. */
   redact(text: string): string {
-    if (this.values.size === 0 || text.length === 0) return text;
-    this.pattern ??= new RegExp(
-      [...this.values.keys()]
-        .sort((a, b) => b.length - a.length)
-        .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-        .join('|'),
-      'g',
-    );
-    return text.replace(this.pattern, (match) => `[redacted:${this.values.get(match) ?? 'secret'}]`);
+    if (this.values.size === 0 || text.length < MIN_SECRET_LENGTH) return text;
+    const matcher = this.matcher();
+    return scrubCuts(replaceMatches(text, matcher.find(text)), matcher);
   }
 
-  /** Scrubs every string inside a JSON-like value. */
+  /** A redactor for one stream of text arriving in pieces (see StreamRedactor). */
+  stream(): StreamRedactor {
+    return new StreamRedactor(this);
+  }
+
+  /**
+   * Scrubs every string (keys included) inside a JSON-like value and returns a JSON-shaped copy (what
+   * JSON.parse(JSON.stringify(value)) would give). Iterative: no depth of nesting can overflow the stack; a cycle
+   * becomes "[circular]" and past MAX_DEEP_NODES nodes the rest becomes "[too large to redact]".
+   */
   redactDeep<T>(value: T): T {
     if (this.values.size === 0) return value;
-    return JSON.parse(this.redact(JSON.stringify(value) ?? 'null')) as T;
+    return deepCopy(value, (text) => this.redact(text)) as T;
   }
+}
+
+type Frame =
+  { kind: 'value'; value: unknown; set: (copy: unknown) => void } | { kind: 'leave'; node: object };
+
+function deepCopy(root: unknown, redact: (text: string) => string): unknown {
+  let result: unknown = null;
+  const stack: Frame[] = [
+    { kind: 'value', value: root, set: (copy) => (result = copy === undefined ? null : copy) },
+  ];
+  const open = new Set<object>();
+  let visited = 0;
+  while (stack.length > 0) {
+    const frame = stack.pop() as Frame;
+    if (frame.kind === 'leave') {
+      open.delete(frame.node);
+      continue;
+    }
+    let value = frame.value;
+    if (++visited > MAX_DEEP_NODES) {
+      frame.set('[too large to redact]');
+      continue;
+    }
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      typeof (value as { toJSON?: unknown }).toJSON === 'function'
+    )
+      value = (value as { toJSON: () => unknown }).toJSON();
+    if (typeof value === 'string') frame.set(redact(value));
+    else if (typeof value === 'number') frame.set(Number.isFinite(value) ? value : null);
+    else if (typeof value === 'boolean' || value === null) frame.set(value);
+    else if (typeof value === 'bigint') frame.set(value.toString());
+    else if (typeof value !== 'object') frame.set(undefined);
+    else if (open.has(value)) frame.set('[circular]');
+    else {
+      open.add(value);
+      stack.push({ kind: 'leave', node: value });
+      if (Array.isArray(value)) {
+        const copy: unknown[] = new Array<unknown>(value.length).fill(null);
+        frame.set(copy);
+        for (let i = value.length - 1; i >= 0; i--)
+          stack.push({
+            kind: 'value',
+            value: value[i],
+            set: (item) => (copy[i] = item === undefined ? null : item),
+          });
+      } else {
+        const copy: Record<string, unknown> = {};
+        frame.set(copy);
+        const entries = Object.entries(value).filter(([, item]) => keptInObject(item));
+        for (const [key] of entries) put(copy, redact(key), null);
+        for (let i = entries.length - 1; i >= 0; i--) {
+          const [key, item] = entries[i] as [string, unknown];
+          const name = redact(key);
+          stack.push({
+            kind: 'value',
+            value: item,
+            set: (copy2) => (copy2 === undefined ? delete copy[name] : put(copy, name, copy2)),
+          });
+        }
+      }
+    }
+  }
+  return result;
+}
+
+// JSON drops these object members.
+function keptInObject(value: unknown): boolean {
+  return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+}
+
+// An own property even for "__proto__" (as JSON.parse makes it), never the prototype.
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }

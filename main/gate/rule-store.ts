@@ -18,6 +18,9 @@ export interface RuleFile {
 /** What reading the file found: its rules, or a damaged file (then no rule applies and every call asks). */
 export type RuleFileState = { kind: 'ok'; file: RuleFile } | { kind: 'damaged'; problem: string };
 
+/** The largest rules file read (far beyond any real one): a larger file is reported, never parsed. */
+export const MAX_RULES_FILE_BYTES = 8 * 1024 * 1024;
+
 /** Thrown when a change cannot be saved because the file on disk is damaged. */
 export class RuleFileError extends Error {
   constructor(message: string) {
@@ -75,22 +78,34 @@ export class RuleStore {
   private async load(): Promise<RuleFileState> {
     let text: string;
     try {
+      const size = (await fs.stat(this.file)).size;
+      if (size > MAX_RULES_FILE_BYTES)
+        return {
+          kind: 'damaged',
+          problem: `${this.file} is ${size} bytes, more than a rules file can be (8 MiB)`,
+        };
       text = await fs.readFile(this.file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ok', file: emptyFile() };
       return { kind: 'damaged', problem: `cannot read ${this.file}: ${(error as Error).message}` };
     }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      return { kind: 'damaged', problem: `${this.file} is not valid JSON (${(error as Error).message})` };
-    }
-    const problem = checkFile(raw);
-    return problem
-      ? { kind: 'damaged', problem: `${this.file}: ${problem}` }
-      : { kind: 'ok', file: raw as RuleFile };
+    return parseRuleFile(text, this.file);
   }
+}
+
+/** Reads the text of a rules file: its rules, or the first problem, naming the file and the field. */
+export function parseRuleFile(text: string, file: string): RuleFileState {
+  let raw: unknown;
+  try {
+    // A byte-order mark (Windows editors write one) is not part of the JSON.
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    return { kind: 'damaged', problem: `${file} is not valid JSON (${(error as Error).message})` };
+  }
+  const problem = checkFile(raw);
+  return problem
+    ? { kind: 'damaged', problem: `${file}: ${problem}` }
+    : { kind: 'ok', file: raw as RuleFile };
 }
 
 function emptyFile(): RuleFile {

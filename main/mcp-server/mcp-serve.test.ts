@@ -38,7 +38,8 @@ async function serve(
     command: process.execPath,
     args: [BIN, 'mcp', 'serve', '--approve', approve],
     env: { PATH: process.env.PATH ?? '', HOME: home, AGENVOY_HOME: home },
-    cwd: home,
+    // A project folder of its own, as a client starts it: not the home folder, not inside $AGENVOY_HOME.
+    cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-serve-ws-')),
     stderr: 'pipe',
   });
   const client = new Client({ name: 'serve-test', version: '1.0.0' });

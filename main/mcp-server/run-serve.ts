@@ -1,11 +1,15 @@
 // Composes `agenvoy mcp serve`: a core with the script tools (watched) and the authoring helpers, served over
-// stdio until the client goes away. The client is the approver (SPEC §8); `deny` runs only alwaysAllow tools.
+// stdio until the client goes away. The client is the approver (docs/security.md): it asked its user before calling,
+// and is asked again (elicitation) for sensitive targets; `deny` runs only alwaysAllow tools.
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Core } from '../app';
 import { createCore } from '../app';
 import { agenvoyHome } from '../core/paths';
-import { createConfirmGate } from '../gate/create-gate';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { HEADLESS_APPROVAL_TIMEOUT_MS } from '../gate/confirm-gate';
+import { approvalTimeoutFromEnv, createConfirmGate } from '../gate/create-gate';
+import { ClientPrompter } from './client-prompter';
 import type { RegisteredTool } from '../core/registry';
 import type { AuthoringPort } from './authoring-tools';
 import { authoringTools } from './authoring-tools';
@@ -39,17 +43,27 @@ export async function runMcpServe(options: McpServeOptions): Promise<void> {
       dispatcher: core.dispatcher,
     };
   };
+  // The prompter asks through the client once it is connected (the gate is built before the server).
+  let server: Server | null = null;
   const helpers = [guideTool(), ...authoringTools(port)];
   const helperNames = new Set(helpers.map((tool) => tool.name));
   core = await createCore({
     home: options.home,
     workspace: options.workspace,
-    // The MCP host asks its own user before calling a tool, so our gate does not ask; the user's
-    // persisted always-deny rules and sensitive-target checks still apply, and --approve deny refuses the rest.
+    // The MCP host asks its own user before calling a tool, so an ordinary call is allowed; the user's rules
+    // still apply, a sensitive target or a call only a person may allow is asked again through the client
+    // (elicitation) and denied when it cannot ask; --approve deny refuses all but alwaysAllow tools.
     gate: createConfirmGate({
       home: options.home ?? agenvoyHome(),
-      policy: options.approve === 'deny' ? 'deny' : 'allow',
-      prompter: null,
+      policy: options.approve === 'deny' ? 'deny' : 'ask',
+      prompter:
+        options.approve === 'deny'
+          ? null
+          : new ClientPrompter(
+              () => server,
+              (text) => core?.redactor.redact(text) ?? text,
+            ),
+      timeoutMs: approvalTimeoutFromEnv(process.env, HEADLESS_APPROVAL_TIMEOUT_MS),
     }),
     hostTools: helpers,
     watchScripts: true,
@@ -59,6 +73,7 @@ export async function runMcpServe(options: McpServeOptions): Promise<void> {
     tool.spec.source.kind === 'script' || helperNames.has(tool.spec.name);
   try {
     const served = await serveTools(core, new StdioServerTransport(options.stdin, options.stdout), exposed);
+    server = served.server;
     core.log.info('mcp serve started', {
       approve: options.approve,
       tools: core.registry.all().filter(exposed).length,

@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakeRendererDir } from './testing/web-fixture';
-import { hostAllowed, originAllowed, refusal, tokenOf } from './request-guards';
-import { isPage, resolveStatic } from './static-files';
+import { hostAllowed, originAllowed, refusal, tokenRefusal } from './request-guards';
+import { readTarget } from './request-target';
+import { isPageFile, resolveStatic } from './static-files';
 import { newToken, tokenMatches } from './web-token';
 
 describe('request guards', () => {
@@ -33,22 +34,65 @@ describe('request guards', () => {
     expect(tokenMatches(token.slice(1), token)).toBe(false);
     expect(tokenMatches('', token)).toBe(false);
     expect(tokenMatches(null, token)).toBe(false);
-    expect(tokenOf('/ws?token=abc&x=1')).toBe('abc');
-    expect(tokenOf('/')).toBeNull();
+    expect(readTarget('/ws?token=abc&x=1')?.token).toBe('abc');
+    expect(readTarget('/')?.token).toBeNull();
+    expect(tokenRefusal('abc', 'abc')).toBeNull();
+    expect(tokenRefusal(null, 'abc')).toMatch(/token/);
   });
 
   it('refusal names the first failed check', () => {
-    const rules = { port: 1, token: 't', needsToken: true, needsOrigin: true };
-    expect(
-      refusal({ host: '127.0.0.1:1', origin: 'http://127.0.0.1:1', url: '/?token=t' }, rules),
-    ).toBeNull();
-    expect(refusal({ host: 'x:1', origin: 'http://127.0.0.1:1', url: '/?token=t' }, rules)).toMatch(/Host/);
-    expect(refusal({ host: '127.0.0.1:1', origin: 'http://x', url: '/?token=t' }, rules)).toMatch(
-      /cross-origin/,
-    );
-    expect(refusal({ host: '127.0.0.1:1', origin: 'http://127.0.0.1:1', url: '/?token=u' }, rules)).toMatch(
-      /token/,
-    );
+    const rules = { port: 1, needsOrigin: true };
+    expect(refusal({ host: '127.0.0.1:1', origin: 'http://127.0.0.1:1' }, rules)).toBeNull();
+    expect(refusal({ host: 'x:1', origin: 'http://127.0.0.1:1' }, rules)).toMatch(/Host/);
+    expect(refusal({ host: '127.0.0.1:1', origin: 'http://x' }, rules)).toMatch(/cross-origin/);
+  });
+});
+
+describe('request targets', () => {
+  it('reads canonical origin-form paths and their token', () => {
+    expect(readTarget('/')).toEqual({ path: '/', rawPath: '/', token: null });
+    expect(readTarget('/assets/app.js?v=1&token=t')).toEqual({
+      path: '/assets/app.js',
+      rawPath: '/assets/app.js',
+      token: 't',
+    });
+    expect(readTarget('/caf%C3%A9.html')?.path).toBe('/café.html');
+  });
+
+  it('refuses every other spelling of a path', () => {
+    const refused = [
+      '/index.html/',
+      '/index.htm%6c/',
+      '//index.html',
+      '/assets//app.js',
+      '/./index.html',
+      '/assets/../index.html',
+      '/assets/%2e%2e/index.html',
+      '/%2E/index.html',
+      '/assets%2fapp.js',
+      '/assets%5Capp.js',
+      '/assets\\app.js',
+      '/index.html;x=1',
+      '/index.html%3b',
+      '/index.html.',
+      '/index.html%20',
+      '/index.html::$DATA',
+      '/%2525',
+      '/%',
+      '/%zz',
+      '/%00',
+      '/%c0%ae%c0%ae/index.html',
+      '/%e0%80%af',
+      '/.env',
+      'index.html',
+      '*',
+      'http://127.0.0.1/index.html',
+      '/index.html#x',
+      '/\u00e9.html',
+      '/a\tb',
+      undefined,
+    ];
+    for (const target of refused) expect(readTarget(target), String(target)).toBeNull();
   });
 });
 
@@ -64,8 +108,9 @@ describe('static files', () => {
     expect(resolveStatic(root, '/.secret.js')).toBeNull();
     expect(resolveStatic(root, '/assets\\..\\index.html')).toBeNull();
     expect(resolveStatic(root, '/%E0%A4%A')).toBeNull();
-    expect(isPage('/')).toBe(true);
-    expect(isPage('/dialog.html')).toBe(true);
-    expect(isPage('/assets/app.js')).toBe(false);
+    const page = resolveStatic(root, '/dialog.html');
+    const asset = resolveStatic(root, '/assets/app.js');
+    expect(page && isPageFile(page)).toBe(true);
+    expect(asset && isPageFile(asset)).toBe(false);
   });
 });

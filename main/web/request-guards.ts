@@ -23,23 +23,17 @@ export function originAllowed(origin: string | undefined, port: number, required
   return allowedOrigins(port).includes(origin.toLowerCase());
 }
 
-/** The token of a request URL's query, or null. */
-export function tokenOf(url: string | undefined): string | null {
-  if (!url) return null;
-  try {
-    return new URL(url, 'http://127.0.0.1').searchParams.get('token');
-  } catch {
-    return null;
-  }
-}
-
-/** Why a request is refused, or null when it passes. */
+/** Why a request is refused by its Host and Origin, or null when it passes (the token is checked by its target). */
 export function refusal(
-  request: { host: string | undefined; origin: string | undefined; url: string | undefined },
-  rules: { port: number; token: string; needsToken: boolean; needsOrigin: boolean },
+  request: { host: string | undefined; origin: string | undefined },
+  rules: { port: number; needsOrigin: boolean },
 ): string | null {
   if (!hostAllowed(request.host, rules.port)) return 'unexpected Host header';
   if (!originAllowed(request.origin, rules.port, rules.needsOrigin)) return 'cross-origin request';
-  if (rules.needsToken && !tokenMatches(tokenOf(request.url), rules.token)) return 'missing or wrong token';
   return null;
+}
+
+/** Why a token is refused, or null when it is the right one. */
+export function tokenRefusal(given: string | null, token: string): string | null {
+  return tokenMatches(given, token) ? null : 'missing or wrong token';
 }

@@ -46,7 +46,7 @@ export function resolveStatic(root: string, urlPath: string): StaticFile | null 
   return { file, type };
 }
 
-/** Whether a URL path is one of the pages (which need the token), not an asset. */
-export function isPage(urlPath: string): boolean {
-  return urlPath === '/' || urlPath.endsWith('.html');
+/** Whether a resolved file is a page (HTML), which needs the token, rather than an asset. */
+export function isPageFile(found: StaticFile): boolean {
+  return found.type.startsWith('text/html');
 }

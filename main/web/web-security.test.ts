@@ -1,6 +1,9 @@
 // Browser mode's gatekeeping over real sockets: the token, the Host and Origin checks, CSP, 127.0.0.1 only.
+import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { WebFixture } from './testing/web-fixture';
@@ -106,6 +109,101 @@ describe('browser mode: page loads', () => {
       .find((address) => address && address.family === 'IPv4' && !address.internal);
     if (!external) return;
     await expect(get(`/?token=${fixture.web.token}`, {}, external.address)).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
+// Sends `target` byte for byte (http.get would refuse or rewrite some), returns the status and the body.
+function raw(target: string, extra = ''): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(fixture.web.port, '127.0.0.1', () => {
+      socket.write(
+        `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${fixture.web.port}\r\n${extra}Connection: close\r\n\r\n`,
+      );
+    });
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
+      resolve({ status, body: data.slice(data.indexOf('\r\n\r\n') + 4) });
+    });
+  });
+}
+
+// Spellings of the page's path (and a few of the asset's) that some server somewhere has served as the file.
+const PAGE_VARIANTS = [
+  '/index.html/',
+  '/index.htm%6c',
+  '/index.htm%6C/',
+  '/index.html%2f',
+  '//index.html',
+  '///index.html',
+  '/assets/../index.html',
+  '/assets/%2e%2e/index.html',
+  '/assets/%252e%252e/index.html',
+  '/./index.html',
+  '/%2e/index.html',
+  '/index.html.',
+  '/index.html..',
+  '/index.html%20',
+  '/index.html;.js',
+  '/index.html;token=x',
+  '/index.html%3b.js',
+  '/assets\\..\\index.html',
+  '/assets%5c..%5cindex.html',
+  '/INDEX.HTML',
+  '/Index.Html',
+  '/index.html::$DATA',
+  '/%c0%ae%c0%ae/index.html',
+  '/%c0%afindex.html',
+  '/%e0%80%afindex.html',
+  '/%69ndex.html',
+  '/index.html%00',
+  '/index.html%00.js',
+  '/index.html#/',
+  '/dialog.html/',
+  '/dialog.htm%6c',
+  'http://127.0.0.1/index.html',
+  '*',
+];
+
+describe('browser mode: every spelling of a page path', () => {
+  it('never serves a page without the token, whatever the spelling', async () => {
+    for (const target of PAGE_VARIANTS) {
+      for (const query of ['', '?token=wrong']) {
+        const answer = await raw(target + query);
+        expect([403, 404, 400], `${target}${query} → ${answer.status}`).toContain(answer.status);
+        expect(answer.body, target).not.toContain('<!doctype html>');
+      }
+    }
+  });
+
+  it('serves a page only at its one canonical spelling, and only with the token', async () => {
+    const token = `?token=${fixture.web.token}`;
+    expect((await raw(`/${token}`)).status).toBe(200);
+    expect((await raw(`/index.html${token}`)).status).toBe(200);
+    // On a case-insensitive file system (macOS, Windows) /INDEX.HTML is the same file: still a page, token checked.
+    const probe = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-case-'));
+    const caseInsensitive = fs.existsSync(probe.toUpperCase()) && fs.existsSync(probe.toLowerCase());
+    fs.rmSync(probe, { recursive: true, force: true });
+    for (const target of PAGE_VARIANTS) {
+      if (caseInsensitive && target.toLowerCase() === '/index.html') continue;
+      const answer = await raw(target + token);
+      expect([404, 400], `${target} → ${answer.status}`).toContain(answer.status);
+    }
+  });
+
+  it('survives request targets that no URL parser accepts, and keeps serving', async () => {
+    for (const target of ['//[', 'http://[', '/%', '/%ff%fe', '//[/?token=x', `/ws?token=${'%'.repeat(3)}`]) {
+      const answer = await raw(target);
+      expect(answer.status, target).toBeGreaterThanOrEqual(400);
+    }
+    const upgrade = await raw(
+      '//[',
+      'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: AAAAAAAAAAAAAAAAAAAAAA==\r\nSec-WebSocket-Version: 13\r\n',
+    );
+    expect(upgrade.status).toBe(404);
+    expect((await get(`/?token=${fixture.web.token}`)).status).toBe(200);
   });
 });
 

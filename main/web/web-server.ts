@@ -8,8 +8,9 @@ import { WebSocketServer } from 'ws';
 import type { HostClosingCode } from '../../preload/web-protocol';
 import { contentSecurityPolicy } from '../host/content-policy';
 import type { AppHost } from '../host/open-app-host';
-import { refusal } from './request-guards';
-import { isPage, resolveStatic } from './static-files';
+import { refusal, tokenRefusal } from './request-guards';
+import { readTarget } from './request-target';
+import { isPageFile, resolveStatic } from './static-files';
 import { bindSocket } from './web-session';
 import { newToken } from './web-token';
 
@@ -55,12 +56,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     serveHttp(request, response, { ...options, port, token }),
   );
   server.on('upgrade', (request, socket, head) => {
+    // The target is read strictly before anything else, and nothing here may throw: a throw would end the app.
+    const target = readTarget(request.url);
     const why =
-      new URL(request.url ?? '/', 'http://127.0.0.1').pathname === '/ws'
-        ? refusal(
-            { host: request.headers.host, origin: request.headers.origin, url: request.url },
-            { port, token, needsToken: true, needsOrigin: true },
-          )
+      target?.path === '/ws'
+        ? (refusal(
+            { host: request.headers.host, origin: request.headers.origin },
+            { port, needsOrigin: true },
+          ) ?? tokenRefusal(target.token, token))
         : 'not found';
     if (why) return reject(socket, why === 'not found' ? 404 : 403);
     sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
@@ -115,18 +118,22 @@ function serveHttp(
   response: http.ServerResponse,
   options: WebServerOptions & { port: number; token: string },
 ): void {
-  const pathname = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
   setSecurityHeaders(response, options.port);
   if (request.method !== 'GET' && request.method !== 'HEAD') return end(response, 405, 'method not allowed');
-  const page = isPage(pathname);
-  const why = refusal(
-    { host: request.headers.host, origin: request.headers.origin, url: request.url },
-    // Pages need the token; assets hold no data, but still only answer this host's own name and origin.
-    { port: options.port, token: options.token, needsToken: page, needsOrigin: false },
+  // Host and Origin first: nothing is answered for another name or another site's page.
+  const foreign = refusal(
+    { host: request.headers.host, origin: request.headers.origin },
+    { port: options.port, needsOrigin: false },
   );
-  if (why) return end(response, 403, `forbidden: ${why}`);
-  const found = resolveStatic(options.rendererDir, pathname);
+  if (foreign) return end(response, 403, `forbidden: ${foreign}`);
+  // One strict reading of the path; any other spelling of it is not found.
+  const target = readTarget(request.url);
+  const found = target ? resolveStatic(options.rendererDir, target.rawPath) : null;
   if (!found) return end(response, 404, 'not found');
+  // What is served decides whether the token is needed, not how its path was spelled: every HTML file is a page.
+  const page = isPageFile(found);
+  const why = page ? tokenRefusal(target?.token ?? null, options.token) : null;
+  if (why) return end(response, 403, `forbidden: ${why}`);
   response.statusCode = 200;
   response.setHeader('Content-Type', found.type);
   response.setHeader('Cache-Control', page ? 'no-store' : 'no-cache');

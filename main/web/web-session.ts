@@ -7,6 +7,9 @@ import type { AppHost } from '../host/open-app-host';
 import { fail, ok, toFailure } from '../host/host-error';
 import { requestObject, requiredIndex, requiredString } from '../host/request-fields';
 
+/** WebSocket close codes for frames that are not requests (RFC 6455 §7.4.1). */
+export const PROTOCOL_ERROR = { unsupported: 1003, invalid: 1007, policy: 1008 } as const;
+
 /** Binds a socket to the host; returns the undo (called when the socket closes). */
 export function bindSocket(socket: WebSocket, host: AppHost): () => void {
   const send = (message: ServerMessage) => {
@@ -15,15 +18,22 @@ export function bindSocket(socket: WebSocket, host: AppHost): () => void {
   const offEvents = host.service.on((event) => send({ type: 'event', ...event } as ServerMessage));
   const offDialogs = host.dialogs.attach({ present: (event) => send({ type: 'dialog', event }) });
   const onMessage = (data: unknown, isBinary: boolean) => {
-    if (isBinary) return;
+    // A frame that is not a request cannot be answered (it has no id): the socket is closed, saying why. The
+    // page reconnects; a well-behaved page never sends one.
+    if (isBinary)
+      return void socket.close(PROTOCOL_ERROR.unsupported, 'binary frames are not accepted: send JSON text');
     let message: Record<string, unknown>;
     try {
-      message = requestObject(JSON.parse(String(data)));
+      const parsed: unknown = JSON.parse(String(data));
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new Error('not an object');
+      message = requestObject(parsed);
     } catch {
-      return;
+      return void socket.close(PROTOCOL_ERROR.invalid, 'a frame must be one JSON object');
     }
     const id = message.id;
-    if (typeof id !== 'number' || !Number.isSafeInteger(id)) return;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id))
+      return void socket.close(PROTOCOL_ERROR.policy, 'every request needs a whole-number "id"');
     void answer(host, message as Partial<ClientMessage> & Record<string, unknown>).then((result) =>
       send({ type: 'reply', id, result }),
     );

@@ -48,7 +48,7 @@ describe('toToolResult', () => {
     expect(error).toMatchObject({ code: 'mcp_tool_error', message: 'no such repo' });
   });
 
-  it('caps the whole output at 1 MiB with a note of how much was cut', () => {
+  it('caps the whole output at 1 MiB, note included, with exactly one note', () => {
     const big = 'x'.repeat(700 * 1024);
     const result = toToolResult({
       content: [
@@ -58,12 +58,32 @@ describe('toToolResult', () => {
       ],
     });
     const parts = typeof result === 'string' ? [] : result.content;
+    expect(parts).toHaveLength(2);
     const bytes = parts.reduce((sum, p) => sum + (p.type === 'text' ? Buffer.byteLength(p.text) : 0), 0);
-    expect(bytes).toBeLessThan(1024 * 1024 + 200);
-    const cut = parts[1]?.type === 'text' ? parts[1].text : '';
-    // 1 MiB − 700 KiB of the second part is kept: 385,024 bytes are cut.
-    expect(cut.endsWith('\n[output truncated: 385,024 bytes cut]')).toBe(true);
-    expect(parts[2]).toEqual({ type: 'text', text: '[output truncated: 1 more part (3 bytes) cut]' });
+    expect(bytes).toBeLessThanOrEqual(1024 * 1024);
+    const all = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+    // 1 MiB − 128 bytes of room − 700 KiB of the second part is kept; the rest and the image are cut.
+    expect(all.match(/\[output truncated[^\]]*\]/g)).toEqual([
+      '[output truncated: 385,155 bytes cut, with 1 more part]',
+    ]);
+    // The dispatcher's own cap finds nothing left to cut.
+    const outcome = okOutcome(result, 0);
+    expect(outcome.outcome === 'ok' && outcome.text.match(/output truncated/g)).toHaveLength(1);
+  });
+
+  it('drops parts after the cap with one note when no text part crosses it', () => {
+    const parts = capContent(
+      [
+        { type: 'text', text: 'a'.repeat(50) },
+        { type: 'image', mimeType: 'image/png', data: 'b'.repeat(400) },
+        { type: 'text', text: 'c' },
+      ],
+      300,
+    );
+    expect(parts).toEqual([
+      { type: 'text', text: 'a'.repeat(50) },
+      { type: 'text', text: '[output truncated: 2 more parts (401 bytes) cut]' },
+    ]);
   });
 
   it('leaves output under the cap untouched', () => {

@@ -1,5 +1,5 @@
 // An MCP tools/call result as a tool result: text joined, images and resources kept as parts, isError an error,
-// everything capped at 1 MiB with a note of how much was cut (SPEC §10).
+// everything capped at 1 MiB with one note of how much was cut (SPEC §10).
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { ContentPart, ToolResult } from '../../../tools/types';
 import { ToolError } from '../../../tools/types';
@@ -29,39 +29,54 @@ export function toToolResult(result: CallToolResult, maxBytes: number = MAX_RESU
   return structured === undefined ? { content: capped } : { content: capped, data: structured };
 }
 
-/** Keeps parts in order until `maxBytes`; the text part that crosses it is cut with a note, later parts dropped. */
+// Room kept inside the cap for the one note that says what was cut.
+const NOTE_ROOM = 128;
+
+/**
+ * Keeps parts in order within `maxBytes`, note included: the text part that crosses the cap keeps its head, later
+ * parts are dropped, and one note says how much was cut (one note per output, never a second cut later).
+ */
 export function capContent(parts: ContentPart[], maxBytes: number = MAX_RESULT_BYTES): ContentPart[] {
   const sizes = parts.map(partBytes);
   const total = sizes.reduce((sum, size) => sum + size, 0);
   if (total <= maxBytes) return parts;
+  const budget = Math.max(0, maxBytes - NOTE_ROOM);
   const kept: ContentPart[] = [];
   let used = 0;
   let index = 0;
-  for (; index < parts.length; index++) {
-    const part = parts[index] as ContentPart;
-    const size = sizes[index] as number;
-    if (used + size <= maxBytes) {
-      kept.push(part);
-      used += size;
-      continue;
-    }
-    if (part.type === 'text' && maxBytes - used > 0) {
-      // capText adds its own note for the bytes it cuts from this part.
-      kept.push({ type: 'text', text: capText(part.text, maxBytes - used) });
-      used = maxBytes;
-      index++;
-    }
-    break;
+  for (; index < parts.length && used + (sizes[index] as number) <= budget; index++) {
+    kept.push(parts[index] as ContentPart);
+    used += sizes[index] as number;
   }
-  const dropped = sizes.slice(index).reduce((sum, size) => sum + size, 0);
-  if (dropped > 0) {
-    const count = parts.length - index;
+  const crossing = parts[index];
+  if (crossing?.type === 'text' && budget > used) {
+    const head = utf8Head(crossing.text, budget - used);
+    const headBytes = Buffer.byteLength(head);
+    const more = parts.length - index - 1;
+    const cut = total - used - headBytes;
+    const also = more > 0 ? `, with ${more} more part${more === 1 ? '' : 's'}` : '';
     kept.push({
       type: 'text',
-      text: `[output truncated: ${count} more part${count === 1 ? '' : 's'} (${dropped.toLocaleString('en-US')} bytes) cut]`,
+      text: `${head}\n[output truncated: ${cut.toLocaleString('en-US')} bytes cut${also}]`,
     });
+    return kept;
   }
+  const count = parts.length - index;
+  const dropped = total - used;
+  kept.push({
+    type: 'text',
+    text: `[output truncated: ${count} more part${count === 1 ? '' : 's'} (${dropped.toLocaleString('en-US')} bytes) cut]`,
+  });
   return kept;
+}
+
+// The longest start of `text` within `maxBytes` of UTF-8 that does not split a character.
+function utf8Head(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text);
+  let end = Math.min(maxBytes, bytes.length);
+  // Back over continuation bytes (10xxxxxx) to a character boundary.
+  while (end > 0 && end < bytes.length && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8');
 }
 
 function toPart(block: ContentBlock): ContentPart {

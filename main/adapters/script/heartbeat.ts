@@ -29,7 +29,8 @@ export function startHeartbeat(options: HeartbeatOptions): () => void {
     const elapsed = elapsedText(Date.now() - started, options.limitMs);
     // A throwing listener inside a timer would take the whole process down.
     try {
-      options.log.info('running', { name: options.name, elapsed });
+      // Exactly the documented line: no call fields of the tool's logger after it.
+      options.log.info('running', { name: options.name, elapsed }, { context: false });
       options.progress({ message: `running ${elapsed}` });
     } catch (error) {
       console.error('heartbeat listener failed:', error);

@@ -1,0 +1,100 @@
+// The shapes a secret value takes in text (docs/security.md): itself, case-folded, percent-encoded the ways URL
+// builders do it, JSON-escaped, and base64 (standard and URL-safe) at the three byte alignments.
+
+/** Values shorter than this are not secrets worth scrubbing: they are too common in ordinary text. */
+export const MIN_SECRET_LENGTH = 4;
+
+/**
+ * Below this length a secret is matched exactly only. A case-folded 4–7 character value ("test", "admin") would
+ * scrub ordinary words, and its base64 core is only 3–8 characters, which turn up by chance in any long base64 blob
+ * (images, other tokens); from 8 characters every base64 core is at least 10 characters (~50 bits), so a chance
+ * match is negligible.
+ */
+export const DERIVED_MIN_LENGTH = 8;
+
+/** Above this length only the exact value is matched: its derived forms would only grow the pattern. */
+export const DERIVED_MAX_LENGTH = 4096;
+
+/** One literal shape of a secret; `folded` forms are compared case-insensitively (both sides through foldCase). */
+export interface SecretForm {
+  text: string;
+  folded: boolean;
+}
+
+/** Every form of `value` that the redactor matches; none for a value shorter than MIN_SECRET_LENGTH. */
+export function secretForms(value: string): SecretForm[] {
+  if (value.length < MIN_SECRET_LENGTH) return [];
+  if (value.length < DERIVED_MIN_LENGTH || value.length > DERIVED_MAX_LENGTH)
+    return [{ text: value, folded: false }];
+  const bytes = Buffer.from(value, 'utf8');
+  const texts = [
+    value,
+    tryEncode(encodeURIComponent, value),
+    tryEncode(encodeURI, value),
+    formEncode(value),
+    percentEncode(bytes, (byte) => UNRESERVED.test(String.fromCharCode(byte))),
+    percentEncode(bytes, () => false),
+    JSON.stringify(value).slice(1, -1),
+    ...base64Cores(bytes),
+  ];
+  const folded = new Set<string>();
+  for (const text of texts) if (text && text.length >= MIN_SECRET_LENGTH) folded.add(foldCase(text));
+  return [...folded].map((text) => ({ text, folded: true }));
+}
+
+const NON_ASCII = /[^\p{ASCII}]/u;
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * Lower-cases text unit by unit, so the result has the same length and indexes as the input (String#toLowerCase
+ * may change the length, e.g. for "İ", and then match positions would no longer fit the original).
+ */
+export function foldCase(text: string): string {
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  const units = new Array<string>(text.length);
+  for (let i = 0; i < text.length; i++) units[i] = foldUnit(text[i] as string);
+  return units.join('');
+}
+
+/** One UTF-16 unit folded the way foldCase folds it. */
+export function foldUnit(unit: string): string {
+  const lower = unit.toLowerCase();
+  return lower.length === 1 ? lower : unit;
+}
+
+/**
+ * The stable inner part of base64(prefix + value + suffix) for a value starting at byte offset 0, 1 or 2 of a
+ * 3-byte group: the characters whose 6 bits all come from the value. Standard and URL-safe alphabets.
+ */
+export function base64Cores(bytes: Buffer): string[] {
+  const cores: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
+    const first = Math.ceil((offset * 8) / 6);
+    const end = Math.floor(((offset + bytes.length) * 8) / 6);
+    const core = padded.toString('base64').slice(first, end);
+    cores.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return cores;
+}
+
+function tryEncode(encode: (text: string) => string, value: string): string | null {
+  try {
+    return encode(value);
+  } catch {
+    // A lone surrogate cannot be percent-encoded: that form simply does not exist.
+    return null;
+  }
+}
+
+// application/x-www-form-urlencoded, as URLSearchParams writes it (space as +).
+function formEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice(2);
+}
+
+function percentEncode(bytes: Buffer, keep: (byte: number) => boolean): string {
+  let out = '';
+  for (const byte of bytes)
+    out += keep(byte) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  return out;
+}
