@@ -114,6 +114,26 @@ describe('store_secret', () => {
     expect(port.asked).toHaveLength(4);
   });
 
+  it('gives calls without for_tool one shared budget of two rounds per turn, whatever the key', async () => {
+    const port = scriptedPort(['declined', 'stored', 'stored']);
+    const services = { secretPrompt: port, heal: twoRounds() };
+    await run({ key: 'KEY_A', question: 'A?' }, services);
+    await run({ key: 'KEY_B', question: 'B?', for_tool: '' }, services);
+    const refused = run({ key: 'KEY_C', question: 'C?' }, services);
+    await expect(refused).rejects.toMatchObject({ code: 'heal_limit_reached', details: { key: 'KEY_C' } });
+    await expect(refused).rejects.toThrow(
+      /already asked 2 times this turn without for_tool, the limit; tell the user to run `agenvoy secrets set KEY_C`/,
+    );
+    expect(port.asked.map((r) => r.key)).toEqual(['KEY_A', 'KEY_B']);
+    // A named tool keeps its own budget.
+    await run({ key: 'KEY_C', question: 'C?', for_tool: 'query_crm' }, services);
+    expect(port.asked).toHaveLength(3);
+    // Without a turn (no heal port: `agenvoy tools call store_secret` typed by the person) nothing is counted.
+    const free = scriptedPort(['stored', 'stored', 'stored']);
+    for (const key of ['K1', 'K2', 'K3']) await run({ key, question: '?' }, { secretPrompt: free });
+    expect(free.asked).toHaveLength(3);
+  });
+
   it('explains what to do in a host without a prompt, and rejects bad key names', async () => {
     await expect(run({ key: 'API_KEY', question: 'Key?' }, {})).rejects.toMatchObject({
       code: 'secret_prompt_unavailable',

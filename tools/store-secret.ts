@@ -40,7 +40,8 @@ export const storeSecretTool = defineTool({
         default: '',
         description:
           'Name of the tool that failed for this key and that you will call again, e.g. "mcp__github__create_issue". ' +
-          `It gets at most ${HEAL_ROUND_LIMIT} store_secret rounds per turn. Empty when no tool failed.`,
+          `It gets at most ${HEAL_ROUND_LIMIT} store_secret rounds per turn. Empty when no tool failed ` +
+          `(calls without a tool share ${HEAL_ROUND_LIMIT} rounds per turn).`,
       },
     },
     required: ['key', 'question'],
@@ -73,12 +74,17 @@ export const storeSecretTool = defineTool({
         { key },
       );
     }
-    if (forTool && ctx.services.heal && !ctx.services.heal.take(forTool)) {
+    // Calls not tied to a tool share one budget under store_secret's own name (NO_TOOL_HEAL_BUDGET in
+    // main/core/heal-budget), so a model cannot open prompt after prompt by leaving for_tool out.
+    if (ctx.services.heal && !ctx.services.heal.take(forTool || 'store_secret')) {
       throw new ToolError(
         'heal_limit_reached',
-        `store_secret was already asked ${HEAL_ROUND_LIMIT} times for ${forTool} this turn, the limit; its failure ` +
-          `stands: tell the user that ${forTool} needs a valid ${key}`,
-        { key, forTool },
+        forTool
+          ? `store_secret was already asked ${HEAL_ROUND_LIMIT} times for ${forTool} this turn, the limit; its ` +
+              `failure stands: tell the user that ${forTool} needs a valid ${key}`
+          : `store_secret was already asked ${HEAL_ROUND_LIMIT} times this turn without for_tool, the limit; ` +
+              `tell the user to run \`agenvoy secrets set ${key}\` instead`,
+        forTool ? { key, forTool } : { key },
       );
     }
     const answer = await prompt.ask(forTool ? { key, question, forTool } : { key, question }, ctx.signal);

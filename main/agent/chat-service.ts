@@ -11,6 +11,8 @@ import { providerSource } from './provider-source';
 import type { CreateProviderOptions } from './providers/create-provider';
 import { createProvider } from './providers/create-provider';
 import type { ProviderSettings } from './settings';
+import { settingsWarnings } from './settings';
+import { readLimits, streamLimits } from './limits';
 import { storePersistence } from './store-persistence';
 import { childOffer } from './host-offers';
 import type { ToolFilter } from './tool-exposure';
@@ -37,6 +39,7 @@ export interface ChatServiceOptions {
 export class ChatService {
   private readonly events = new Emitter<TurnEvent>();
   private readonly running = new Map<string, AbortController>();
+  private readonly warned = new Set<string>();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: ChatServiceOptions) {
@@ -93,6 +96,13 @@ export class ChatService {
     this.running.set(chatId, controller);
     core.schemas.restore(chatId, store.schemas.get(chatId));
     const settings = this.options.settings();
+    // Read per turn, so an edit of settings.json applies to the next turn; a bad value is named and its default used.
+    const { limits, warnings } = readLimits(core.paths.settings);
+    this.warn(chatId, [...settingsWarnings(core.paths.settings), ...warnings]);
+    const providerOptions = {
+      ...this.options.providerOptions,
+      limits: { ...streamLimits(limits), ...this.options.providerOptions?.limits },
+    };
     const services: ToolServices = {
       chat: storeChatPort(store, (event) => this.events.emit(event)),
       ...(this.options.askUser && !child ? { askUser: this.options.askUser } : {}),
@@ -106,7 +116,7 @@ export class ChatService {
       log: core.log,
       persistence: storePersistence(store, core.redactor),
       provider: providerSource(settings.apiKeyName, this.options.getSecret, (key) =>
-        createProvider(settings, key, this.options.providerOptions),
+        createProvider(settings, key, providerOptions),
       ),
       model: settings.model,
       healer: this.options.healer,
@@ -115,6 +125,7 @@ export class ChatService {
       services,
       maxRounds: this.options.maxRounds,
       claimCallId: (id) => uniqueCallId(store, chatId, id),
+      toolArgumentsBytes: limits.toolArgumentsBytes,
     });
     const off = engine.on((event) => this.events.emit(event));
     try {
@@ -124,6 +135,16 @@ export class ChatService {
       store.schemas.set(chatId, core.schemas.loaded(chatId));
       signal?.removeEventListener('abort', forward);
       this.running.delete(chatId);
+    }
+  }
+
+  // Each settings warning once per service: in the log, and as a notice the chat shows.
+  private warn(chatId: string, warnings: string[]): void {
+    for (const message of warnings) {
+      if (this.warned.has(message)) continue;
+      this.warned.add(message);
+      this.options.core.log.warn('settings value ignored', { warning: message });
+      this.events.emit({ type: 'notice', chatId, level: 'warn', message });
     }
   }
 

@@ -9,6 +9,7 @@ import {
   saveSettings,
   SettingsError,
   settingsPath,
+  settingsWarnings,
 } from './settings';
 
 let home: string;
@@ -105,6 +106,34 @@ describe('loadSettings', () => {
     );
     writeFile('[]');
     expect(() => readSettingsFile(file)).toThrow(/must hold a JSON object/);
+  });
+
+  it('quotes a bad value briefly, whatever its size or depth', () => {
+    const file = writeFile(`{"model": ${'['.repeat(50_000)}${']'.repeat(50_000)}}`);
+    expect(() => loadSettings({ home, env: {} })).toThrow(
+      `${file}: "model" must be a non-empty string (got an array of 1)`,
+    );
+    writeFile({ provider: 'p'.repeat(5_000_000) });
+    let message = '';
+    try {
+      loadSettings({ home, env: {} });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(
+      /"provider" must be "anthropic" or "openai" \(got "p{60}"… \(5000000 characters\)\)$/,
+    );
+    writeFile({ apiKeyName: { nested: true } });
+    expect(() => loadSettings({ home, env: {} })).toThrow(/"apiKeyName" must be .* \(got an object\)$/);
+  });
+
+  it('names unknown top-level keys in a warning and keeps loading', () => {
+    const file = writeFile({ provider: 'openai', theme: 'dark', modle: 'typo', limits: {}, web: {} });
+    expect(settingsWarnings(file)).toEqual([`${file}: unknown keys "theme", "modle" ignored`]);
+    expect(loadSettings({ home, env: {} }).provider).toBe('openai');
+    writeFile({ provider: 'openai' });
+    expect(settingsWarnings(file)).toEqual([]);
+    expect(settingsWarnings(path.join(home, 'missing.json'))).toEqual([]);
   });
 
   it('names the variable or flag of a bad override', () => {

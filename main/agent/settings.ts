@@ -4,6 +4,7 @@
 import { writeFileAtomic } from '../core/atomic-write';
 import fs from 'node:fs';
 import { agenvoyHome, agenvoyPaths } from '../core/paths';
+import { previewValue } from './settings-value';
 
 /** The two wire formats. */
 export type ProviderKind = 'anthropic' | 'openai';
@@ -68,6 +69,36 @@ export function readSettingsFile(file: string): SettingsLayer {
     throw new SettingsError(`${file}: must hold a JSON object`);
   }
   return checkLayer(raw as Record<string, unknown>, (field) => `${file}: "${field}"`);
+}
+
+/** The top-level keys of settings.json some part of the app reads; others are kept on save and named in a warning. */
+export const KNOWN_SETTINGS_KEYS: readonly string[] = [
+  'provider',
+  'baseUrl',
+  'model',
+  'apiKeyName',
+  'defaultWorkspace',
+  'web',
+  'limits',
+];
+
+/** Warnings about settings.json that do not stop anything: unknown top-level keys (a typo, or a newer version's). */
+export function settingsWarnings(file: string): string[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    // Missing is fine; broken is readSettingsFile's error to report.
+    return [];
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return [];
+  const unknown = Object.keys(raw).filter((key) => !KNOWN_SETTINGS_KEYS.includes(key));
+  if (unknown.length === 0) return [];
+  const shown = unknown
+    .slice(0, 5)
+    .map((key) => JSON.stringify(key.length > 60 ? `${key.slice(0, 60)}…` : key));
+  const more = unknown.length > 5 ? ` and ${unknown.length - 5} more` : '';
+  return [`${file}: unknown key${unknown.length > 1 ? 's' : ''} ${shown.join(', ')}${more} ignored`];
 }
 
 const ENV_FIELDS = {
@@ -169,7 +200,7 @@ function checkLayer(raw: Record<string, unknown>, where: (field: string) => stri
   if (provider !== undefined) {
     if (provider !== 'anthropic' && provider !== 'openai') {
       throw new SettingsError(
-        `${where('provider')} must be "anthropic" or "openai" (got ${JSON.stringify(provider)})`,
+        `${where('provider')} must be "anthropic" or "openai" (got ${previewValue(provider)})`,
       );
     }
     layer.provider = provider;
@@ -177,21 +208,21 @@ function checkLayer(raw: Record<string, unknown>, where: (field: string) => stri
   if (baseUrl !== undefined) {
     if (typeof baseUrl !== 'string' || !isHttpUrl(baseUrl)) {
       throw new SettingsError(
-        `${where('baseUrl')} must be an http:// or https:// URL (got ${JSON.stringify(baseUrl)})`,
+        `${where('baseUrl')} must be an http:// or https:// URL (got ${previewValue(baseUrl)})`,
       );
     }
     layer.baseUrl = baseUrl;
   }
   if (model !== undefined) {
     if (typeof model !== 'string' || model.trim() === '') {
-      throw new SettingsError(`${where('model')} must be a non-empty string (got ${JSON.stringify(model)})`);
+      throw new SettingsError(`${where('model')} must be a non-empty string (got ${previewValue(model)})`);
     }
     layer.model = model;
   }
   if (apiKeyName !== undefined) {
     if (apiKeyName !== null && (typeof apiKeyName !== 'string' || !KEY_NAME.test(apiKeyName))) {
       throw new SettingsError(
-        `${where('apiKeyName')} must be a key name such as "OPENAI_API_KEY", or null for no key (got ${JSON.stringify(apiKeyName)})`,
+        `${where('apiKeyName')} must be a key name such as "OPENAI_API_KEY", or null for no key (got ${previewValue(apiKeyName)})`,
       );
     }
     layer.apiKeyName = apiKeyName;

@@ -1,5 +1,6 @@
 // One model round: stream a response into a sink that checkpoints it, collect complete tool calls.
-import type { Provider, ModelRequest } from './providers/provider';
+import { effectiveLimit, omittedArgumentsMarker } from '../core/argument-size';
+import type { Provider, ModelRequest, StreamEvent } from './providers/provider';
 import { ProviderError } from './providers/provider';
 import type { AssistantPart, ToolCallPart } from './transcript';
 
@@ -18,12 +19,14 @@ export type RoundResult =
   | { kind: 'cancelled'; content: AssistantPart[] }
   | { kind: 'failed'; content: AssistantPart[]; error: ProviderError };
 
-/** Streams one response into `sink`; never throws for provider failures. */
+/** Streams one response into `sink`; never throws for provider failures. `toolArgumentsBytes` bounds each call. */
 export async function streamRound(
   provider: Provider,
   request: ModelRequest,
   sink: RoundSink,
+  options: { toolArgumentsBytes?: number } = {},
 ): Promise<RoundResult> {
+  const limit = effectiveLimit(options.toolArgumentsBytes);
   let text = '';
   const toolCalls: ToolCallPart[] = [];
   const content = (): AssistantPart[] => [...(text ? [{ type: 'text' as const, text }] : []), ...toolCalls];
@@ -37,7 +40,7 @@ export async function streamRound(
           break;
         }
         case 'tool_call': {
-          toolCalls.push({ type: 'tool_call', id: event.id, name: event.name, args: event.args });
+          toolCalls.push(toolCallPart(event, limit));
           sink.checkpoint(content(), true);
           sink.onToolCall(toolCalls.at(-1) as ToolCallPart);
           break;
@@ -62,6 +65,15 @@ export async function streamRound(
     // Tool calls of a cut response are dropped: they would have no results, and the model can make them again.
     return { kind: 'failed', content: textOnly(text), error: failure };
   }
+}
+
+// An oversized call keeps a marker instead of its arguments, so nothing big is stored, shown or sent again.
+function toolCallPart(event: Extract<StreamEvent, { type: 'tool_call' }>, limit: number): ToolCallPart {
+  const { id, name } = event;
+  const bytes = Buffer.byteLength(event.args);
+  const tooLarge = event.tooLarge ?? (bytes > limit ? { bytes, limit } : undefined);
+  if (!tooLarge) return { type: 'tool_call', id, name, args: event.args };
+  return { type: 'tool_call', id, name, args: omittedArgumentsMarker(tooLarge), tooLarge };
 }
 
 function textOnly(text: string): AssistantPart[] {

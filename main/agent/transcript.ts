@@ -1,12 +1,17 @@
 // The neutral transcript every provider renders to its own wire format.
 import type { ContentPart } from '../../tools/types';
 
-/** A tool call the model made; `args` is the raw JSON text as streamed (it may be malformed). */
+/**
+ * A tool call the model made; `args` is the raw JSON text as streamed (it may be malformed). A call whose arguments
+ * passed the size limit keeps only a marker object in `args` (`{"_omitted":"arguments too large: …"}`) and says how
+ * big they were in `tooLarge`; the arguments themselves are never kept.
+ */
 export interface ToolCallPart {
   type: 'tool_call';
   id: string;
   name: string;
   args: string;
+  tooLarge?: { bytes: number; limit: number };
 }
 
 /** What a user message holds. */

@@ -13,6 +13,7 @@ import { Emitter } from '../core/emitter';
 import type { ProviderSource } from './provider-source';
 import { healProviderKey } from './provider-source';
 import type { Provider } from './providers/provider';
+import { ProviderError } from './providers/provider';
 import { streamRound } from './stream-round';
 import { systemPrompt } from './system-prompt';
 import type { ToolFilter } from './tool-exposure';
@@ -44,6 +45,8 @@ export interface TurnEngineDeps {
   maxRounds?: number;
   /** Makes a model's call id unique in the chat (some servers reuse ids every round). */
   claimCallId?: (id: string) => string;
+  /** The per-call limit on tool arguments (settings.json `limits.toolArgumentsBytes`); default 1 MiB. */
+  toolArgumentsBytes?: number;
 }
 
 /** How a turn ended. */
@@ -224,6 +227,7 @@ export class TurnEngine {
             args: redactor.redact(call.args),
           }),
       },
+      { toolArgumentsBytes: this.deps.toolArgumentsBytes },
     );
     const claim = this.deps.claimCallId ?? ((id: string) => id);
     const content = redactor
@@ -238,9 +242,11 @@ export class TurnEngine {
       case 'failed': {
         persistence.finishAssistant(messageId, content, 'cut');
         this.emit({ type: 'message.finished', chatId, messageId, status: 'cut' });
+        // A cut wraps the failure that caused it (a stall, a broken socket): name that one, once.
+        const cause: unknown = result.error.cause;
         const error =
           result.error.kind === 'stream_cut'
-            ? `the model's stream was cut: ${result.error.message}; the partial answer is kept`
+            ? `the model's stream was cut: ${cause instanceof ProviderError ? cause.message : result.error.message}; the partial answer is kept`
             : result.error.message;
         if (result.error.kind === 'auth')
           return { kind: 'auth' as const, text, error: redactor.redact(error) };
@@ -254,7 +260,9 @@ export class TurnEngine {
           kind: 'tools' as const,
           text,
           calls: content.flatMap((c) =>
-            c.type === 'tool_call' ? [{ id: c.id, name: c.name, args: c.args }] : [],
+            c.type === 'tool_call'
+              ? [{ id: c.id, name: c.name, args: c.args, ...(c.tooLarge ? { tooLarge: c.tooLarge } : {}) }]
+              : [],
           ),
         };
     }

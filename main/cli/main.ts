@@ -19,8 +19,9 @@ commands:
   tools list [--json] [--system]                  every registered tool
   tools search "<query>" [--limit N] [--json]     ranked find_tools matches
   tools lint [--dir DIR] [--json]                 design-rule findings
-  tools call <name> '<json-args>' [--yes] [--json] [--workspace DIR]
-                                                  run one tool through the dispatcher
+  tools call <name> ['<json-args>' | - | @FILE] [--yes] [--json] [--workspace DIR]
+                                                  run one tool through the dispatcher (- reads the
+                                                  arguments from standard input, @FILE from a file)
   mcp serve [--approve ask|deny] [--workspace DIR]  serve the script tools and their authoring helpers over stdio
   web [--port N] [--workspace DIR] [--rebuild]    browser mode: the app on 127.0.0.1, its URL (with token) printed
   secrets set KEY [--stdin]                       store a secret (masked prompt, or piped with --stdin)

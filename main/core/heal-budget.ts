@@ -4,6 +4,12 @@ import type { HealPort } from '../../tools/types';
 /** The most store_secret rounds one tool gets in one turn. */
 export const MAX_HEAL_ROUNDS = 2;
 
+/**
+ * The budget store_secret calls without `for_tool` share (tools/store-secret.ts takes it under this name; tools/
+ * cannot import main/): asking with no tool named is still at most MAX_HEAL_ROUNDS prompts per turn.
+ */
+export const NO_TOOL_HEAL_BUDGET = 'store_secret';
+
 /** One turn's count of credential-heal rounds per tool. */
 export class HealBudget implements HealPort {
   private readonly rounds = new Map<string, number>();

@@ -23,7 +23,9 @@ type AnthropicEvent =
   | { type: 'ping' }
   | { type: 'error'; error?: { type?: string; message?: string } };
 
-type OpenBlock = { kind: 'tool'; id: string; name: string; json: string; input: unknown } | { kind: 'other' };
+// `bytes` counts every argument byte streamed; past the limit `json` is dropped and only the count goes on.
+type ToolBlock = { kind: 'tool'; id: string; name: string; json: string; bytes: number; input: unknown };
+type OpenBlock = ToolBlock | { kind: 'other' };
 
 /** Decodes one response's SSE messages; `finished` turns true at message_stop. */
 export class AnthropicStreamDecoder {
@@ -33,6 +35,9 @@ export class AnthropicStreamDecoder {
   private outputTokens: number | undefined;
   /** True once message_stop arrived: the response is complete. */
   finished = false;
+
+  /** @param toolCallBytes the most argument bytes one call keeps (default unbounded; providers pass the setting). */
+  constructor(private readonly toolCallBytes: number = Number.POSITIVE_INFINITY) {}
 
   /** The neutral events one SSE message yields; throws ProviderError for an `error` event. */
   push(message: SseMessage): StreamEvent[] {
@@ -68,6 +73,7 @@ export class AnthropicStreamDecoder {
         id: block.id ?? '',
         name: block.name ?? '',
         json: '',
+        bytes: 0,
         input: block.input,
       });
       return [];
@@ -79,7 +85,15 @@ export class AnthropicStreamDecoder {
   private delta(index: number, delta: BlockDelta): StreamEvent[] {
     if (delta.type === 'text_delta' && delta.text) return [{ type: 'text', delta: delta.text }];
     const block = this.blocks.get(index);
-    if (delta.type === 'input_json_delta' && block?.kind === 'tool') block.json += delta.partial_json ?? '';
+    if (
+      delta.type === 'input_json_delta' &&
+      block?.kind === 'tool' &&
+      typeof delta.partial_json === 'string'
+    ) {
+      block.bytes += Buffer.byteLength(delta.partial_json);
+      // Past the limit nothing more is kept: the call becomes an "arguments too large" error, not a 20 MB string.
+      block.json = block.bytes > this.toolCallBytes ? '' : block.json + delta.partial_json;
+    }
     // thinking, signature and citation deltas carry nothing the neutral transcript keeps.
     return [];
   }
@@ -87,7 +101,7 @@ export class AnthropicStreamDecoder {
   private stop(index: number): StreamEvent[] {
     const block = this.blocks.get(index);
     this.blocks.delete(index);
-    return block?.kind === 'tool' ? [toolCall(block)] : [];
+    return block?.kind === 'tool' ? [toolCall(block, this.toolCallBytes)] : [];
   }
 
   private finish(): StreamEvent[] {
@@ -95,7 +109,7 @@ export class AnthropicStreamDecoder {
     // A block never closed before message_stop is still a call the model made; hand it over as it stands.
     const open = [...this.blocks.entries()]
       .sort(([a], [b]) => a - b)
-      .flatMap(([, b]) => (b.kind === 'tool' ? [toolCall(b)] : []));
+      .flatMap(([, b]) => (b.kind === 'tool' ? [toolCall(b, this.toolCallBytes)] : []));
     this.blocks.clear();
     const usage: { inputTokens?: number; outputTokens?: number } = {};
     if (this.inputTokens !== undefined) usage.inputTokens = this.inputTokens;
@@ -114,14 +128,36 @@ export class AnthropicStreamDecoder {
   }
 }
 
-function toolCall(block: { id: string; name: string; json: string; input: unknown }): StreamEvent {
+function toolCall(block: ToolBlock, limit: number): StreamEvent {
+  const tooLarge = (bytes: number): StreamEvent => ({
+    type: 'tool_call',
+    id: block.id,
+    name: block.name,
+    args: '',
+    tooLarge: { bytes, limit },
+  });
+  if (block.bytes > limit) return tooLarge(block.bytes);
   let args = block.json;
   if (args.trim() === '') {
     // No input_json_delta: a tool without parameters, or a proxy that put the input in the start event.
     const input = block.input;
-    args = input && typeof input === 'object' && Object.keys(input).length > 0 ? JSON.stringify(input) : '{}';
+    args = input && typeof input === 'object' && Object.keys(input).length > 0 ? inputJson(input) : '{}';
+    const bytes = Buffer.byteLength(args);
+    if (bytes > limit) return tooLarge(bytes);
   }
   return { type: 'tool_call', id: block.id, name: block.name, args };
+}
+
+// An input nested past the stack cannot be written back as JSON; that is the server's fault, said as such.
+function inputJson(input: object): string {
+  try {
+    return JSON.stringify(input);
+  } catch (error) {
+    throw new ProviderError(
+      'bad_request',
+      `Anthropic sent a tool input that cannot be read: ${(error as Error).message}`,
+    );
+  }
 }
 
 function parse(message: SseMessage): AnthropicEvent {

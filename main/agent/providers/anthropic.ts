@@ -6,6 +6,8 @@ import type { ModelRequest, Provider, StreamEvent } from './provider';
 import { ProviderError } from './provider';
 import type { RetryNotice, RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, withRetry } from './retry';
+import type { StreamLimits } from './stream-limits';
+import { resolveStreamLimits } from './stream-limits';
 
 /** The public endpoint. */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -26,6 +28,8 @@ export interface AnthropicProviderOptions {
   maxTokens?: number;
   retry?: Partial<RetryPolicy>;
   onRetry?: (notice: RetryNotice) => void;
+  /** Bounds on each response: event size, first-byte and idle waits, tool-call arguments (settings.json `limits`). */
+  limits?: Partial<StreamLimits>;
 }
 
 /** Streams Claude responses over the Messages API. */
@@ -63,8 +67,9 @@ export class AnthropicProvider implements Provider {
         body: renderAnthropicRequest(request, this.options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS),
         signal,
         keyName,
+        limits: this.options.limits,
       });
-      const decoder = new AnthropicStreamDecoder();
+      const decoder = new AnthropicStreamDecoder(resolveStreamLimits(this.options.limits).toolCallBytes);
       for await (const message of events) {
         for (const event of decoder.push(message)) yield event;
         if (decoder.finished) return;

@@ -4,11 +4,13 @@ import { AnthropicProvider } from './anthropic';
 import { OpenAiProvider } from './openai';
 import type { Provider } from './provider';
 import type { RetryNotice, RetryPolicy } from './retry';
+import type { StreamLimits } from './stream-limits';
 
-/** Tuning a host may pass on (tests shorten the retry waits; the app shows retries). */
+/** Tuning a host may pass on (tests shorten the retry waits; the app shows retries; settings bound the stream). */
 export interface CreateProviderOptions {
   retry?: Partial<RetryPolicy>;
   onRetry?: (notice: RetryNotice) => void;
+  limits?: Partial<StreamLimits>;
 }
 
 /** The provider for `settings`, sending `apiKey` (the value of settings.apiKeyName; null or undefined when absent). */

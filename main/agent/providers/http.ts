@@ -1,15 +1,19 @@
 // The HTTP side of a streaming model call: POST, map statuses to ProviderError kinds, read SSE.
-// undici with no body timeout: a model may think for minutes before its next byte.
+// undici's own timeouts are off: our StallTimer bounds the wait for the first byte and between bytes with the
+// settings' limits (a local CPU model may think for minutes), and the SSE parser bounds one event.
 import type { Response } from 'undici';
 import { Agent, fetch } from 'undici';
+import { formatBytes } from '../../core/argument-size';
 import type { ProviderErrorKind } from './provider';
 import { ProviderError } from './provider';
 import { cancelledError, parseRetryAfter } from './retry';
 import type { SseMessage } from './sse';
-import { parseSse } from './sse';
+import { parseSse, SseEventTooLarge } from './sse';
+import type { StreamLimits } from './stream-limits';
+import { resolveStreamLimits, StallTimer } from './stream-limits';
 
 // One pool for every provider call; keep-alive saves a TLS handshake per model round.
-const agent = new Agent({ bodyTimeout: 0, headersTimeout: 10 * 60_000, keepAliveTimeout: 30_000 });
+const agent = new Agent({ bodyTimeout: 0, headersTimeout: 0, keepAliveTimeout: 30_000 });
 
 /** One streaming POST. */
 export interface StreamPost {
@@ -21,31 +25,55 @@ export interface StreamPost {
   signal: AbortSignal;
   /** The secret name of the key sent, for `auth` errors; null when none is configured. */
   keyName: string | null;
+  /** Bounds on the response (defaults: DEFAULT_STREAM_LIMITS). */
+  limits?: Partial<StreamLimits>;
 }
 
-/** POSTs and returns the response's SSE messages; throws ProviderError for failed statuses. */
+/** POSTs and returns the response's SSE messages; throws ProviderError for failed statuses and stalls. */
 export async function openEventStream(post: StreamPost): Promise<AsyncIterable<SseMessage>> {
+  const limits = resolveStreamLimits(post.limits);
+  const stall = new StallTimer(limits);
+  const signal = AbortSignal.any([post.signal, stall.signal]);
+  // The first-byte wait covers connecting, the headers and the body's first bytes.
+  stall.waitFirstByte();
+  try {
+    return await open(post, signal, stall, limits);
+  } catch (error) {
+    stall.stop();
+    throw error;
+  }
+}
+
+async function open(
+  post: StreamPost,
+  signal: AbortSignal,
+  stall: StallTimer,
+  limits: StreamLimits,
+): Promise<AsyncIterable<SseMessage>> {
   let response: Response;
   try {
     response = await fetch(post.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...post.headers },
       body: JSON.stringify(post.body),
-      signal: post.signal,
+      signal,
       dispatcher: agent,
     });
   } catch (error) {
     if (post.signal.aborted) throw cancelledError(post.signal);
+    if (stall.fired) throw stall.error(post.label);
     const message = `${post.label}: cannot reach ${post.url}: ${describe(error)}`;
     throw new ProviderError('network', message, undefined, { cause: error });
   }
   if (!response.ok) {
-    const text = await response.text().catch(() => '');
+    const text = await boundedText(response, limits.eventBytes);
+    if (stall.fired) throw stall.error(post.label);
     throw statusError(post, response.status, text, parseRetryAfter(response.headers));
   }
   const type = response.headers.get('content-type') ?? '';
   if (!response.body || /json|html/i.test(type)) {
-    const text = await response.text().catch(() => '');
+    const text = await boundedText(response, limits.eventBytes);
+    if (stall.fired) throw stall.error(post.label);
     throw new ProviderError(
       'bad_request',
       `${post.label}: expected an event stream from ${post.url} but got ${type || 'no body'}` +
@@ -54,7 +82,7 @@ export async function openEventStream(post: StreamPost): Promise<AsyncIterable<S
       response.status,
     );
   }
-  return readEvents(response.body, post);
+  return readEvents(response.body, post, stall, limits);
 }
 
 /** The ProviderError for a failed HTTP status, with the server's own message. */
@@ -108,15 +136,54 @@ export function errorMessage(bodyText: string): string {
 async function* readEvents(
   body: AsyncIterable<Uint8Array>,
   post: Pick<StreamPost, 'label' | 'signal'>,
+  stall: StallTimer,
+  limits: StreamLimits,
 ): AsyncGenerator<SseMessage> {
   try {
-    yield* parseSse(body);
+    yield* parseSse(timed(body, stall), { maxEventBytes: limits.eventBytes });
   } catch (error) {
     if (post.signal.aborted) throw cancelledError(post.signal);
+    if (stall.fired) throw stall.error(post.label);
+    if (error instanceof SseEventTooLarge) {
+      throw new ProviderError(
+        'too_large',
+        `${post.label}: one event of the stream passed ${formatBytes(error.limit, true)} ` +
+          '(settings.json limits.providerEventBytes); the stream was stopped',
+      );
+    }
     if (error instanceof ProviderError) throw error;
     const message = `${post.label}: the connection broke mid-stream: ${describe(error)}`;
     throw new ProviderError('stream_cut', message, undefined, { cause: error });
+  } finally {
+    stall.stop();
   }
+}
+
+// Times only the server: the wait runs while the body is asked for more, not while the caller handles a chunk.
+async function* timed(body: AsyncIterable<Uint8Array>, stall: StallTimer): AsyncGenerator<Uint8Array> {
+  for await (const chunk of body) {
+    stall.pause();
+    yield chunk;
+    stall.waitNext();
+  }
+}
+
+// An error page is read for its message, but never more than `max` bytes of it.
+async function boundedText(response: Response, max: number): Promise<string> {
+  if (!response.body) return '';
+  const parts: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body) {
+      const piece = Buffer.from(chunk as Uint8Array);
+      parts.push(piece.subarray(0, Math.max(0, max - size)));
+      size += piece.length;
+      if (size >= max) break;
+    }
+  } catch {
+    // What arrived is enough for a message; a stall shows through the caller's check.
+  }
+  return Buffer.concat(parts).toString('utf8');
 }
 
 function describe(error: unknown): string {

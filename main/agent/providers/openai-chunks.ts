@@ -18,11 +18,15 @@ type Chunk = {
   error?: { message?: string; code?: number | string; type?: string } | string;
 };
 
-type PendingCall = { id: string; name: string; args: string };
+// `bytes` counts every argument byte streamed; past the limit `args` is dropped and only the count goes on.
+type PendingCall = { id: string; name: string; args: string; bytes: number };
 
 /** Decodes one response's chunks; `finished` turns true at [DONE]; `end()` checks the stream was complete. */
 export class OpenAiStreamDecoder {
   private readonly calls = new Map<number, PendingCall>();
+  /** @param toolCallBytes the most argument bytes one call keeps (default unbounded; providers pass the setting). */
+  constructor(private readonly toolCallBytes: number = Number.POSITIVE_INFINITY) {}
+
   private finishReason: string | undefined;
   private usage: { inputTokens?: number; outputTokens?: number } = {};
   /** True once [DONE] arrived. */
@@ -66,24 +70,36 @@ export class OpenAiStreamDecoder {
     const index = fragment.index ?? position;
     let call = this.calls.get(index);
     if (!call) {
-      call = { id: '', name: '', args: '' };
+      call = { id: '', name: '', args: '', bytes: 0 };
       this.calls.set(index, call);
     }
     if (fragment.id && !call.id) call.id = fragment.id;
     // OpenAI sends the name once; some servers repeat it in every fragment, so the first one wins.
     if (fragment.function?.name && !call.name) call.name = fragment.function.name;
-    if (fragment.function?.arguments) call.args += fragment.function.arguments;
+    const piece = fragment.function?.arguments;
+    if (typeof piece === 'string' && piece !== '') {
+      call.bytes += Buffer.byteLength(piece);
+      // Past the limit nothing more is kept: the call becomes an "arguments too large" error, not a 20 MB string.
+      call.args = call.bytes > this.toolCallBytes ? '' : call.args + piece;
+    }
   }
 
   private flushCalls(): StreamEvent[] {
     const calls = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
     this.calls.clear();
-    return calls.map((call) => ({
-      type: 'tool_call',
-      id: call.id || `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
-      name: call.name,
-      args: call.args.trim() === '' ? '{}' : call.args,
-    }));
+    return calls.map((call): StreamEvent => {
+      const id = call.id || `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+      if (call.bytes > this.toolCallBytes) {
+        return {
+          type: 'tool_call',
+          id,
+          name: call.name,
+          args: '',
+          tooLarge: { bytes: call.bytes, limit: this.toolCallBytes },
+        };
+      }
+      return { type: 'tool_call', id, name: call.name, args: call.args.trim() === '' ? '{}' : call.args };
+    });
   }
 
   private done(): StreamEvent[] {

@@ -8,6 +8,8 @@ import type { ModelRequest, Provider, StreamEvent } from './provider';
 import { ProviderError } from './provider';
 import type { RetryNotice, RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, withRetry } from './retry';
+import type { StreamLimits } from './stream-limits';
+import { resolveStreamLimits } from './stream-limits';
 
 /** OpenAI's own endpoint. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -21,6 +23,8 @@ export interface OpenAiProviderOptions {
   keyName?: string | null;
   retry?: Partial<RetryPolicy>;
   onRetry?: (notice: RetryNotice) => void;
+  /** Bounds on each response: event size, first-byte and idle waits, tool-call arguments (settings.json `limits`). */
+  limits?: Partial<StreamLimits>;
 }
 
 /** Streams responses from any OpenAI-compatible Chat Completions server. */
@@ -68,8 +72,9 @@ export class OpenAiProvider implements Provider {
         body: renderOpenAiRequest(request, this.maxTokensField),
         signal,
         keyName,
+        limits: this.options.limits,
       });
-      const decoder = new OpenAiStreamDecoder();
+      const decoder = new OpenAiStreamDecoder(resolveStreamLimits(this.options.limits).toolCallBytes);
       for await (const message of events) {
         for (const event of decoder.push(message)) yield event;
         if (decoder.finished) return;

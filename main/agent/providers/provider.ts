@@ -12,15 +12,29 @@ export interface ModelRequest {
   signal?: AbortSignal;
 }
 
-/** Streamed events of one response, in order; `tool_call` arrives once its arguments are complete. */
+/**
+ * Streamed events of one response, in order; `tool_call` arrives once its arguments are complete. A call whose
+ * arguments passed the stream's tool-call limit arrives with `args` empty and `tooLarge` saying how big they were.
+ */
 export type StreamEvent =
   | { type: 'text'; delta: string }
-  | { type: 'tool_call'; id: string; name: string; args: string }
+  | { type: 'tool_call'; id: string; name: string; args: string; tooLarge?: { bytes: number; limit: number } }
   | { type: 'done'; stopReason: string; usage?: { inputTokens?: number; outputTokens?: number } };
 
-/** Why a provider call failed; `auth` carries the key name so the app can ask for it. */
+/**
+ * Why a provider call failed; `auth` carries the key name so the app can ask for it. `timeout`: no byte came within
+ * the first-byte or idle limit; `too_large`: one event passed the event cap (docs/robustness.md).
+ */
 export type ProviderErrorKind =
-  'auth' | 'rate_limit' | 'server' | 'network' | 'stream_cut' | 'bad_request' | 'cancelled';
+  | 'auth'
+  | 'rate_limit'
+  | 'server'
+  | 'network'
+  | 'stream_cut'
+  | 'bad_request'
+  | 'cancelled'
+  | 'timeout'
+  | 'too_large';
 
 /** Optional facts about a failed call: the key involved, the server's requested wait, the underlying error. */
 export interface ProviderErrorDetails {

@@ -53,10 +53,18 @@ export function parseRetryAfter(
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** True for failures that may pass by themselves: rate limits, server errors, unreachable servers. */
+/** True for failures that may pass by themselves: rate limits, server errors, unreachable or stalled servers. */
 export function isRetryable(error: ProviderError): boolean {
-  return error.kind === 'rate_limit' || error.kind === 'server' || error.kind === 'network';
+  return (
+    error.kind === 'rate_limit' ||
+    error.kind === 'server' ||
+    error.kind === 'network' ||
+    error.kind === 'timeout'
+  );
 }
+
+/** How many times a stalled server is tried in one call: each try may wait the whole first-byte limit. */
+export const MAX_TIMEOUT_ATTEMPTS = 2;
 
 /** The wait before the attempt after `attempt`: the server's retry-after (capped) or jittered backoff. */
 export function retryDelayMs(
@@ -77,6 +85,7 @@ export async function* withRetry(
   options: RetryOptions,
 ): AsyncGenerator<StreamEvent> {
   const { policy, signal } = options;
+  let timeouts = 0;
   for (let n = 1; ; n++) {
     let yielded = false;
     try {
@@ -95,6 +104,8 @@ export async function* withRetry(
       if (failure.kind === 'cancelled') throw failure;
       if (yielded) throw asStreamCut(failure);
       if (!isRetryable(failure) || n >= policy.maxAttempts) throw failure;
+      // A stall is retried once: five waits of 300 s would hold a headless turn for half an hour.
+      if (failure.kind === 'timeout' && ++timeouts >= MAX_TIMEOUT_ATTEMPTS) throw failure;
       const delayMs = retryDelayMs(n, failure, policy, options.random);
       options.onRetry?.({ attempt: n, delayMs, error: failure });
       await sleep(delayMs, signal);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSse, SseParser } from './sse';
+import { parseSse, SseEventTooLarge, SseParser } from './sse';
 
 async function* bytes(...chunks: Array<string | Uint8Array>): AsyncGenerator<Uint8Array> {
   for (const chunk of chunks) yield typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
@@ -54,5 +54,36 @@ describe('parseSse', () => {
     const text = 'data: {"n":1}\n\n'.repeat(20_000);
     expect(parser.push(text)).toHaveLength(20_000);
     expect(parser.end()).toEqual([]);
+  });
+
+  it('caps one event in UTF-8 bytes: its unfinished line and its data lines count, other events do not', () => {
+    const parser = new SseParser({ maxEventBytes: 100 });
+    // Many events, each under the cap, pass however much they add up to.
+    expect(parser.push(`data: ${'a'.repeat(80)}\n\n`.repeat(50))).toHaveLength(50);
+    // 66 characters but 126 bytes: the cap is in bytes.
+    expect(() => parser.push(`data: ${'é'.repeat(60)}`)).toThrow(SseEventTooLarge);
+    // Once failed, it stays failed.
+    expect(() => parser.push('\n\n')).toThrow(SseEventTooLarge);
+    const lines = new SseParser({ maxEventBytes: 100 });
+    expect(lines.push('data: 1234567890\n'.repeat(5))).toEqual([]);
+    expect(() => lines.push('data: 1234567890\n'.repeat(2))).toThrow(/larger than 100 bytes/);
+  });
+
+  it('hands out the events completed before an overflow, then fails', () => {
+    const parser = new SseParser({ maxEventBytes: 50 });
+    expect(parser.push(`data: ok\n\ndata: ${'x'.repeat(100)}`)).toEqual([{ event: 'message', data: 'ok' }]);
+    expect(() => parser.end()).toThrow(SseEventTooLarge);
+  });
+
+  it('keeps a long line split into thousands of chunks linear, and a CR ending a chunk pairs with the next LF', () => {
+    const parser = new SseParser();
+    const started = Date.now();
+    for (let i = 0; i < 4000; i++) expect(parser.push(i === 0 ? 'data: ' : 'x'.repeat(1000))).toEqual([]);
+    expect(parser.push('\r')).toEqual([]);
+    const [message] = parser.push('\n\r\n');
+    expect(message?.data).toHaveLength(3999 * 1000);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(parser.push('data: a\r')).toEqual([]);
+    expect(parser.push('\r')).toEqual([{ event: 'message', data: 'a' }]);
   });
 });

@@ -24,6 +24,8 @@ export interface CliPlace {
   env?: Record<string, string>;
   /** Whether a person sits at the terminal (default false: nobody can answer a prompt). */
   interactive?: boolean;
+  /** What standard input holds (default: nothing); runCli only. */
+  stdin?: string | Buffer;
 }
 
 /** Runs `agenvoy <argv>` in-process. */
@@ -33,7 +35,7 @@ export async function runCli(argv: string[], place: CliPlace): Promise<CliRun> {
   const io: CliIo = {
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
-    stdin: Readable.from([]),
+    stdin: Readable.from(place.stdin === undefined ? [] : [place.stdin]),
     interactive: place.interactive ?? false,
     env: { AGENVOY_HOME: place.home, PATH: process.env.PATH ?? '/usr/bin:/bin', ...place.env },
     cwd: place.cwd,

@@ -31,6 +31,14 @@ export interface ScriptedResponse {
   hang?: boolean;
   /** Write each frame in pieces of this many bytes, to exercise chunk boundaries. */
   splitBytes?: number;
+  /**
+   * A raw body instead of `events`, written piece by piece as it is (garbage, a line without end); a generator makes
+   * hundreds of MB lazily and stops when the client goes away. `delayMs` waits before each piece; `cutAfter` counts
+   * pieces; `hang` keeps the connection open after the last one.
+   */
+  raw?: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+  /** Accept the request and never answer, not even the headers. */
+  silent?: boolean;
 }
 
 /** A request the server received. */
@@ -55,6 +63,8 @@ export interface ScriptedServer {
   enqueue(...responses: ScriptedResponse[]): void;
   /** Answers still queued. */
   pending(): number;
+  /** Drops the answers still queued (a fuzz case that ended before its retry was used). */
+  clear(): void;
   /** Connections a client dropped before the answer ended (cancels, early breaks). */
   clientAborts(): number;
   close(): Promise<void>;
@@ -108,6 +118,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     requests,
     enqueue: (...responses) => void queue.push(...responses),
     pending: () => queue.length,
+    clear: () => void queue.splice(0),
     clientAborts: () => aborts,
     close: () =>
       new Promise<void>((resolve) => {
@@ -137,6 +148,7 @@ async function answer(res: http.ServerResponse, script: ScriptedResponse, option
     const body = script.body ?? options.errorBody(status, `scripted HTTP ${status}`);
     return sendJson(res, status, body, script.headers);
   }
+  if (script.silent) return;
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
@@ -144,6 +156,7 @@ async function answer(res: http.ServerResponse, script: ScriptedResponse, option
     ...script.headers,
   });
   res.flushHeaders();
+  if (script.raw) return answerRaw(res, script, script.raw);
   const frames = script.events ?? [];
   for (const [index, frame] of frames.entries()) {
     if (script.cutAfter !== undefined && index >= script.cutAfter) break;
@@ -161,6 +174,28 @@ async function answer(res: http.ServerResponse, script: ScriptedResponse, option
     return;
   }
   if (script.hang) return;
+  res.end();
+}
+
+async function answerRaw(
+  res: http.ServerResponse,
+  script: ScriptedResponse,
+  raw: NonNullable<ScriptedResponse['raw']>,
+) {
+  let count = 0;
+  for await (const piece of raw()) {
+    if (script.cutAfter !== undefined && count >= script.cutAfter) break;
+    if (script.delayMs) await wait(script.delayMs);
+    if (res.destroyed) return;
+    await write(res, typeof piece === 'string' ? Buffer.from(piece) : Buffer.from(piece));
+    count += 1;
+  }
+  if (script.cutAfter !== undefined) {
+    await wait(20);
+    res.socket?.destroy();
+    return;
+  }
+  if (script.hang || res.destroyed) return;
   res.end();
 }
 

@@ -1,0 +1,117 @@
+// Bounds on one model response (docs/robustness.md): the size of one event and of one tool call's arguments, the wait
+// for the first byte and between bytes. A stalled or runaway server ends the round with an error that names the
+// setting, instead of hanging a turn or filling memory.
+import { DEFAULT_TOOL_ARGUMENTS_BYTES } from '../../core/argument-size';
+import { ProviderError } from './provider';
+import { DEFAULT_MAX_EVENT_BYTES } from './sse';
+
+/** The bounds a provider applies to each response. */
+export interface StreamLimits {
+  /** The most UTF-8 bytes one server-sent event may hold. */
+  eventBytes: number;
+  /** The longest wait from the request to the first byte of the answer. */
+  firstByteMs: number;
+  /** The longest wait between two bytes once the answer has started. */
+  idleMs: number;
+  /** The most bytes of one tool call's arguments kept while they stream; past it they are dropped and counted. */
+  toolCallBytes: number;
+}
+
+/** The defaults: 8 MiB per event, 300 s to the first byte and between bytes, 1 MiB of tool-call arguments. */
+export const DEFAULT_STREAM_LIMITS: Readonly<StreamLimits> = {
+  eventBytes: DEFAULT_MAX_EVENT_BYTES,
+  firstByteMs: 300_000,
+  idleMs: 300_000,
+  toolCallBytes: DEFAULT_TOOL_ARGUMENTS_BYTES,
+};
+
+/** The limits with a default for each one not given (or not a positive number). */
+export function resolveStreamLimits(given: Partial<StreamLimits> = {}): StreamLimits {
+  const pick = (key: keyof StreamLimits) => {
+    const value = given[key];
+    return typeof value === 'number' && Number.isFinite(value) && value > 0
+      ? value
+      : DEFAULT_STREAM_LIMITS[key];
+  };
+  return {
+    eventBytes: pick('eventBytes'),
+    firstByteMs: pick('firstByteMs'),
+    idleMs: pick('idleMs'),
+    toolCallBytes: pick('toolCallBytes'),
+  };
+}
+
+/**
+ * Aborts a request that waits too long for bytes: first for the first byte, then between bytes. It is paused while
+ * the caller is busy with what arrived, so only the server's silence is timed.
+ */
+export class StallTimer {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  /** Which wait ran out, once one has. */
+  fired: 'first_byte' | 'idle' | null = null;
+
+  constructor(private readonly limits: Pick<StreamLimits, 'firstByteMs' | 'idleMs'>) {}
+
+  /** Aborts when a wait runs out. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Starts the wait for the first byte (call before sending the request). */
+  waitFirstByte(): void {
+    this.arm('first_byte', this.limits.firstByteMs);
+  }
+
+  /** Starts the wait for the next byte (call when asking the body for more). */
+  waitNext(): void {
+    this.arm('idle', this.limits.idleMs);
+  }
+
+  /** Bytes arrived: no wait runs while the caller handles them. */
+  pause(): void {
+    this.clear();
+  }
+
+  /** Ends every wait (the response ended or failed). */
+  stop(): void {
+    this.clear();
+  }
+
+  /** The error for the wait that ran out, naming the setting. */
+  error(label: string): ProviderError {
+    if (this.fired === 'first_byte') {
+      return new ProviderError(
+        'timeout',
+        `${label}: no answer within ${seconds(this.limits.firstByteMs)} of the request ` +
+          '(settings.json limits.providerFirstByteSeconds)',
+      );
+    }
+    return new ProviderError(
+      'timeout',
+      `${label}: the stream stalled: nothing arrived for ${seconds(this.limits.idleMs)} ` +
+        '(settings.json limits.providerIdleSeconds)',
+    );
+  }
+
+  private arm(phase: 'first_byte' | 'idle', ms: number): void {
+    this.clear();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.fired = phase;
+      this.controller.abort(
+        new Error(`stalled waiting for ${phase === 'first_byte' ? 'the first byte' : 'data'}`),
+      );
+    }, ms);
+  }
+
+  private clear(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
+
+function seconds(ms: number): string {
+  const value = ms / 1000;
+  return `${Number.isInteger(value) ? value : Number(value.toFixed(2))} s`;
+}
