@@ -1,6 +1,7 @@
 // Composition root: builds the core services once and hands them to the hosts (Electron, browser mode, CLI).
 import { builtinTools } from '../tools';
 import { readWebSettings } from './agent/web-settings-file';
+import { readLimits } from './agent/limits';
 import type { ToolServices, ToolSpec } from '../tools/types';
 import { BatchExecutor } from './core/batch-executor';
 import { RegistryCatalog } from './core/catalog';
@@ -99,7 +100,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ? new StoringSecretPrompt(options.secretPrompt, secrets)
     : undefined;
   const log = AppLogger.inDir(paths.logs, redactor, options.echoLog ?? null);
-  const registry = new ToolRegistry(lintTool);
+  // One validator: the registry compiles each script and MCP schema as it registers, the dispatcher reuses it.
+  const validator = new ArgumentValidator();
+  const registry = new ToolRegistry(lintTool, { checkSchema: (schema) => validator.check(schema) });
   for (const tool of [...builtinTools(), ...(options.hostTools ?? [])]) registry.register(tool);
   const schemas = new LoadedSchemas();
   const catalog = new RegistryCatalog(registry, schemas);
@@ -119,8 +122,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const getSecret = options.getSecret ?? ((key: string) => secrets.get(key));
   const dispatcher = new Dispatcher({
     registry,
-    validator: new ArgumentValidator(),
+    validator,
     suggest: (name) => catalog.suggest(name),
+    // Read per call like `web`, so an edit of settings.json applies at once.
+    argumentLimitBytes: () => readLimits(paths.settings).limits.toolArgumentsBytes,
     gate: options.gate,
     tasks,
     redactor,
@@ -133,6 +138,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       catalog,
       tasks,
       processes: processPort(groups, sandbox),
+      // Live command output is held back where it could still become a secret (docs/security.md).
+      redaction: redactor,
       ...(secretPrompt ? { secretPrompt } : {}),
       ...options.hostServices,
       // Read on every call (the dispatcher spreads services per call), so a settings change applies at once.

@@ -37,13 +37,13 @@ async function failure(args: Record<string, unknown>): Promise<ToolError> {
 }
 
 describe('reasoning_guide', () => {
-  it('is a read-only, parallel-safe tool that lists its topics in its schema', () => {
+  it('is a read-only, parallel-safe system tool (like the rest of the fixed set) that lists its topics', () => {
     expect(reasoningGuideTool.name).toBe('reasoning_guide');
     expect(reasoningGuideTool.flags).toEqual({
       alwaysAllow: true,
       concurrent: true,
       background: false,
-      systemUse: false,
+      systemUse: true,
     });
     const topics = (reasoningGuideTool.parameters.properties as Record<string, { items: { enum: string[] } }>)
       .topics;

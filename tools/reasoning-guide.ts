@@ -14,7 +14,10 @@ export type ReasoningGuideTopic = keyof typeof REASONING_GUIDES;
 
 const TOPICS = Object.keys(REASONING_GUIDES) as ReasoningGuideTopic[];
 
-/** The reasoning_guide built-in: read-only, so it needs no approval and may run in parallel. */
+/**
+ * The reasoning_guide built-in: read-only, so it needs no approval and may run in parallel; systemUse like the other
+ * tools of the fixed set (its schema is always loaded, so mode=list need not show it).
+ */
 export const reasoningGuideTool = defineTool({
   name: 'reasoning_guide',
   description:
@@ -38,7 +41,7 @@ export const reasoningGuideTool = defineTool({
     required: ['topics'],
     additionalProperties: false,
   },
-  flags: { alwaysAllow: true, concurrent: true, systemUse: false },
+  flags: { alwaysAllow: true, concurrent: true, systemUse: true },
   handler: (args) =>
     readTopics(args.topics)
       .map((topic) => REASONING_GUIDES[topic])

@@ -3,6 +3,8 @@ import type { Core } from '../app';
 import { ToolRegistry } from '../core/registry';
 import { lintTool } from '../core/lint/lint-tool';
 import { ScriptToolSource } from '../adapters/script/script-tool-source';
+import type { ToolBroken } from '../core/tool-broken';
+import { ArgumentValidator } from '../core/validate';
 import type { CliIo } from './io';
 
 /** One finding in the JSON shape of `tools lint --json`. */
@@ -14,15 +16,21 @@ export interface LintRow {
   message: string;
 }
 
-/** Findings of every built-in, and of the script tools under `dir` (default: the core's configured folders). */
+/**
+ * Findings of every built-in, and of the script tools under `dir` or else of the core's script folders and MCP
+ * servers (SPEC §3): the design rules (built-ins strictly), broken tools with their step, and what the loader
+ * ignored (unknown tool.json keys).
+ */
 export async function lintFindings(core: Core, dir: string | null): Promise<LintRow[]> {
   const rows: LintRow[] = [];
-  const builtins = core.registry.all().filter((t) => t.spec.source.kind === 'builtin');
-  let scripts = core.registry.all().filter((t) => t.spec.source.kind === 'script');
+  const builtins = core.registry.listed().filter((t) => t.spec.source.kind === 'builtin');
+  let others = core.registry.listed().filter((t) => t.spec.source.kind !== 'builtin');
   let problems = core.scripts.problems();
   if (dir) {
-    // A scratch registry holding the built-ins, so name collisions are still reported.
-    const registry = new ToolRegistry(lintTool);
+    // A scratch registry holding the built-ins, so name collisions are still reported; it compiles schemas as
+    // the app's registry does, so a schema the app would refuse is reported here too.
+    const validator = new ArgumentValidator();
+    const registry = new ToolRegistry(lintTool, { checkSchema: (schema) => validator.check(schema) });
     for (const tool of builtins) registry.register(tool.spec);
     const source = new ScriptToolSource({
       registry,
@@ -32,12 +40,19 @@ export async function lintFindings(core: Core, dir: string | null): Promise<Lint
       watch: false,
     });
     await source.start();
-    scripts = registry.all().filter((t) => t.spec.source.kind === 'script');
+    others = registry.listed().filter((t) => t.spec.source.kind === 'script');
     problems = source.problems();
     source.stop();
   }
-  for (const tool of [...builtins, ...scripts]) {
-    for (const f of tool.lint) rows.push({ tool: tool.spec.name, source: tool.spec.source.kind, ...f });
+  for (const tool of [...builtins, ...others]) {
+    const row = { tool: tool.spec.name, source: tool.spec.source.kind };
+    if (tool.broken) {
+      rows.push({ ...row, code: 'BROKEN', level: 'error', message: brokenText(tool.broken) });
+    }
+    for (const warning of tool.warnings ?? []) {
+      rows.push({ ...row, code: 'LOAD_WARNING', level: 'guidance', message: warning });
+    }
+    for (const f of tool.lint) rows.push({ ...row, ...f });
   }
   for (const problem of problems) {
     rows.push({
@@ -59,4 +74,9 @@ export function printFindings(rows: LintRow[], json: boolean, io: CliIo): void {
   }
   if (rows.length === 0) io.stdout('no findings\n');
   for (const r of rows) io.stdout(`${r.level.toUpperCase().padEnd(8)} ${r.tool}  ${r.code}  ${r.message}\n`);
+}
+
+// A broken tool's row: the step that failed and why, and that it is listed but never offered or run.
+function brokenText(broken: ToolBroken): string {
+  return `broken at the ${broken.step} step: ${broken.reason}; it is listed but never offered, and calls to it fail`;
 }

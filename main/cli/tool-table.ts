@@ -1,7 +1,7 @@
 // Plain-text table of tools for `agenvoy tools list`.
 import type { ToolJson } from '../core/registry';
 
-/** One line per tool: name, source, flags, limit, notes (not offered headless, lint errors). */
+/** One line per tool: name, source, flags, limit, notes (broken, not offered headless, lint errors, warnings). */
 export function formatToolTable(tools: Array<ToolJson & { offeredHeadless?: boolean }>): string {
   const rows = tools.map((t) => [
     t.name,
@@ -12,12 +12,15 @@ export function formatToolTable(tools: Array<ToolJson & { offeredHeadless?: bool
       .join(',') || '-',
     t.timeoutMs === null ? 'none' : `${t.timeoutMs / 1000}s`,
     [
-      t.offeredHeadless === false ? 'not in agenvoy chat' : '',
+      // A broken tool says only that: its flags and limits no longer matter, it cannot be called.
+      t.broken ? `BROKEN at ${t.broken.step}: ${oneLine(t.broken.reason)}` : '',
+      t.offeredHeadless === false && !t.broken ? 'not in agenvoy chat' : '',
       t.trusted === false ? 'untrusted workspace tool: asks every call, no secrets' : '',
       t.writable && t.writable.length > 0 ? `writes ${t.writable.join(', ')}` : '',
       t.lint.some((f) => f.level === 'error')
         ? `${t.lint.filter((f) => f.level === 'error').length} lint error(s)`
         : '',
+      t.warnings && t.warnings.length > 0 ? t.warnings.map(oneLine).join('; ') : '',
     ]
       .filter(Boolean)
       .join('; '),
@@ -30,4 +33,10 @@ export function formatToolTable(tools: Array<ToolJson & { offeredHeadless?: bool
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';
+}
+
+// A reason or warning from outside may hold newlines; a table row must stay one line.
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
 }

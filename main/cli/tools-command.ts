@@ -5,15 +5,17 @@ import type { Core } from '../app';
 import { createCore } from '../app';
 import { sandboxUnavailableNote } from '../host/sandbox-status';
 import { sensitiveOptions } from '../gate/create-gate';
-import { agenvoyHome } from '../core/paths';
+import { agenvoyHome, agenvoyPaths } from '../core/paths';
+import { readLimits } from '../agent/limits';
 import { TerminalSecretPrompt } from '../secrets/terminal-prompt';
 import type { ApprovalGate } from '../core/gate-port';
 import { policyGate } from '../core/gate-port';
 import { outcomeText } from '../core/outcome';
 import { headlessOffer } from '../agent/host-offers';
-import { toolToJson } from '../core/registry';
+import { showEach, toolToJson, unlistableJson } from '../core/tool-json';
 import type { CliIo } from './io';
 import { UsageError } from './io';
+import { readArgumentInput } from './argument-input';
 import { lintFindings, printFindings } from './lint-report';
 import { cliGate } from './terminal-approval';
 import { formatToolTable } from './tool-table';
@@ -63,11 +65,14 @@ async function list(argv: string[], io: CliIo): Promise<number> {
     options: { json: { type: 'boolean' }, system: { type: 'boolean' } },
   });
   return withCore(io, policyGate('deny'), io.cwd, async (core) => {
-    const tools = core.registry
-      .all()
-      .filter((t) => values.system || !t.spec.flags.systemUse)
+    // Broken tools are listed too, with the step and the reason (docs/robustness.md).
+    const tools = showEach(
+      core.registry,
+      core.registry.listed().filter((t) => values.system || !t.spec.flags.systemUse),
       // The registry is the desktop app's; `agenvoy chat` leaves some tools out (SPEC §1).
-      .map((t) => ({ ...toolToJson(t), offeredHeadless: headlessOffer(t) }));
+      (t) => ({ ...toolToJson(t), offeredHeadless: !t.broken && headlessOffer(t) }),
+      (t, error) => ({ ...unlistableJson(t, error), offeredHeadless: false }),
+    );
     io.stdout(values.json ? JSON.stringify(tools, null, 2) + '\n' : formatToolTable(tools));
     return 0;
   });
@@ -121,15 +126,25 @@ async function call(argv: string[], io: CliIo): Promise<number> {
     options: { json: { type: 'boolean' }, yes: { type: 'boolean' }, workspace: { type: 'string' } },
   });
   const [name, rawArgs = '{}'] = positionals;
-  if (!name) throw new UsageError("tools call needs a tool name: agenvoy tools call <name> '<json-args>'");
+  if (!name)
+    throw new UsageError(
+      "tools call needs a tool name: agenvoy tools call <name> ['<json-args>' | - | @file]",
+    );
   const workspace = path.resolve(io.cwd, values.workspace ?? '.');
+  // `-` reads standard input and `@FILE` a file; past the limit the call is refused by the dispatcher, unread.
+  const input = await readArgumentInput(rawArgs, {
+    stdin: io.stdin,
+    cwd: io.cwd,
+    limit: readLimits(agenvoyPaths(agenvoyHome(io.env)).settings).limits.toolArgumentsBytes,
+  });
+  const request = 'args' in input ? { args: input.args } : { args: '', tooLarge: input.tooLarge };
   return withCore(io, cliGate(io, values.yes ? 'allow' : 'ask', '--yes', true), workspace, async (core) => {
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
     try {
       const outcome = await core.dispatcher.dispatch(
-        { id: 'cli_1', name, args: rawArgs },
+        { id: 'cli_1', name, ...request },
         { chatId: 'cli', workspace, signal: controller.signal },
       );
       if (values.json) io.stdout(JSON.stringify(outcome) + '\n');

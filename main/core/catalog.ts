@@ -2,26 +2,26 @@
 import type { ToolCatalogPort, ToolSchemaView, ToolSummary } from '../../tools/types';
 import type { LoadedSchemas } from './loaded-schemas';
 import type { RegisteredTool, ToolRegistry } from './registry';
-import { toolSchemaView, toolSummary } from './registry';
 import { ToolIndex } from './search/tool-index';
+import { toolSchemaView, toolSummary } from './tool-json';
 
-/** Keeps a ToolIndex in step with the registry and answers catalogue queries. */
+/** Keeps a ToolIndex in step with the registry and answers catalogue queries; broken tools are never offered. */
 export class RegistryCatalog implements ToolCatalogPort {
-  private readonly index = new ToolIndex();
   private readonly unsubscribe: () => void;
 
   constructor(
     private readonly registry: ToolRegistry,
     private readonly schemas: LoadedSchemas,
+    private readonly index: ToolIndex = new ToolIndex(),
   ) {
-    for (const tool of registry.all()) this.index.upsert(indexed(tool));
+    for (const tool of registry.all()) this.follow(tool);
     this.unsubscribe = registry.onChange((change) => {
       if (change.type === 'removed') this.index.remove(change.tool.spec.name);
-      else this.index.upsert(indexed(change.tool));
+      else this.follow(change.tool);
     });
   }
 
-  /** Ranked matches with their schemas. */
+  /** Ranked matches with their schemas (usable tools only). */
   search(query: string, limit: number): Array<ToolSchemaView & { score: number }> {
     return this.index.search(query, limit).flatMap((hit) => {
       const tool = this.registry.get(hit.name);
@@ -29,7 +29,7 @@ export class RegistryCatalog implements ToolCatalogPort {
     });
   }
 
-  /** Every tool, systemUse ones only when asked. */
+  /** Every usable tool, systemUse ones only when asked. */
   list(options: { system: boolean }): ToolSummary[] {
     return this.registry
       .all()
@@ -37,13 +37,13 @@ export class RegistryCatalog implements ToolCatalogPort {
       .map(toolSummary);
   }
 
-  /** Exact look-up by name. */
+  /** Exact look-up by name (a broken tool is not found). */
   get(name: string): ToolSchemaView | undefined {
     const tool = this.registry.get(name);
     return tool ? toolSchemaView(tool) : undefined;
   }
 
-  /** Loads the names that exist into the chat; returns those names. */
+  /** Loads the usable names into the chat; returns those names. */
   loadSchemas(chatId: string, names: string[]): string[] {
     const known = names.filter((n) => this.registry.get(n));
     this.schemas.load(chatId, known);
@@ -59,8 +59,19 @@ export class RegistryCatalog implements ToolCatalogPort {
   close(): void {
     this.unsubscribe();
   }
-}
 
-function indexed(tool: RegisteredTool) {
-  return { name: tool.spec.name, description: tool.spec.description, parameters: tool.spec.parameters };
+  // Indexing is a per-tool step: a tool it fails on is marked broken (which removes it here), never the catalogue.
+  private follow(tool: RegisteredTool): void {
+    const name = tool.spec.name;
+    if (tool.broken) {
+      this.index.remove(name);
+      return;
+    }
+    try {
+      this.index.upsert({ name, description: tool.spec.description, parameters: tool.spec.parameters });
+    } catch (error) {
+      this.index.remove(name);
+      this.registry.markBroken(name, 'index', error);
+    }
+  }
 }

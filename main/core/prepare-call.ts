@@ -4,14 +4,20 @@ import type { RegisteredTool, ToolRegistry } from './registry';
 import type { LoadedSchemas } from './loaded-schemas';
 import type { CallOutcome } from './outcome';
 import { errorOutcome } from './outcome';
+import { dropNullOptionals } from './null-optionals';
+import { brokenMessage } from './tool-broken';
 import type { ArgumentValidator } from './validate';
 import { stableStringify } from './stable-json';
+import type { TooLarge } from './argument-size';
+import { argumentBytes, argumentsTooLargeMessage, effectiveLimit } from './argument-size';
 
 /** A tool call as the model (or the CLI) made it; `args` may still be a JSON string. */
 export interface CallRequest {
   id: string;
   name: string;
   args: unknown;
+  /** Set when the arguments were dropped upstream for their size (a streamed call past the limit). */
+  tooLarge?: TooLarge;
 }
 
 /** A call ready to be approved and run, or one already answered without running. */
@@ -34,6 +40,8 @@ export interface PrepareDeps {
   validator: ArgumentValidator;
   /** Names close to an unknown one, for the error message. */
   suggest?: (name: string) => string[];
+  /** The per-call limit on arguments in bytes (settings.json `limits.toolArgumentsBytes`); default 1 MiB. */
+  argumentLimitBytes?: () => number;
 }
 
 /** Lazy exposure of one chat: calls to tools it has not loaded are answered with the schema instead of run. */
@@ -50,6 +58,8 @@ export function prepareCall(
   offered?: (tool: RegisteredTool) => boolean,
 ): PreparedCall {
   let name = cleanToolName(call.name, deps.registry);
+  const oversized = sizeCheck(call, deps);
+  if (oversized) return done(call.id, name, oversized);
   const parsed = parseArgs(call.args);
   if (!parsed.ok)
     return done(
@@ -71,6 +81,8 @@ export function prepareCall(
     viaRunTool = true;
   }
   const tool = deps.registry.get(name);
+  const broken = tool ? undefined : deps.registry.entry(name)?.broken;
+  if (broken) return done(call.id, name, errorOutcome('broken_tool', brokenMessage(name, broken)));
   if (!tool) {
     const near = deps.suggest?.(name) ?? [];
     const hint = near.length > 0 ? ` Did you mean ${near.join(', ')}?` : '';
@@ -100,6 +112,8 @@ export function prepareCall(
       ),
     );
   }
+  // A null for an optional argument means "not given" (docs/robustness.md): dropped before Ajv and the handler.
+  args = dropNullOptionals(tool.spec.parameters, args);
   const valid = deps.validator.validate(name, tool.spec.parameters, args);
   if (!valid.ok) return done(call.id, name, errorOutcome('invalid_arguments', valid.message));
   return { kind: 'ready', id: call.id, name, args, tool, viaRunTool };
@@ -117,6 +131,18 @@ export function cleanToolName(raw: string, registry: ToolRegistry): string {
   const lower = name.toLowerCase();
   const matches = registry.all().filter((t) => t.spec.name.toLowerCase() === lower);
   return matches.length === 1 && matches[0] ? matches[0].spec.name : name;
+}
+
+// Before any parsing: arguments past the limit are refused by their size alone, and never looked into.
+function sizeCheck(call: CallRequest, deps: PrepareDeps): CallOutcome | null {
+  // Dropped upstream (a streamed call past the cap): only its size is left to report.
+  if (call.tooLarge) return errorOutcome('arguments_too_large', argumentsTooLargeMessage(call.tooLarge));
+  const limit = effectiveLimit(deps.argumentLimitBytes?.());
+  const bytes = argumentBytes(call.args);
+  if (bytes === null)
+    return errorOutcome('invalid_arguments', 'invalid arguments: they cannot be written as JSON');
+  if (bytes <= limit) return null;
+  return errorOutcome('arguments_too_large', argumentsTooLargeMessage({ bytes, limit }));
 }
 
 function parseArgs(

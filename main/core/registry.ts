@@ -1,11 +1,18 @@
 // The tool registry: one name → one tool, no silent shadowing across sources, every register returns its undo.
-import fs from 'node:fs';
-import path from 'node:path';
-import type { JsonSchema, ToolSource, ToolSpec, ToolSummary, ToolSchemaView } from '../../tools/types';
-import { NO_TOOL_TIMEOUT } from '../../tools/types';
+// Each per-tool step runs guarded: a tool that fails one is kept as broken, and the others never notice.
+import type { JsonSchema, ToolSpec } from '../../tools/types';
+import { boundDefinitionHash } from './definition-hash';
 import { Emitter } from './emitter';
 import type { LintFinding, LintInput } from './lint/types';
-import { shortHash, stableStringify } from './stable-json';
+import type { ToolBroken, ToolStep } from './tool-broken';
+import { brokenBy, brokenSpec, definitionProblem } from './tool-broken';
+import { authorName, describeSource, sameSource } from './tool-origin';
+
+export { boundDefinitionHash, definitionHash, legacyHashOf, sourceIdentity } from './definition-hash';
+export { authorName, sourceOrigin } from './tool-origin';
+export type { ToolBroken, ToolStep } from './tool-broken';
+export type { ToolJson } from './tool-json';
+export { timeoutJson, toolSchemaView, toolSummary, toolToJson } from './tool-json';
 
 /** A tool in the registry, with what the registry derived from it. */
 export interface RegisteredTool {
@@ -17,24 +24,13 @@ export interface RegisteredTool {
    * (`<content hash>@<source hash>`), so a rule for one source never covers a look-alike from another.
    */
   definitionHash: string;
+  /** What the loader noticed but did not stop on, e.g. unknown tool.json keys; shown with the tool. */
+  warnings?: string[];
+  /** Set when a per-tool step failed: listed with it, never offered, and a call to it fails naming it. */
+  broken?: ToolBroken;
 }
 
-/** The JSON shape of a tool (SPEC §2). */
-export interface ToolJson {
-  name: string;
-  source: ToolSource['kind'];
-  origin: string | null;
-  description: string;
-  flags: ToolSpec['flags'];
-  timeoutMs: number | null;
-  lint: LintFinding[];
-  /** Script tools only: false for a workspace tool of a folder the person has not trusted. */
-  trusted?: boolean;
-  /** Script tools only: the folders it may write besides the workspace. */
-  writable?: string[];
-}
-
-/** A change to the registry, for indexes and UIs that mirror it. */
+/** A change to the registry, for indexes and UIs that mirror it (a broken tool's entry has `broken` set). */
 export type RegistryChange =
   | { type: 'added'; tool: RegisteredTool }
   | { type: 'removed'; tool: RegisteredTool }
@@ -51,189 +47,159 @@ export class RegistrationError extends Error {
 /** `lintTool` as the registry needs it. */
 export type LintFunction = (input: LintInput) => LintFinding[];
 
+/** Why a parameter schema cannot be compiled for validation, or null when it can (ArgumentValidator.check). */
+export type SchemaCheck = (schema: JsonSchema) => string | null;
+
+/** What the registry runs on each tool besides lint. */
+export interface RegistryOptions {
+  /** Compiles the schemas of script and MCP tools when they register (built-ins are compiled by a test). */
+  checkSchema?: SchemaCheck;
+}
+
+/** What a source may add when it registers a tool. */
+export interface RegisterOptions {
+  /** Notes that do not stop the tool (unknown tool.json keys). */
+  warnings?: string[];
+  /** The source already found the definition broken (an MCP tool that fails the protocol's shape). */
+  broken?: ToolBroken;
+}
+
 /** Registry of every tool the host offers. */
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
+  // Which registration owns a name: an entry marked broken later is still undone by the register that made it.
+  private readonly owners = new Map<string, object>();
   private readonly changes = new Emitter<RegistryChange>();
 
-  constructor(private readonly lint: LintFunction) {}
+  constructor(
+    private readonly lint: LintFunction,
+    private readonly options: RegistryOptions = {},
+  ) {}
 
-  /** Adds a tool; refuses a name another source holds; returns the undo. */
-  register(spec: ToolSpec): () => void {
-    const existing = this.tools.get(spec.name);
+  /** Adds a tool (broken if a step fails on it); refuses a name another source holds; returns the undo. */
+  register(spec: ToolSpec, options: RegisterOptions = {}): () => void {
+    const name = String(spec.name);
+    const existing = this.tools.get(name);
     if (existing && !sameSource(existing.spec.source, spec.source)) {
       throw new RegistrationError(
-        `tool name "${spec.name}" is already registered by ${describeSource(existing.spec.source)}; ` +
+        `tool name "${name}" is already registered by ${describeSource(existing.spec.source)}; ` +
           `refusing the one from ${describeSource(spec.source)}`,
       );
     }
     // Whoever registers it, an untrusted workspace tool is never alwaysAllow: each call asks (docs/security.md).
     const untrusted = spec.source.kind === 'script' && !spec.source.trusted;
     if (untrusted && spec.flags.alwaysAllow) spec = { ...spec, flags: { ...spec.flags, alwaysAllow: false } };
-    const entry: RegisteredTool = {
-      spec,
-      lint: this.lint({ name: authorName(spec), description: spec.description, parameters: spec.parameters }),
-      definitionHash: boundDefinitionHash(spec),
-    };
-    this.tools.set(spec.name, entry);
+    const entry = this.derive(spec, options);
+    const owner = {};
+    this.tools.set(name, entry);
+    this.owners.set(name, owner);
     this.changes.emit(
       existing ? { type: 'replaced', tool: entry, previous: existing } : { type: 'added', tool: entry },
     );
     return () => {
-      if (this.tools.get(spec.name) !== entry) return;
-      this.tools.delete(spec.name);
-      this.changes.emit({ type: 'removed', tool: entry });
+      if (this.owners.get(name) !== owner) return;
+      const current = this.tools.get(name) as RegisteredTool;
+      this.tools.delete(name);
+      this.owners.delete(name);
+      this.changes.emit({ type: 'removed', tool: current });
     };
   }
 
-  /** The tool of that exact name. */
+  /**
+   * Marks a registered tool broken by a step that runs outside the registry (search indexing, listing); it is
+   * replaced in place, so its source's undo still removes it. False when there is no such healthy tool.
+   */
+  markBroken(name: string, step: ToolStep, error: unknown): boolean {
+    const previous = this.tools.get(name);
+    if (!previous || previous.broken) return false;
+    const broken = brokenBy(step, error);
+    const entry: RegisteredTool = {
+      ...previous,
+      spec: brokenSpec(previous.spec, broken),
+      definitionHash: '',
+      broken,
+    };
+    this.tools.set(name, entry);
+    this.changes.emit({ type: 'replaced', tool: entry, previous });
+    return true;
+  }
+
+  /** The usable tool of that exact name (a broken one is not). */
   get(name: string): RegisteredTool | undefined {
+    const tool = this.tools.get(name);
+    return tool && !tool.broken ? tool : undefined;
+  }
+
+  /** The tool of that exact name, broken or not. */
+  entry(name: string): RegisteredTool | undefined {
     return this.tools.get(name);
   }
 
-  /** Every tool, sorted by name. */
+  /** Every usable tool, sorted by name. */
   all(): RegisteredTool[] {
+    return this.listed().filter((tool) => !tool.broken);
+  }
+
+  /** Every tool, broken ones included, sorted by name: what listings show. */
+  listed(): RegisteredTool[] {
     return [...this.tools.values()].sort((a, b) => a.spec.name.localeCompare(b.spec.name));
   }
 
-  /** How many tools are registered. */
+  /** How many usable tools are registered. */
   get size(): number {
-    return this.tools.size;
+    let count = 0;
+    for (const tool of this.tools.values()) if (!tool.broken) count++;
+    return count;
   }
 
   /** Subscribes to changes; returns the unsubscribe. */
   onChange(listener: (change: RegistryChange) => void): () => void {
     return this.changes.on(listener);
   }
-}
 
-/** Hash of a tool's description and schema: the whole definition hash before approvals named the source. */
-export function definitionHash(description: string, parameters: JsonSchema): string {
-  return shortHash(stableStringify({ description, parameters }));
-}
-
-// Separates the content hash from the source hash; a hash without it was written before sources were bound.
-const SOURCE_SEPARATOR = '@';
-
-/** The definition hash approvals bind to: `<content hash>@<source hash>` (see RegisteredTool.definitionHash). */
-export function boundDefinitionHash(spec: Pick<ToolSpec, 'description' | 'parameters' | 'source'>): string {
-  const source = shortHash(stableStringify(sourceIdentity(spec.source)));
-  return `${definitionHash(spec.description, spec.parameters)}${SOURCE_SEPARATOR}${source}`;
-}
-
-/**
- * The content part of a bound hash, when `approved` is an older hash without a source that this bound hash
- * carries (a rule saved before approvals named the source); null otherwise.
- */
-export function legacyHashOf(bound: string, approved: string): string | null {
-  if (approved.includes(SOURCE_SEPARATOR)) return null;
-  const at = bound.indexOf(SOURCE_SEPARATOR);
-  if (at <= 0) return null;
-  return bound.slice(0, at) === approved ? approved : null;
-}
-
-/**
- * Where a tool comes from, as approvals see it: kind; for a script its scope, the realpath of its folder and the
- * folders it may write; for MCP the server. Two tools with one name and one definition but another origin differ.
- */
-export function sourceIdentity(source: ToolSource): Record<string, unknown> {
-  switch (source.kind) {
-    case 'builtin':
-      return { kind: 'builtin' };
-    case 'script':
-      return {
-        kind: 'script',
-        scope: source.scope,
-        dir: realDir(source.dir),
-        writable: [...source.writable],
-      };
-    case 'mcp':
-      return { kind: 'mcp', server: source.server };
+  // The guarded steps, in order: shape and limits, lint, schema compile, definition hash.
+  private derive(spec: ToolSpec, options: RegisterOptions): RegisteredTool {
+    const warnings = options.warnings && options.warnings.length > 0 ? [...options.warnings] : undefined;
+    const broken = (found: ToolBroken, lint: LintFinding[] = []): RegisteredTool => ({
+      spec: brokenSpec(spec, found),
+      lint,
+      definitionHash: '',
+      ...(warnings ? { warnings } : {}),
+      broken: found,
+    });
+    if (options.broken) return broken(options.broken);
+    let problem: ToolBroken | null;
+    try {
+      problem = definitionProblem(spec);
+    } catch (error) {
+      problem = brokenBy('definition', error);
+    }
+    if (problem) return broken(problem);
+    let lint: LintFinding[];
+    try {
+      lint = this.lint({
+        name: authorName(spec),
+        description: spec.description,
+        parameters: spec.parameters,
+        strict: spec.source.kind === 'builtin',
+      });
+    } catch (error) {
+      return broken(brokenBy('lint', error));
+    }
+    if (this.options.checkSchema && spec.source.kind !== 'builtin') {
+      try {
+        const invalid = this.options.checkSchema(spec.parameters);
+        if (invalid) return broken({ step: 'compile', reason: invalid }, lint);
+      } catch (error) {
+        return broken(brokenBy('compile', error), lint);
+      }
+    }
+    let definitionHash: string;
+    try {
+      definitionHash = boundDefinitionHash(spec);
+    } catch (error) {
+      return broken(brokenBy('hash', error), lint);
+    }
+    return { spec, lint, definitionHash, ...(warnings ? { warnings } : {}) };
   }
-}
-
-// A folder behind a symlink is identified by where it really is; a folder that is gone by its resolved path.
-function realDir(dir: string): string {
-  try {
-    return fs.realpathSync.native(dir);
-  } catch {
-    return path.resolve(dir);
-  }
-}
-
-/** The name the author chose: without `script_` or `mcp__server__`. */
-export function authorName(spec: Pick<ToolSpec, 'name' | 'source'>): string {
-  switch (spec.source.kind) {
-    case 'builtin':
-      return spec.name;
-    case 'script':
-      return spec.name.replace(/^script_/, '');
-    case 'mcp':
-      return spec.source.remoteName;
-  }
-}
-
-/** The folder or server a tool comes from, or null for built-ins. */
-export function sourceOrigin(source: ToolSource): string | null {
-  switch (source.kind) {
-    case 'builtin':
-      return null;
-    case 'script':
-      return source.dir;
-    case 'mcp':
-      return source.server;
-  }
-}
-
-function sameSource(a: ToolSource, b: ToolSource): boolean {
-  return a.kind === b.kind && sourceOrigin(a) === sourceOrigin(b);
-}
-
-function describeSource(source: ToolSource): string {
-  switch (source.kind) {
-    case 'builtin':
-      return 'a built-in tool';
-    case 'script':
-      return `the script folder ${source.dir}`;
-    case 'mcp':
-      return `the MCP server "${source.server}"`;
-  }
-}
-
-/** `timeoutMs` as JSON shows it: null for no limit. */
-export function timeoutJson(timeoutMs: number): number | null {
-  return timeoutMs === NO_TOOL_TIMEOUT || !Number.isFinite(timeoutMs) ? null : timeoutMs;
-}
-
-/** A registered tool in the JSON shape of SPEC §2. */
-export function toolToJson(tool: RegisteredTool): ToolJson {
-  const { spec } = tool;
-  return {
-    name: spec.name,
-    source: spec.source.kind,
-    origin: sourceOrigin(spec.source),
-    description: spec.description,
-    flags: { ...spec.flags },
-    timeoutMs: timeoutJson(spec.timeoutMs),
-    lint: tool.lint,
-    ...(spec.source.kind === 'script'
-      ? { trusted: spec.source.trusted, writable: [...spec.source.writable] }
-      : {}),
-  };
-}
-
-/** A registered tool as a summary (no lint). */
-export function toolSummary(tool: RegisteredTool): ToolSummary {
-  return {
-    name: tool.spec.name,
-    description: tool.spec.description,
-    source: tool.spec.source.kind,
-    flags: { ...tool.spec.flags },
-    timeoutMs: timeoutJson(tool.spec.timeoutMs),
-  };
-}
-
-/** A registered tool with its schema. */
-export function toolSchemaView(tool: RegisteredTool): ToolSchemaView {
-  return { ...toolSummary(tool), parameters: tool.spec.parameters };
 }

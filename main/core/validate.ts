@@ -38,11 +38,28 @@ export class ArgumentValidator {
         fields: [],
       };
     }
-    if (validate(args)) return { ok: true };
+    let valid: boolean;
+    try {
+      valid = validate(args) as boolean;
+    } catch (error) {
+      // A recursive schema over arguments nested deep enough overflows the validator's own recursion.
+      return {
+        ok: false,
+        message: `invalid arguments for ${toolName}: they could not be checked (${(error as Error).message})`,
+        fields: [],
+      };
+    }
+    if (valid) return { ok: true };
     const errors = (validate.errors ?? []).slice(0, 5);
     const fields = errors.map(fieldOf);
     const details = errors.map((e) => describe(e)).join('; ');
     return { ok: false, message: `invalid arguments for ${toolName}: ${details}`, fields };
+  }
+
+  /** Why `schema` cannot be compiled, or null when it can (the compiled validator is kept for the calls). */
+  check(schema: JsonSchema): string | null {
+    const compiled = this.compile(schema);
+    return compiled instanceof Error ? compiled.message : null;
   }
 
   private compile(schema: JsonSchema): ValidateFunction | Error {
@@ -51,7 +68,10 @@ export class ArgumentValidator {
     let compiled: ValidateFunction | Error;
     try {
       const { $schema, ...rest } = schema;
-      compiled = this.engineFor(typeof $schema === 'string' ? $schema : '').compile(rest);
+      const engine = this.engineFor(typeof $schema === 'string' ? $schema : '');
+      compiled = engine.compile(rest);
+      // Ajv keeps every compiled schema in its own cache; ours is weak, so a replaced tool's validator can go.
+      engine.removeSchema(rest);
     } catch (error) {
       compiled = error instanceof Error ? error : new Error(String(error));
     }
@@ -68,7 +88,16 @@ export class ArgumentValidator {
 
 function options() {
   // strict off: MCP servers ship schemas with vendor keywords; allErrors so one message names every bad field.
-  return { strict: false, allErrors: true, validateFormats: true, allowUnionTypes: true } as const;
+  // addUsedSchema off: a tool's `$id` must not clash with another tool's (or its own earlier version's) `$id`.
+  return {
+    strict: false,
+    allErrors: true,
+    validateFormats: true,
+    allowUnionTypes: true,
+    addUsedSchema: false,
+    // Ajv would print "unknown format … ignored" for vendor formats straight to the console (the CLI's stderr).
+    logger: false,
+  } as const;
 }
 
 function configure<T extends AnyAjv>(ajv: T): T {

@@ -8,7 +8,7 @@ import { HostError } from './host-error';
 import { optionalString, requestObject, requiredString } from './request-fields';
 import { sandboxStatusView } from './sandbox-status';
 import { trustHandlers } from './trust-handlers';
-import { mcpItem, ruleItem, taskItem, toolView } from './views';
+import { mcpItem, ruleItem, taskItem, toolViews } from './views';
 
 type AdminChannel = Exclude<
   InvokeChannel,
@@ -49,11 +49,8 @@ export function adminHandlers(ctx: HostContext): HandlerTable<AdminChannel> {
       return { cancelled: core.tasks.cancel(taskId) };
     },
     'sandbox.status': async () => sandboxStatusView(await core.dispatcher.sandboxState()),
-    'tools.list': () =>
-      core.registry
-        .all()
-        .map(toolView)
-        .sort((a, b) => a.name.localeCompare(b.name)),
+    // Broken tools are listed too, each with its step and reason (views.ts).
+    'tools.list': () => toolViews(core.registry),
     'mcp.list': () => ({ servers: core.mcp.states().map(mcpItem), problems: core.mcp.problems() }),
     'mcp.reconnect': async (request) => {
       const name = requiredString(requestObject(request), 'name', 200);

@@ -5,7 +5,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSettingsView, saveSettingsInput } from './desktop-settings';
 import { messageView, resultFromNote } from './message-views';
-import { outcomeView } from './views';
+import { defineTool } from '../../tools/types';
+import { lintTool } from '../core/lint/lint-tool';
+import { ToolRegistry } from '../core/registry';
+import { outcomeView, toolViews } from './views';
 
 describe('views', () => {
   it('messages: text joined, tool calls as parts, tool results left to their cards', () => {
@@ -107,5 +110,39 @@ describe('settings screen', () => {
       code: 'invalid_settings',
     });
     await expect(saveSettingsInput(place, 'nope')).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+});
+
+describe('toolViews', () => {
+  it('lists broken tools with their step and warnings, and a tool that cannot be shown as broken at list', () => {
+    const registry = new ToolRegistry(lintTool);
+    const base = defineTool({
+      name: 'read_notes',
+      description: 'Read the notes of the workspace.\nUse when asked about notes; use read_file for files.',
+      parameters: { type: 'object', properties: {} },
+      handler: () => '',
+    });
+    const source = {
+      kind: 'script' as const,
+      dir: '/t',
+      scope: 'global' as const,
+      trusted: true,
+      writable: [],
+    };
+    registry.register(base);
+    registry.register({ ...base, name: 'script_bad', source, parameters: [] as never }, { warnings: ['w1'] });
+    const flags = new Proxy(base.flags, {
+      ownKeys: () => {
+        throw new Error('unreadable flags');
+      },
+    });
+    registry.register({ ...base, name: 'script_odd', source: { ...source, dir: '/u' }, flags });
+    const views = toolViews(registry);
+    expect(views.map((v) => [v.name, v.broken?.step, v.warnings, v.offeredHeadless])).toEqual([
+      ['read_notes', undefined, undefined, true],
+      ['script_bad', 'definition', ['w1'], false],
+      ['script_odd', 'list', undefined, false],
+    ]);
+    expect(views[2]?.broken?.reason).toBe('unreadable flags');
   });
 });

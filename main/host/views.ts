@@ -11,8 +11,8 @@ import type { TaskView, ToolSource } from '../../tools/types';
 import type { McpServerView } from '../adapters/mcp/server-state';
 import { headlessOffer } from '../agent/host-offers';
 import type { CallOutcome } from '../core/outcome';
-import type { RegisteredTool } from '../core/registry';
-import { toolToJson } from '../core/registry';
+import type { RegisteredTool, ToolRegistry } from '../core/registry';
+import { showEach, toolToJson, unlistableJson } from '../core/tool-json';
 import type { RuleView } from '../gate/rule-types';
 
 /** A tool source as the contract shows it. */
@@ -33,7 +33,14 @@ export function sourceView(source: ToolSource): ToolSourceView {
   }
 }
 
-/** A registered tool in the JSON shape of SPEC §2, with its headless mark. */
+/** Every tool for the Tools panel, broken ones included; a tool that cannot be shown is listed as broken. */
+export function toolViews(registry: ToolRegistry): ToolView[] {
+  return showEach(registry, registry.listed(), toolView, unlistableView).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
+}
+
+/** A registered tool in the JSON shape of SPEC §2, with its headless mark, warnings and broken step. */
 export function toolView(tool: RegisteredTool): ToolView {
   const json = toolToJson(tool);
   return {
@@ -48,9 +55,27 @@ export function toolView(tool: RegisteredTool): ToolView {
       level: finding.level,
       message: finding.message,
     })),
-    offeredHeadless: headlessOffer(tool),
+    offeredHeadless: !tool.broken && headlessOffer(tool),
     ...(json.trusted === undefined ? {} : { trusted: json.trusted }),
     ...(json.writable === undefined ? {} : { writable: [...json.writable] }),
+    ...(json.warnings === undefined ? {} : { warnings: [...json.warnings] }),
+    ...(json.broken === undefined ? {} : { broken: { step: json.broken.step, reason: json.broken.reason } }),
+  };
+}
+
+// A tool that could not be shown at all: its name and why, nothing else read from its definition.
+function unlistableView(tool: RegisteredTool, error: unknown): ToolView {
+  const json = unlistableJson(tool, error);
+  return {
+    name: json.name,
+    source: json.source,
+    origin: null,
+    description: '',
+    flags: { ...json.flags },
+    timeoutMs: null,
+    lint: [],
+    offeredHeadless: false,
+    broken: { step: 'list', reason: json.broken?.reason ?? '' },
   };
 }
 

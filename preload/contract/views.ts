@@ -50,6 +50,16 @@ export interface ToolView {
   trusted?: boolean;
   /** Script tools only: the folders it may write besides the workspace (tool.json's `writable`). */
   writable?: string[];
+  /** What the loader noticed but did not stop on, e.g. an unknown tool.json key; absent when nothing. */
+  warnings?: string[];
+  /** Present on a broken tool: the step that failed and why. It is never offered, and calls to it fail. */
+  broken?: ToolBrokenView;
+}
+
+/** Why a tool is broken: the per-tool step that failed (definition, limits, lint, compile, hash, index, list). */
+export interface ToolBrokenView {
+  step: string;
+  reason: string;
 }
 
 /** Where an MCP server's connection stands. */

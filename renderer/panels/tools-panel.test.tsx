@@ -52,6 +52,9 @@ describe('ToolsPanel', () => {
           trusted: false,
           tools: ['script_build'],
           untrustedTools: ['script_build'],
+          changedTools: [],
+          trustedAt: null,
+          retrust: null,
           problem: null,
         }),
       }),
@@ -71,5 +74,45 @@ describe('ToolsPanel', () => {
       'also writes',
     );
     expect(screen.getByRole('region', { name: 'Untrusted workspace tools' })).toBeTruthy();
+  });
+
+  it('shows a broken tool in words, with its step and reason, and the warnings of a tool', async () => {
+    setBridge({
+      agenvoy: fakeApi({
+        'tools.list': () => [
+          tool({}),
+          tool({
+            name: 'script_deep_tree',
+            source: 'script',
+            origin: '/repo/.config/agenvoy/tools/script/deep',
+            offeredHeadless: false,
+            broken: { step: 'limits', reason: 'parameter schema is nested deeper than 64 levels' },
+          }),
+          tool({
+            name: 'script_list_events',
+            source: 'script',
+            warnings: [
+              'tool.json: unknown key "background" is ignored (script tools always run in the foreground)',
+            ],
+          }),
+        ],
+        'mcp.list': () => ({ servers: [], problems: [] }),
+      }),
+    });
+    render(<ToolsPanel />);
+    const deep = (await screen.findByText('script_deep_tree')).closest('tr') as HTMLElement;
+    const badge = screen.getByRole('status', { name: 'script_deep_tree is broken' });
+    expect(badge.textContent).toContain(
+      'broken at the limits step: parameter schema is nested deeper than 64 levels',
+    );
+    expect(badge.textContent).toContain('never offered to the model');
+    // A broken tool is not also labelled "not offered headless": the broken badge says it all.
+    expect(deep.textContent).not.toContain('not offered headless');
+    const warnings = screen.getByRole('list', { name: 'Warnings about script_list_events' });
+    expect(warnings.textContent).toContain('unknown key "background" is ignored');
+    expect(screen.getByRole('heading', { name: /Tools/ }).textContent).toContain('3 registered · 1 broken');
+    expect((screen.getByText('run_command').closest('tr') as HTMLElement).textContent).not.toContain(
+      'broken',
+    );
   });
 });

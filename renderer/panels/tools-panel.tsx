@@ -1,4 +1,5 @@
-// The tools screen: every tool with its source, flags, timeout and lint findings, and the MCP servers.
+// The tools screen: every tool with its source, flags, timeout, lint findings, warnings and broken step, and the
+// MCP servers.
 import { useEffect, useMemo, useState } from 'react';
 import type { ToolView } from '../../preload/contract';
 import { useAppStore } from '../store/app-store';
@@ -23,6 +24,7 @@ export function ToolsPanel() {
     return q ? tools.filter((t) => t.name.includes(q) || (t.origin ?? '').toLowerCase().includes(q)) : tools;
   }, [tools, filter]);
   const findings = tools.reduce((n, t) => n + t.lint.length, 0);
+  const broken = tools.filter((t) => t.broken).length;
   return (
     <main className="panel" aria-label="Tools">
       <TrustNotice />
@@ -31,7 +33,7 @@ export function ToolsPanel() {
         <h2 id="tools-heading">
           Tools{' '}
           <span className="muted">
-            {tools.length} registered · {findings} lint findings
+            {tools.length} registered{broken > 0 ? ` · ${broken} broken` : ''} · {findings} lint findings
           </span>
         </h2>
         <input
@@ -64,10 +66,24 @@ export function ToolsPanel() {
 
 function ToolRow({ tool }: { tool: ToolView }) {
   return (
-    <tr>
+    <tr className={tool.broken ? 'broken' : undefined}>
       <td>
         <div className="tool-name">{tool.name}</div>
+        {tool.broken && (
+          // Words, not only a colour: which step failed and why, and what that means for the tool.
+          <div className="badge broken" role="status" aria-label={`${tool.name} is broken`}>
+            broken at the {tool.broken.step} step: {tool.broken.reason}. It is never offered to the model and
+            calls to it fail.
+          </div>
+        )}
         <div className="muted description">{tool.description.split('\n')[0]}</div>
+        {tool.warnings && tool.warnings.length > 0 && (
+          <ul className="plain-list tool-warnings" aria-label={`Warnings about ${tool.name}`}>
+            {tool.warnings.map((warning, i) => (
+              <li key={i}>{warning}</li>
+            ))}
+          </ul>
+        )}
       </td>
       <td>
         {tool.source}
@@ -91,7 +107,7 @@ function ToolRow({ tool }: { tool: ToolView }) {
       </td>
       <td>
         {flagNames.filter((f) => tool.flags[f]).join(', ') || '—'}
-        {!tool.offeredHeadless && <div className="muted">not offered headless</div>}
+        {!tool.offeredHeadless && !tool.broken && <div className="muted">not offered headless</div>}
       </td>
       <td>{formatLimit(tool.timeoutMs)}</td>
       <td>

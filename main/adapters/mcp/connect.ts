@@ -15,6 +15,7 @@ import type { McpEndpoint } from './config-types';
 import { describeExit, GroupStdioTransport } from './group-stdio-transport';
 import type { HttpClientTimeouts } from './http-fetch';
 import { createMcpFetch } from './http-fetch';
+import { GuardedOutputValidator } from './output-schema-validator';
 import { plainOptions } from './request-options';
 
 /** Which transport a session uses. */
@@ -120,7 +121,11 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
 }
 
 async function initialise(transport: Transport, options: ConnectOptions, deadline: number): Promise<Client> {
-  const client = new Client(options.clientInfo, { capabilities: {} });
+  // Output schemas are compiled guarded: one tool's bad schema must not fail the server's whole tools/list.
+  const client = new Client(options.clientInfo, {
+    capabilities: {},
+    jsonSchemaValidator: new GuardedOutputValidator(),
+  });
   options.prepare?.(client);
   const left = deadline - Date.now();
   // One signal ends the attempt: the connect timeout, or the caller stopping it (quit, reconnect).

@@ -72,7 +72,7 @@ describe('MCP over stdio against server-everything', () => {
     );
   });
 
-  it('makes readOnlyHint tools concurrent, and alwaysAllow only through trust', async () => {
+  it('makes readOnlyHint tools alwaysAllow and concurrent only through trust', async () => {
     const h = open({
       servers: {
         plain: everythingStdio(),
@@ -82,15 +82,17 @@ describe('MCP over stdio against server-everything', () => {
     });
     await h.manager.start();
     const flags = (name: string) => h.core.registry.get(name)?.spec.flags;
-    expect(flags('mcp__plain__echo')).toMatchObject({ concurrent: true, alwaysAllow: false });
+    // A read-only hint from a server the person has not trusted changes nothing (SPEC §2, §8).
+    expect(flags('mcp__plain__echo')).toMatchObject({ concurrent: false, alwaysAllow: false });
     expect(flags('mcp__plain__gzip-file-as-resource')).toMatchObject({
       concurrent: false,
       alwaysAllow: false,
     });
-    expect(flags('mcp__all__echo')).toMatchObject({ alwaysAllow: true });
-    expect(flags('mcp__all__gzip-file-as-resource')).toMatchObject({ alwaysAllow: false });
-    expect(flags('mcp__some__echo')).toMatchObject({ alwaysAllow: false });
-    expect(flags('mcp__some__gzip-file-as-resource')).toMatchObject({ alwaysAllow: true });
+    expect(flags('mcp__all__echo')).toMatchObject({ alwaysAllow: true, concurrent: true });
+    expect(flags('mcp__all__gzip-file-as-resource')).toMatchObject({ alwaysAllow: false, concurrent: false });
+    // Trusted by name but not read-only: it skips the gate, yet never runs in parallel.
+    expect(flags('mcp__some__echo')).toMatchObject({ alwaysAllow: false, concurrent: false });
+    expect(flags('mcp__some__gzip-file-as-resource')).toMatchObject({ alwaysAllow: true, concurrent: false });
     expect(h.core.registry.get('mcp__plain__echo')?.spec.timeoutMs).toBe(15 * 60 * 1000);
   });
 

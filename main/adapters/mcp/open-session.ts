@@ -1,7 +1,6 @@
 // One connection attempt for a configured server: expand its variables and secrets, open the session within
 // the connect timeout, and list its tools within what is left of that timeout.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolLogger } from '../../../tools/types';
 import type { ProcessGroups } from '../../core/process-group';
 import type { McpServerConfig } from './config-types';
@@ -10,6 +9,7 @@ import { connectSession } from './connect';
 import type { SecretResolver } from './expand-vars';
 import { expandEndpoint } from './expand-vars';
 import type { HttpClientTimeouts } from './http-fetch';
+import type { ToolListing } from './list-tools';
 import { listAllTools } from './list-tools';
 
 /** What an attempt needs from the host. */
@@ -37,7 +37,7 @@ export async function openSession(
   config: McpServerConfig,
   deps: SessionDeps,
   hooks: AttemptHooks,
-): Promise<{ session: McpSession; tools: Tool[] }> {
+): Promise<{ session: McpSession; tools: ToolListing }> {
   const endpoint = await expandEndpoint(config.endpoint, {
     env: deps.env,
     getSecret: deps.getSecret,

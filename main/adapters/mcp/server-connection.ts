@@ -1,7 +1,6 @@
 // One MCP server's life: connect within its timeout, register its tools, follow tools/list_changed, and when
 // it crashes fail its in-flight calls at once, drop its tools and reconnect with backoff (SPEC §10).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CredentialError, ToolError } from '../../../tools/types';
 import { Emitter } from '../../core/emitter';
@@ -12,6 +11,7 @@ import { describeError } from './call-errors';
 import type { McpServerConfig } from './config-types';
 import type { McpSession } from './connect';
 import { isConnectionLost } from './connection-loss';
+import type { ToolListing } from './list-tools';
 import { listAllTools } from './list-tools';
 import type { SessionDeps } from './open-session';
 import { openSession } from './open-session';
@@ -242,15 +242,22 @@ export class ServerConnection {
     });
   }
 
-  private applyTools(tools: Tool[]): void {
+  private applyTools(tools: ToolListing): void {
     const change = this.tools.sync(tools);
     for (const reason of change.refused)
       this.deps.log.warn('mcp tool not registered', { server: this.config.name, reason });
+    for (const name of change.broken)
+      this.deps.log.warn('mcp tool broken', {
+        server: this.config.name,
+        name,
+        ...this.deps.registry.entry(name)?.broken,
+      });
     if (change.added.length + change.updated.length + change.removed.length > 0) {
       this.deps.log.info('mcp tools registered', {
         server: this.config.name,
         ...change,
         refused: change.refused.length,
+        broken: change.broken.length,
       });
     }
   }

@@ -1,9 +1,13 @@
 // The registry entries of one server's tools, kept in step with its tools/list: new ones added, changed ones
-// registered again (a changed definition hash voids approval rules, SPEC §8), vanished ones removed.
+// registered again (a changed definition hash voids approval rules, SPEC §8), vanished ones removed. A tool whose
+// definition is bad is registered as broken with the reason; one without a usable name is a warning of the server.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolSpec } from '../../../tools/types';
 import type { ToolRegistry } from '../../core/registry';
 import { RegistrationError } from '../../core/registry';
-import { stableStringify } from '../../core/stable-json';
+import { shortHash, stableStringify } from '../../core/stable-json';
+import type { ToolBroken } from '../../core/tool-broken';
+import type { RejectedTool, ToolListing } from './list-tools';
 import { mcpToolNames } from './tool-names';
 import type { McpToolDeps } from './tool-spec';
 import { mcpToolSpec } from './tool-spec';
@@ -13,9 +17,15 @@ export interface ToolSetChange {
   added: string[];
   updated: string[];
   removed: string[];
-  /** Tools that could not be registered (a name another source holds), with the reason. */
+  /** Tools that could not be registered (a name another source holds, no usable name), with the reason. */
   refused: string[];
+  /** Tools registered as broken (their definition failed a check), by registered name. */
+  broken: string[];
 }
+
+// One tool of the list as this sync registers it: usable, or broken with the step and reason.
+type Entry =
+  { remote: string; tool: Tool; broken: null } | { remote: string; tool: null; broken: ToolBroken };
 
 /** The registered tools of one MCP server. */
 export class ServerTools {
@@ -37,14 +47,13 @@ export class ServerTools {
     return [...this.refusedNow];
   }
 
-  /** Makes the registry hold exactly `tools` for this server. */
-  sync(tools: readonly Tool[]): ToolSetChange {
-    const change: ToolSetChange = { added: [], updated: [], removed: [], refused: [] };
-    const names = mcpToolNames(
-      this.deps.server,
-      tools.map((tool) => tool.name),
-    );
-    const wanted = new Set<string>();
+  /** Makes the registry hold exactly the listed tools for this server (a plain array counts as all good). */
+  sync(listing: ToolListing | readonly Tool[]): ToolSetChange {
+    const { tools, rejected } = Array.isArray(listing)
+      ? { tools: listing as readonly Tool[], rejected: [] as RejectedTool[] }
+      : (listing as ToolListing);
+    const change: ToolSetChange = { added: [], updated: [], removed: [], refused: [], broken: [] };
+    const entries: Entry[] = [];
     for (const tool of tools) {
       if (tool.execution?.taskSupport === 'required') {
         change.refused.push(
@@ -52,21 +61,23 @@ export class ServerTools {
         );
         continue;
       }
-      const name = names.get(tool.name) as string;
+      entries.push({ remote: tool.name, tool, broken: null });
+    }
+    for (const item of rejected) {
+      if (item.name === null)
+        change.refused.push(`tools/list item ${item.index} not registered: ${item.reason}`);
+      else entries.push({ remote: item.name, tool: null, broken: { step: item.step, reason: item.reason } });
+    }
+    const names = mcpToolNames(
+      this.deps.server,
+      entries.map((entry) => entry.remote),
+    );
+    const wanted = new Set<string>();
+    for (const entry of entries) {
+      const name = names.get(entry.remote) as string;
       if (wanted.has(name)) continue;
       wanted.add(name);
-      const fingerprint = stableStringify(tool);
-      const entry = this.entries.get(name);
-      if (entry?.fingerprint === fingerprint) continue;
-      try {
-        // Registering the same name again replaces the entry in place, so it never disappears meanwhile.
-        const undo = this.registry.register(mcpToolSpec(tool, name, this.deps));
-        this.entries.set(name, { fingerprint, undo });
-        (entry ? change.updated : change.added).push(name);
-      } catch (error) {
-        if (!(error instanceof RegistrationError)) throw error;
-        change.refused.push(`tool "${tool.name}" not registered: ${error.message}`);
-      }
+      this.apply(name, entry, change);
     }
     for (const [name, entry] of this.entries) {
       if (wanted.has(name)) continue;
@@ -85,5 +96,35 @@ export class ServerTools {
     this.entries.clear();
     this.refusedNow = [];
     return removed;
+  }
+
+  private apply(name: string, entry: Entry, change: ToolSetChange): void {
+    // A bounded fingerprint: the schema was checked against the limits, or the tool is broken and has none.
+    const fingerprint = entry.tool
+      ? shortHash(stableStringify(entry.tool), 32)
+      : `broken:${entry.broken.step}:${entry.broken.reason}`;
+    const known = this.entries.get(name);
+    if (known?.fingerprint === fingerprint) return;
+    try {
+      // Registering the same name again replaces the entry in place, so it never disappears meanwhile.
+      const undo = entry.tool
+        ? this.registry.register(mcpToolSpec(entry.tool, name, this.deps))
+        : this.registry.register(this.brokenSpec(name, entry.remote), { broken: entry.broken });
+      this.entries.set(name, { fingerprint, undo });
+      (known ? change.updated : change.added).push(name);
+      if (this.registry.entry(name)?.broken) change.broken.push(name);
+    } catch (error) {
+      // A name another source holds; anything else a bad definition could provoke is refused the same way.
+      const reason = error instanceof RegistrationError ? error.message : (error as Error).message;
+      change.refused.push(`tool "${entry.remote}" not registered: ${reason}`);
+    }
+  }
+
+  // What a tool the list set aside is shown as: its name and server, nothing read from the bad definition.
+  private brokenSpec(name: string, remote: string): ToolSpec {
+    return {
+      ...mcpToolSpec({ name: remote, inputSchema: { type: 'object' } } as Tool, name, this.deps),
+      description: '',
+    };
   }
 }

@@ -20,15 +20,17 @@ export interface McpToolDeps extends ErrorContext {
 /** The ToolSpec of `tool`, registered as `name`; the server's own name is used on the wire. */
 export function mcpToolSpec(tool: Tool, name: string, deps: McpToolDeps): ToolSpec {
   const readOnly = tool.annotations?.readOnlyHint === true;
+  const trusted = isTrusted(deps.trust, tool.name, readOnly);
   return {
     name,
     description: tool.description ?? tool.title ?? '',
     parameters: tool.inputSchema as JsonSchema,
     source: { kind: 'mcp', server: deps.server, remoteName: tool.name },
     flags: {
-      // Annotations are hints from an untrusted server: they never skip the gate on their own.
-      alwaysAllow: isTrusted(deps.trust, tool.name, readOnly),
-      concurrent: readOnly,
+      // Annotations are hints from an untrusted server: they never skip the gate on their own,
+      alwaysAllow: trusted,
+      // nor run calls in parallel: that needs the read-only hint AND the person's trust in mcp.json (SPEC §2).
+      concurrent: readOnly && trusted,
       background: false,
       systemUse: false,
     },

@@ -51,9 +51,20 @@ describe('parseManifest', () => {
     });
   });
 
-  it('warns about unknown keys but still loads', () => {
-    const result = parseManifest(JSON.stringify({ ...valid, alwaysAllow: true }));
-    expect(result).toMatchObject({ ok: true, warnings: ['unknown keys in tool.json ignored: alwaysAllow'] });
+  it('warns about each unknown key, saying why it does nothing or what was meant, but still loads', () => {
+    const result = parseManifest(
+      JSON.stringify({ ...valid, alwaysAllow: true, background: true, colour: 'red' }),
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      warnings: [
+        'tool.json: unknown key "alwaysAllow" is ignored (did you mean "always_allow"?)',
+        'tool.json: unknown key "background" is ignored (script tools always run in the foreground; the agent waits for the result)',
+        expect.stringMatching(
+          /^tool\.json: unknown key "colour" is ignored \(known keys: name, description, /,
+        ),
+      ],
+    });
   });
 
   it('gives a reason naming the field for each kind of mistake', () => {

@@ -45,7 +45,7 @@ export function parseManifest(text: string): ManifestResult {
   if (!NAME_PATTERN.test(name)) {
     return {
       ok: false,
-      reason: `"name" may hold only letters, digits, "_" and "-": got ${JSON.stringify(name)}`,
+      reason: `"name" may hold only letters, digits, "_" and "-": got ${JSON.stringify(cut(name))}`,
     };
   }
   if (name.length > MAX_NAME_LENGTH) {
@@ -86,7 +86,7 @@ export function parseManifest(text: string): ManifestResult {
   if (badKey !== undefined) {
     return {
       ok: false,
-      reason: `"secrets" holds ${JSON.stringify(badKey)}, which is not a valid environment variable name`,
+      reason: `"secrets" holds ${JSON.stringify(cut(badKey))}, which is not a valid environment variable name`,
     };
   }
   const writableProblem = writable === undefined ? null : checkWritable(writable);
@@ -108,8 +108,31 @@ export function parseManifest(text: string): ManifestResult {
       secrets: [...new Set(secretKeys)],
       writable: [...new Set((writable as string[] | undefined) ?? [])],
     },
-    warnings: unknown.length > 0 ? [`unknown keys in tool.json ignored: ${unknown.join(', ')}`] : [],
+    warnings: unknown.map(unknownKeyWarning),
   };
+}
+
+// Keys authors write expecting them to work: each gets the reason it does nothing, or the key they meant.
+const UNKNOWN_KEY_HINTS: Record<string, string> = {
+  background: 'script tools always run in the foreground; the agent waits for the result',
+  system_use: 'script tools are never system tools',
+  systemUse: 'script tools are never system tools',
+  alwaysAllow: 'did you mean "always_allow"?',
+  timeout_ms: 'did you mean "timeout" (in seconds)?',
+  timeoutMs: 'did you mean "timeout" (in seconds)?',
+  params: 'did you mean "parameters"?',
+  inputSchema: 'did you mean "parameters"?',
+  input_schema: 'did you mean "parameters"?',
+  secret: 'did you mean "secrets"?',
+};
+
+/** The warning for one unknown tool.json key: it is ignored, and why or what was meant. */
+export function unknownKeyWarning(key: string): string {
+  const shown = JSON.stringify(cut(key));
+  const hint = Object.hasOwn(UNKNOWN_KEY_HINTS, key)
+    ? UNKNOWN_KEY_HINTS[key]
+    : `known keys: ${[...KNOWN_KEYS].join(', ')}`;
+  return `tool.json: unknown key ${shown} is ignored (${hint})`;
 }
 
 // The dispatcher validates arguments against this schema, so it must be an object schema.
@@ -123,7 +146,7 @@ function checkParameters(parameters: unknown): string | null {
     const bad = Object.entries(properties).find(
       ([, schema]) => !isPlainObject(schema) && typeof schema !== 'boolean',
     );
-    if (bad) return `"parameters.properties.${bad[0]}" must be a JSON Schema object`;
+    if (bad) return `"parameters.properties.${cut(bad[0])}" must be a JSON Schema object`;
   }
   if (required !== undefined && !isStringArray(required)) {
     return '"parameters.required" must be an array of property names';
@@ -142,6 +165,11 @@ function checkWritable(writable: unknown): string | null {
     return `"writable" holds ${JSON.stringify(bad.slice(0, 80))}, which is not a usable path (empty, too long or with a NUL)`;
   }
   return null;
+}
+
+// Text from the file quoted in a reason, cut so a runaway value cannot flood the listing.
+function cut(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 function isStringArray(value: unknown): value is string[] {

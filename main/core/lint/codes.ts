@@ -26,10 +26,25 @@ export const LINT_CODES = {
   R5_REQUIRED_HAS_DEFAULT: 'error',
 } as const satisfies Record<string, LintLevel>;
 
+/**
+ * The design page's musts that SPEC §3 lists as guidance: the When line names the alternative tool, no filler, a
+ * parameter example. Errors for built-ins (which ship with the app and can be fixed), guidance for others.
+ */
+export const BUILTIN_MUSTS: ReadonlySet<LintCode> = new Set<LintCode>([
+  'R2_NO_ALTERNATIVE',
+  'R2_FILLER',
+  'R3_NO_EXAMPLE',
+]);
+
 /** A finding code of the linter. */
 export type LintCode = keyof typeof LINT_CODES;
 
 /** A finding with the level its code always has. */
 export function lintFinding(code: LintCode, message: string): LintFinding {
   return { code, level: LINT_CODES[code], message };
+}
+
+/** The finding at the level it has for a built-in: a design-page must becomes an error. */
+export function strictFinding(finding: LintFinding): LintFinding {
+  return BUILTIN_MUSTS.has(finding.code as LintCode) ? { ...finding, level: 'error' } : finding;
 }

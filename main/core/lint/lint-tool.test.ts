@@ -76,6 +76,28 @@ describe('lintTool', () => {
     }
   });
 
+  it('makes the design page musts errors for built-ins (strict) and leaves them guidance for others', () => {
+    const description =
+      'This tool simply converts a length or weight value from one unit to another.\nUse when a value is in another unit.';
+    const parameters = withParameter('note', {
+      type: 'string',
+      default: '',
+      description: 'A remark to keep.',
+    });
+    const levels = (strict: boolean) =>
+      Object.fromEntries(
+        lintTool({ ...GOOD, description, parameters, strict }).map((f) => [f.code, f.level]),
+      );
+    expect(levels(false)).toEqual({
+      R2_NO_ALTERNATIVE: 'guidance',
+      R2_FILLER: 'guidance',
+      R3_NO_EXAMPLE: 'guidance',
+    });
+    expect(levels(true)).toEqual({ R2_NO_ALTERNATIVE: 'error', R2_FILLER: 'error', R3_NO_EXAMPLE: 'error' });
+    // Every other guidance code stays guidance even for a built-in.
+    expect(lintTool({ ...GOOD, name: 'weather', strict: true }).map((f) => f.level)).toEqual(['guidance']);
+  });
+
   it('lists findings in rule order', () => {
     const found = codes({ name: 'Bad', description: '', parameters: { properties: { x: {} } } });
     expect(found).toEqual([...found].sort((a, b) => a.slice(0, 2).localeCompare(b.slice(0, 2))));

@@ -1,7 +1,7 @@
 // R2: the description is What / When / Precondition in 2 or 3 short lines, plain text, no output schema.
 import { lintFinding } from './codes';
 import { findMarkdown } from './markdown';
-import { charCount, plural, quote } from './text';
+import { charCount, checkedText, plural, quote } from './text';
 import type { LintFinding } from './types';
 
 /** Fewest characters a description may have, not counting newlines. */
@@ -79,8 +79,8 @@ export function lintDescription(description: string): LintFinding[] {
 
   // With a single line there is no When line: the trigger is then looked for anywhere, so a one-line
   // description gets R2_LINE_COUNT alone when it already has a trigger.
-  const whenLine = lines.length >= 2 ? lines[1] : description;
-  if (whenLine !== undefined && !TRIGGER.test(whenLine)) {
+  const whenLine = checkedText((lines.length >= 2 ? lines[1] : description) ?? '');
+  if (!TRIGGER.test(whenLine)) {
     findings.push(
       lintFinding(
         'R2_NO_TRIGGER',
@@ -88,7 +88,7 @@ export function lintDescription(description: string): LintFinding[] {
           `"Use when …", "Use for …" or "Use to …" and name the alternative (e.g. "Use for X; use other_tool for Z")`,
       ),
     );
-  } else if (whenLine !== undefined && lines.length >= 2 && !ALTERNATIVE.test(whenLine)) {
+  } else if (lines.length >= 2 && !ALTERNATIVE.test(whenLine)) {
     findings.push(
       lintFinding(
         'R2_NO_ALTERNATIVE',
@@ -98,7 +98,9 @@ export function lintDescription(description: string): LintFinding[] {
     );
   }
 
-  const markdown = findMarkdown(description);
+  // Pattern checks read a bounded prefix: the text comes from outside, and R2_TOO_LONG already flags the rest.
+  const checked = checkedText(description);
+  const markdown = findMarkdown(checked);
   if (markdown.length > 0) {
     findings.push(
       lintFinding(
@@ -109,7 +111,7 @@ export function lintDescription(description: string): LintFinding[] {
     );
   }
 
-  const schema = OUTPUT_SCHEMA.map((pattern) => pattern.exec(description)).find((match) => match !== null);
+  const schema = OUTPUT_SCHEMA.map((pattern) => pattern.exec(checked)).find((match) => match !== null);
   if (schema) {
     findings.push(
       lintFinding(
@@ -120,9 +122,7 @@ export function lintDescription(description: string): LintFinding[] {
     );
   }
 
-  const fillers = [
-    ...new Set([...description.matchAll(FILLER)].map((match) => match[0].trim().toLowerCase())),
-  ];
+  const fillers = [...new Set([...checked.matchAll(FILLER)].map((match) => match[0].trim().toLowerCase()))];
   if (fillers.length > 0) {
     findings.push(
       lintFinding(

@@ -30,7 +30,8 @@ export function lintName(name: string): LintFinding[] {
         'R1_NOT_SNAKE_CASE',
         `name ${quote(name, 80)} is not snake_case: use lowercase letters, digits and single underscores, ` +
           `starting with a letter` +
-          (suggestion !== undefined && suggestion !== name
+          // A suggestion longer than a name may be would only trade this error for R1_TOO_LONG.
+          (suggestion !== undefined && suggestion !== name && suggestion.length <= MAX_NAME_LENGTH
             ? ` (e.g. "${suggestion}")`
             : ' (e.g. "search_web")'),
       ),

@@ -52,12 +52,18 @@ export function lintParameterDescriptions(parameters: readonly ParameterNode[]):
     findings.push(
       lintFinding(
         'R3_NO_EXAMPLE',
-        `parameter ${withoutExample.map((path) => `"${path}"`).join(', ')} ${withoutExample.length === 1 ? 'has' : 'have'} ` +
+        `parameter ${listPaths(withoutExample)} ${withoutExample.length === 1 ? 'has' : 'have'} ` +
           `no example: add one (e.g. 'Example: "report.pdf"') or an "examples" array in the schema`,
       ),
     );
   }
   return findings;
+}
+
+// A schema may have thousands of parameters: a message names the first ten and counts the rest.
+function listPaths(paths: readonly string[]): string {
+  const shown = paths.slice(0, 10).map((path) => `"${path}"`);
+  return paths.length > 10 ? `${shown.join(', ')} and ${paths.length - 10} more` : shown.join(', ');
 }
 
 function kindOf(schema: unknown): string {
@@ -94,14 +100,44 @@ function unexplainedEnum(schema: unknown, description: string): string | undefin
       (typeof value === 'string' && value !== '') || typeof value === 'number',
   );
   if (values.length < 2) return undefined;
-  const mentioned = values.some((value) =>
-    new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(String(value))}(?![\\p{L}\\p{N}_])`, 'iu').test(
-      description,
-    ),
-  );
-  return mentioned ? undefined : values.map((value) => quote(String(value), 20)).join(', ');
+  const text = description.toLowerCase();
+  const mentioned = values
+    .slice(0, MAX_ENUM_VALUES_CHECKED)
+    .some((value) => mentionsWord(text, String(value).toLowerCase()));
+  return mentioned
+    ? undefined
+    : values
+        .slice(0, 10)
+        .map((value) => quote(String(value), 20))
+        .join(', ') + (values.length > 10 ? `, … (${values.length} values)` : '');
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+// Enum values are tool-supplied text: they are searched for as plain text, never built into a regular expression
+// (a value such as "last-day" once made an invalid `u`-flag pattern and took every tool down with it).
+const MAX_ENUM_VALUES_CHECKED = 200;
+
+/** Whether `word` occurs in `text` with no letter, digit or `_` right before or after it (both lowercased). */
+export function mentionsWord(text: string, word: string): boolean {
+  if (word === '' || word.length > text.length) return false;
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    if (!isWordChar(codePointBefore(text, at)) && !isWordChar(text.codePointAt(at + word.length)))
+      return true;
+  }
+  return false;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+function isWordChar(codePoint: number | undefined): boolean {
+  return codePoint !== undefined && WORD_CHAR.test(String.fromCodePoint(codePoint));
+}
+
+function codePointBefore(text: string, at: number): number | undefined {
+  if (at === 0) return undefined;
+  const low = text.charCodeAt(at - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && at >= 2) {
+    const high = text.charCodeAt(at - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.codePointAt(at - 2);
+  }
+  return low;
 }

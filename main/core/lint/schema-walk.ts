@@ -1,4 +1,5 @@
 // Reads a tool's parameter schema defensively: tool.json and MCP schemas can hold anything, and lint must not throw.
+import { MAX_CHECKED_TEXT } from './text';
 
 /**
  * How deep the walk descends through nested `properties` and array `items`. Real tool schemas stay
@@ -71,7 +72,10 @@ export function isNontrivial(schema: unknown): boolean {
 
 /** The parameter's description, trimmed; '' when it is missing or not a string. */
 export function descriptionOf(schema: unknown): string {
-  return isRecord(schema) && typeof schema.description === 'string' ? schema.description.trim() : '';
+  // Cut before trimming: a runaway description is read only as far as the pattern checks go (text.ts).
+  return isRecord(schema) && typeof schema.description === 'string'
+    ? schema.description.slice(0, MAX_CHECKED_TEXT).trim()
+    : '';
 }
 
 function visitProperties(
@@ -89,7 +93,13 @@ function visitProperties(
   ancestors.add(schema);
   for (const [key, child] of Object.entries(properties)) {
     const path = prefix === '' ? key : `${prefix}.${key}`;
-    nodes.push({ path, key, schema: child, topLevel: depth === 0, required: required.has(key) });
+    nodes.push({
+      path: shownPath(path),
+      key,
+      schema: child,
+      topLevel: depth === 0,
+      required: required.has(key),
+    });
     visitChildren(child, path, depth + 1, nodes, ancestors);
   }
   ancestors.delete(schema);
@@ -113,4 +123,11 @@ function requiredNames(schema: Record<string, unknown>): Set<string> {
   const { required } = schema;
   if (!Array.isArray(required)) return new Set();
   return new Set(required.filter((name): name is string => typeof name === 'string'));
+}
+
+// Keys come from outside and may be any length: a message quotes at most this much of a path.
+const MAX_SHOWN_PATH = 120;
+
+function shownPath(path: string): string {
+  return path.length > MAX_SHOWN_PATH ? `${path.slice(0, MAX_SHOWN_PATH)}…` : path;
 }

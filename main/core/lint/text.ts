@@ -15,3 +15,14 @@ export function quote(text: string, max = 40): string {
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
+
+/**
+ * The most characters of one text that pattern checks read. Tool text comes from outside; past this a check could
+ * cost quadratic time (an unclosed `**` scanned from every start), and the length rules already flag it.
+ */
+export const MAX_CHECKED_TEXT = 4000;
+
+/** `text` cut to what pattern checks read (see MAX_CHECKED_TEXT). */
+export function checkedText(text: string): string {
+  return text.length > MAX_CHECKED_TEXT ? text.slice(0, MAX_CHECKED_TEXT) : text;
+}

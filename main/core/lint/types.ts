@@ -16,4 +16,9 @@ export interface LintInput {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
+  /**
+   * Built-ins: the rules the design page states as musts but SPEC §3 leaves as guidance (R2_NO_ALTERNATIVE,
+   * R2_FILLER, R3_NO_EXAMPLE) are errors. Script and MCP tools get them as guidance.
+   */
+  strict?: boolean;
 }

@@ -186,12 +186,13 @@ export class InvertedIndex {
   private internSurface(word: string, term: number): number {
     let surface = this.surfaceIds.get(word);
     if (surface === undefined) {
-      surface = this.freeSurfaces.pop() ?? this.surfaceWords.length;
-      this.surfaceIds.set(word, surface);
-      this.surfaceWords[surface] = word;
-      this.surfaceDocs[surface] = 0;
+      const added = this.freeSurfaces.pop() ?? this.surfaceWords.length;
+      this.surfaceIds.set(word, added);
+      this.surfaceWords[added] = word;
+      this.surfaceDocs[added] = 0;
       this.fuzzy = undefined;
-      this.listener?.wordAdded(surface, word, term);
+      this.notify(() => this.listener?.wordAdded(added, word, term));
+      surface = added;
     }
     return surface;
   }
@@ -204,6 +205,15 @@ export class InvertedIndex {
     this.surfaceWords[surface] = '';
     this.freeSurfaces.push(surface);
     this.fuzzy = undefined;
-    this.listener?.wordRemoved(surface);
+    this.notify(() => this.listener?.wordRemoved(surface));
+  }
+
+  // Derived indexes (WordNet concepts) only enrich ranking: their failure must not leave a tool half added.
+  private notify(call: () => void): void {
+    try {
+      call();
+    } catch {
+      // The word stays searchable by its own spelling.
+    }
   }
 }

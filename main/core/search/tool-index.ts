@@ -58,8 +58,10 @@ export class ToolIndex {
   /** Adds a tool, or replaces the one of the same name. */
   upsert(tool: IndexedTool): void {
     const name = String(tool.name);
+    // Read the tool before touching the index: if its fields cannot be read, the index is left as it was.
+    const fields = toolFields(tool);
     this.index.remove(name);
-    this.index.add(name, toolFields(tool));
+    this.index.add(name, fields);
   }
 
   /** Removes a tool by name; unknown names are ignored. */

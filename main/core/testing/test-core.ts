@@ -43,7 +43,7 @@ export function testCore(
     redactor,
     log,
     getSecret: async () => undefined,
-    services: { ...options.services, tasks },
+    services: { redaction: redactor, ...options.services, tasks },
     sandbox: options.sandbox ?? null,
   });
   const executor = new BatchExecutor(dispatcher, options.healer ?? null);
