@@ -237,6 +237,12 @@ export interface ToolSpec {
    * must not be in `parameters`, so the model cannot supply them. A throw becomes the call's error outcome.
    */
   pinArguments?: (args: Record<string, unknown>, scope: PinScope) => Promise<Record<string, unknown>>;
+  /**
+   * Set by sources whose definitions can change while the app runs (MCP servers): resolves once every change the
+   * source has announced is applied to the registry. The dispatcher awaits it before the gate decides a call and
+   * again before the call runs, so an approval never outlives the definition it was given for (docs/security.md).
+   */
+  settled?: () => Promise<void>;
 }
 
 /** What pinArguments may use: the call's workspace and the turn's cancel signal. */

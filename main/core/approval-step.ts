@@ -15,13 +15,17 @@ export const NOT_NEEDED: CallApproval = { by: 'not_needed', ruleId: null, ruleOr
 
 /**
  * Runs each ready call's pinArguments (tools/types.ts) before the gate sees the call: the gate shows, and the
- * handler gets, the pinned arguments. A failure is that call's outcome (null: none); the others go on.
+ * handler gets, the pinned arguments. A failure is that call's outcome (null: none); the others go on. Calls that
+ * already have an outcome in `outcomes` are skipped.
  */
-export async function pinAll(calls: PreparedCall[], scope: CallScope): Promise<Array<CallOutcome | null>> {
+export async function pinAll(
+  calls: PreparedCall[],
+  scope: CallScope,
+  outcomes: Array<CallOutcome | null> = calls.map(() => null),
+): Promise<Array<CallOutcome | null>> {
   const signal = scope.signal ?? new AbortController().signal;
-  const outcomes: Array<CallOutcome | null> = calls.map(() => null);
   for (const [index, call] of calls.entries()) {
-    const pin = call.kind === 'ready' ? call.tool.spec.pinArguments : undefined;
+    const pin = call.kind === 'ready' && outcomes[index] === null ? call.tool.spec.pinArguments : undefined;
     if (call.kind !== 'ready' || !pin) continue;
     const startedAt = Date.now();
     try {

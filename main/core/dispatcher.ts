@@ -6,6 +6,7 @@ import type { ApprovalResult, CallEvent, CallScope } from './call-types';
 import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from './gate-port';
 import type { CallOutcome } from './outcome';
 import { okOutcome, thrownOutcome } from './outcome';
+import { changedSinceApproval, currentDefinitions } from './definition-check';
 import { Emitter } from './emitter';
 import type { CallRequest, PrepareDeps, PreparedCall } from './prepare-call';
 import { prepareCall } from './prepare-call';
@@ -65,7 +66,8 @@ export class Dispatcher {
 
   /** Asks the gate, in one request, about every ready call that is not alwaysAllow. */
   async approve(calls: PreparedCall[], scope: CallScope): Promise<ApprovalResult> {
-    const outcomes = await pinAll(calls, scope);
+    // Decided against the definition the registry holds now, every announced change applied (docs/security.md).
+    const outcomes = await pinAll(calls, scope, await currentDefinitions(calls, this.deps));
     const asking = calls
       .map((call, index) => ({ call, index }))
       .filter(
@@ -116,6 +118,8 @@ export class Dispatcher {
 
   /** Runs an approved call under its limit (or starts it as a background task) and emits its events. */
   async execute(call: ReadyCall, scope: CallScope): Promise<CallOutcome> {
+    const changed = await changedSinceApproval(call, this.deps);
+    if (changed) return this.finish(call, scope, changed);
     const { spec } = call.tool;
     const startedAt = Date.now();
     if (spec.flags.background) return this.finish(call, scope, this.startTask(call, scope, startedAt));

@@ -173,7 +173,7 @@ describe('MCP over stdio against server-everything', () => {
 
     expect(await h.dispatch('mcp__chg__add_tool', { name: 'fresh_tool' })).toMatchObject({ outcome: 'ok' });
     await waitFor(() => h.core.registry.get('mcp__chg__fresh_tool'));
-    expect(h.manager.states()[0]).toMatchObject({ state: { status: 'ready', tools: 4 } });
+    expect(h.manager.states()[0]).toMatchObject({ state: { status: 'ready', tools: 5 } });
 
     expect(await h.dispatch('mcp__chg__set_description', { text: 'Echo text back, louder.' })).toMatchObject({
       outcome: 'ok',

@@ -137,11 +137,15 @@ export async function startProxy(
 }
 
 /** A manager over a temp mcp.json, registering into a real dispatcher stack. */
-export function mcpHarness(mcpJson: unknown, options: Partial<McpManagerOptions> = {}) {
+export function mcpHarness(
+  mcpJson: unknown,
+  options: Partial<McpManagerOptions> = {},
+  coreOptions: Parameters<typeof testCore>[1] = {},
+) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-mcp-'));
   const configPath = path.join(home, 'mcp.json');
   fs.writeFileSync(configPath, typeof mcpJson === 'string' ? mcpJson : JSON.stringify(mcpJson, null, 2));
-  const core = testCore([]);
+  const core = testCore([], coreOptions);
   const groups = new ProcessGroups();
   const manager = new McpManager({
     configPath,

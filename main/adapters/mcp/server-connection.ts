@@ -57,6 +57,8 @@ export class ServerConnection {
       client: () => this.liveClient(),
       lostReason: () => this.lastLoss,
       credentialKeys: this.credentialKeys,
+      // Set synchronously when tools/list_changed arrives: calls wait for the new list before they are decided.
+      settled: () => this.refreshing,
     });
   }
 

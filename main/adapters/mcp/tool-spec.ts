@@ -15,6 +15,8 @@ export interface McpToolDeps extends ErrorContext {
   trust: McpTrust;
   /** The live client; throws a ToolError saying why when the server is not ready. */
   client: () => Client;
+  /** Resolves once the server's announced tool-list changes are applied (see ToolSpec.settled). */
+  settled?: () => Promise<void>;
 }
 
 /** The ToolSpec of `tool`, registered as `name`; the server's own name is used on the wire. */
@@ -35,6 +37,7 @@ export function mcpToolSpec(tool: Tool, name: string, deps: McpToolDeps): ToolSp
       systemUse: false,
     },
     timeoutMs: deps.timeoutMs,
+    ...(deps.settled ? { settled: deps.settled } : {}),
     handler: async (args, ctx) => {
       const client = deps.client();
       try {

@@ -1,0 +1,72 @@
+// A tool's definition can change while the app runs (an MCP server's tools/list_changed, a script folder edited).
+// Approval rules and chat grants are bound to the definition hash (docs/security.md), so a call is decided, and
+// run, only against the definition the registry holds once every change already announced has been applied:
+// there is no window in which the approval of an old definition lets a call of the new one through.
+import type { CallOutcome } from './outcome';
+import { errorOutcome } from './outcome';
+import { dropNullOptionals } from './null-optionals';
+import type { PrepareDeps, PreparedCall } from './prepare-call';
+
+type ReadyCall = Extract<PreparedCall, { kind: 'ready' }>;
+
+/** Waits until the sources of these calls have applied every definition change they announced. */
+async function settle(calls: ReadyCall[]): Promise<void> {
+  const waits = new Set<() => Promise<void>>();
+  for (const call of calls) if (call.tool.spec.settled) waits.add(call.tool.spec.settled);
+  await Promise.all([...waits].map((wait) => wait().catch(() => undefined)));
+}
+
+/**
+ * Before the gate: each ready call is moved onto the tool's current definition. A changed definition is what the
+ * gate then sees (so rules bound to the old hash no longer apply), once the arguments are checked against its
+ * schema again; a removed tool, or arguments the new schema refuses, make that call's outcome. The others go on.
+ */
+export async function currentDefinitions(
+  calls: PreparedCall[],
+  deps: PrepareDeps,
+): Promise<Array<CallOutcome | null>> {
+  const ready = calls.filter((call): call is ReadyCall => call.kind === 'ready');
+  await settle(ready);
+  return calls.map((call) => {
+    if (call.kind !== 'ready') return null;
+    const current = deps.registry.get(call.name);
+    if (current === call.tool) return null;
+    if (!current) return gone(call.name, 'before this call was decided');
+    if (current.definitionHash !== call.tool.definitionHash) {
+      const args = dropNullOptionals(current.spec.parameters, call.args);
+      const valid = deps.validator.validate(call.name, current.spec.parameters, args);
+      if (!valid.ok)
+        return errorOutcome(
+          'tool_changed',
+          `${call.name} changed its definition before this call was decided, and the arguments no longer fit ` +
+            `it: ${valid.message}. It was not run; call it again with arguments for the new definition.`,
+        );
+      call.args = args;
+    }
+    call.tool = current;
+    return null;
+  });
+}
+
+/**
+ * Just before an approved call runs: if its tool's definition changed after the approval was given, the call is
+ * not run (the person, rule or grant approved another definition); null when it may run.
+ */
+export async function changedSinceApproval(call: ReadyCall, deps: PrepareDeps): Promise<CallOutcome | null> {
+  await settle([call]);
+  const current = deps.registry.get(call.name);
+  if (!current) return gone(call.name, 'after this call was approved');
+  if (current.definitionHash === call.tool.definitionHash) return null;
+  return errorOutcome(
+    'tool_changed',
+    `${call.name} changed its definition after this call was approved, so it was not run. ` +
+      'Call it again to have the new definition approved.',
+  );
+}
+
+function gone(name: string, when: string): CallOutcome {
+  return errorOutcome(
+    'tool_changed',
+    `${name} was removed by its source ${when}; it was not run. Use find_tools to see what is available now.`,
+  );
+}
