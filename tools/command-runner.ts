@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import { protectDefaultRuleCommand } from './git-protection';
 import { OutputProgress } from './output-progress';
 import type { Confinement, ProcessPort, ProcessRunResult } from './process-port';
+import { boundedSandboxList, SANDBOX_NOTES_BYTES } from './process-port';
 import type { CallApproval, JsonSchema, ToolContext } from './types';
 import { ToolError } from './types';
 import { insideWorkspace, optionalString, requiredString } from './workspace-path';
@@ -14,9 +15,8 @@ export const COMMAND_OUTPUT_BYTES = 1024 * 1024;
 // Room for what frames the streams (the exit line with the cwd, the labels, a sandbox note) and for each stream's
 // truncation note: the whole result stays within COMMAND_OUTPUT_BYTES, so no later cap cuts it again and each
 // stream gets exactly one note.
-const FRAME_BYTES = 16 * 1024;
+const FRAME_BYTES = 8 * 1024 + SANDBOX_NOTES_BYTES;
 const NOTE_BYTES = 64;
-const SANDBOX_NOTE_CHARS = 4096;
 
 // Each stream gets half of the rest, so both keep head and tail.
 const STREAM_OUTPUT_BYTES = (COMMAND_OUTPUT_BYTES - FRAME_BYTES) / 2 - NOTE_BYTES;
@@ -164,14 +164,13 @@ export function sandboxNote(result: ProcessRunResult, asked: boolean): string | 
     return asked ? 'note: no OS sandbox can start on this machine, so this command ran unconfined' : null;
   const notes: string[] = [];
   if (result.sandbox.blocked.length > 0) {
-    const blocked = result.sandbox.blocked.join('; ');
     notes.push(
-      `sandbox: the OS sandbox blocked ${bounded(blocked)}. ` +
+      `sandbox: the OS sandbox blocked ${boundedSandboxList(result.sandbox.blocked)}. ` +
         'Work inside the workspace, or call again with "sandbox": false to ask the user to run it unconfined.',
     );
   }
   if (result.sandbox.warnings.length > 0)
-    notes.push(`sandbox: ${bounded(result.sandbox.warnings.join('; '))}`);
+    notes.push(`sandbox: ${boundedSandboxList(result.sandbox.warnings)}`);
   return notes.length > 0 ? notes.join('\n') : null;
 }
 
@@ -187,9 +186,4 @@ export function commandData(run: CommandRun): Record<string, unknown> {
     sandboxed: result.sandbox.confined,
     blocked: result.sandbox.blocked,
   };
-}
-
-// Bounded, so a note always fits in the room left for it.
-function bounded(text: string): string {
-  return text.length > SANDBOX_NOTE_CHARS ? `${text.slice(0, SANDBOX_NOTE_CHARS)}…` : text;
 }

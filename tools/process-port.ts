@@ -68,6 +68,22 @@ export interface SandboxReport {
   warnings: string[];
 }
 
+/** Longest list of refusals or warnings a result carries, in characters; the rest is cut with an ellipsis. */
+export const SANDBOX_NOTE_CHARS = 4096;
+
+/**
+ * Bytes a result keeps free for its sandbox notes (a blocked list and a warnings list, each SANDBOX_NOTE_CHARS at
+ * up to 4 UTF-8 bytes per character, with their words): captured output is capped this much lower, so the notes
+ * never push a result past its 1 MiB and no later cap cuts it a second time.
+ */
+export const SANDBOX_NOTES_BYTES = 2 * (SANDBOX_NOTE_CHARS * 4 + 256);
+
+/** A sandbox list as one bounded line. */
+export function boundedSandboxList(items: readonly string[]): string {
+  const text = items.join('; ');
+  return text.length > SANDBOX_NOTE_CHARS ? `${text.slice(0, SANDBOX_NOTE_CHARS)}…` : text;
+}
+
 /** A program to start and leave running (a viewer that outlives the call and the app). */
 export interface ProcessLaunchRequest {
   command: string;

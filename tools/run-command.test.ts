@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backgroundCommandTool } from './background-command';
 import { COMMAND_OUTPUT_BYTES } from './command-runner';
+import { SANDBOX_NOTES_BYTES } from './process-port';
 import { runCommandTool } from './run-command';
 import { localProcessPort } from './testing/process-port';
 import { testContext } from './testing/tool-context';
@@ -59,9 +60,9 @@ describe('run_command', () => {
     // A person approved it (the test context), so the sandbox would give it the proxied network.
     expect(port.runs[0]?.confinement).toEqual({ workspace: real, writable: [real], network: 'proxy' });
     expect(result).toMatchObject({ data: { exitCode: 0, signal: null, truncated: false, cwd: workspace } });
-    // Both streams together, with their notes and the lines around them, stay within the 1 MiB cap.
+    // Both streams together, with their notes, the lines around them and the sandbox notes, stay within 1 MiB.
     const cap = port.runs[0]?.maxOutputBytes ?? 0;
-    expect((cap + 64) * 2 + 16 * 1024).toBe(COMMAND_OUTPUT_BYTES);
+    expect((cap + 64) * 2 + 8 * 1024 + SANDBOX_NOTES_BYTES).toBe(COMMAND_OUTPUT_BYTES);
     expect(port.runs[0]).toMatchObject({ shell: true, cwd: workspace });
   });
 

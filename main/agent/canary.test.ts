@@ -13,34 +13,40 @@ afterEach(async () => {
   fixture = undefined;
 });
 
+async function canaryFixture(): Promise<ChatFixture> {
+  const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+  // No keychain here: the secret lives in the 0600 file of the temp AGENVOY_HOME.
+  delete process.env.DBUS_SESSION_BUS_ADDRESS;
+  delete process.env.DISPLAY;
+  try {
+    fixture = await chatFixture({
+      prepare: (home) => {
+        fs.writeFileSync(path.join(home, '.secrets'), `CANARY_TOKEN=${CANARY}\n`, { mode: 0o600 });
+        writeScriptTool(
+          home,
+          'leak',
+          {
+            name: 'show_token',
+            description:
+              'Print the token it was given.\nUse when testing secret redaction; nothing else does this.',
+            parameters: { type: 'object', properties: {} },
+            secrets: ['CANARY_TOKEN'],
+          },
+          'console.log("token=" + process.env.CANARY_TOKEN); console.error("also " + process.env.CANARY_TOKEN); process.exit(process.argv.length > 9 ? 1 : 0);',
+        );
+      },
+    });
+  } finally {
+    if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
+    if (saved.display !== undefined) process.env.DISPLAY = saved.display;
+  }
+  return fixture;
+}
+
 describe('secret canary end to end', () => {
   it('never appears in provider requests, the database, the log or chat events', async () => {
-    const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
-    // No keychain here: the secret lives in the 0600 file of the temp AGENVOY_HOME.
-    delete process.env.DBUS_SESSION_BUS_ADDRESS;
-    delete process.env.DISPLAY;
-    try {
-      fixture = await chatFixture({
-        prepare: (home) => {
-          fs.writeFileSync(path.join(home, '.secrets'), `CANARY_TOKEN=${CANARY}\n`, { mode: 0o600 });
-          writeScriptTool(
-            home,
-            'leak',
-            {
-              name: 'show_token',
-              description:
-                'Print the token it was given.\nUse when testing secret redaction; nothing else does this.',
-              parameters: { type: 'object', properties: {} },
-              secrets: ['CANARY_TOKEN'],
-            },
-            'console.log("token=" + process.env.CANARY_TOKEN); console.error("also " + process.env.CANARY_TOKEN); process.exit(process.argv.length > 9 ? 1 : 0);',
-          );
-        },
-      });
-    } finally {
-      if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-      if (saved.display !== undefined) process.env.DISPLAY = saved.display;
-    }
+    await canaryFixture();
+    if (!fixture) throw new Error('no fixture');
     const { server, service, store, home } = fixture;
     const chat = service.createChat({ workspace: fixture.workspace });
     const events: unknown[] = [];
@@ -66,5 +72,31 @@ describe('secret canary end to end', () => {
       const full = path.join(desktop, file);
       if (fs.statSync(full).isFile()) expect(fs.readFileSync(full).includes(CANARY), file).toBe(false);
     }
+  });
+
+  it('a secret the model streams in pieces is never emitted, not even a prefix of it in one delta', async () => {
+    await canaryFixture();
+    if (!fixture) throw new Error('no fixture');
+    const { server, service } = fixture;
+    const chat = service.createChat({ workspace: fixture.workspace });
+    const deltas: string[] = [];
+    service.on((e) => {
+      if (e.type === 'text.delta') deltas.push(e.delta);
+    });
+    server.enqueue(
+      {
+        events: openAiEvents([
+          { toolCall: { id: 'a', name: 'find_tools', args: '{"query":"select:script_show_token"}' } },
+        ]),
+      },
+      { events: openAiEvents([{ toolCall: { id: 'b', name: 'script_show_token', args: '{}' } }]) },
+      // A model that read the secret elsewhere (the person pasted it) repeats it, three characters per delta.
+      { events: openAiEvents([{ text: `the token is ${CANARY}, keep it safe` }], { chunkSize: 3 }) },
+    );
+    expect((await service.send(chat.id, 'show me the token')).status).toBe('completed');
+    const shown = deltas.join('');
+    expect(shown).toBe('the token is [redacted:CANARY_TOKEN], keep it safe');
+    // No delta carries a long piece of the secret either.
+    for (const delta of deltas) expect(CANARY.includes(delta) && delta.length > 2, delta).toBe(false);
   });
 });

@@ -204,6 +204,11 @@ export class TurnEngine {
     persistence.markNotesSeen(chatId);
     const messageId = persistence.beginAssistant(chatId);
     this.emit({ type: 'message.started', chatId, messageId, round });
+    // Deltas are redacted as one stream: a secret split across deltas is held back until it can be scrubbed whole.
+    const textStream = redactor.stream();
+    const emitText = (delta: string) => {
+      if (delta !== '') this.emit({ type: 'text.delta', chatId, messageId, delta });
+    };
     const result = await streamRound(
       provider,
       {
@@ -216,8 +221,7 @@ export class TurnEngine {
       {
         // Raw content: the persistence redacts what it actually writes (at most every 250 ms), not every delta.
         checkpoint: (content, now) => persistence.checkpointAssistant(messageId, content, now),
-        onText: (delta) =>
-          this.emit({ type: 'text.delta', chatId, messageId, delta: redactor.redact(delta) }),
+        onText: (delta) => emitText(textStream.push(delta)),
         onToolCall: (call) =>
           this.emit({
             type: 'tool.call',
@@ -229,6 +233,7 @@ export class TurnEngine {
       },
       { toolArgumentsBytes: this.deps.toolArgumentsBytes },
     );
+    emitText(textStream.end());
     const claim = this.deps.claimCallId ?? ((id: string) => id);
     const content = redactor
       .redactDeep(result.content)

@@ -8,7 +8,9 @@ import type { Core } from '../app';
 import { createCore } from '../app';
 import { fixture } from '../adapters/mcp/mcp-testing';
 import { manifest, writeToolFolder } from '../adapters/script/script-testing';
+import { SANDBOX_NOTES_BYTES } from '../../tools/process-port';
 import { policyGate } from './gate-port';
+import { capWithinLimit } from './process-group';
 import type { CallOutcome } from './outcome';
 import { outcomeText } from './outcome';
 
@@ -67,11 +69,13 @@ describe('output caps: one note per capped stream', () => {
 
   it('a script tool: its stdout (success) and its stderr (failure) each get one note', async () => {
     const ok = outcomeText(await call('script_flood_out', {}));
-    expect(notes(ok)).toEqual(['[output truncated: 2,097,216 bytes cut]']);
+    // The stream keeps 1 MiB less the room for its note and for the sandbox's notes.
+    const cut = `[output truncated: ${(3 * MIB - capWithinLimit(MIB - SANDBOX_NOTES_BYTES)).toLocaleString('en-US')} bytes cut]`;
+    expect(notes(ok)).toEqual([cut]);
     expect(ok.endsWith('s'.repeat(100))).toBe(true);
     const failed = await call('script_flood_err', {});
     expect(failed.outcome).toBe('error');
-    expect(notes(outcomeText(failed))).toEqual(['[output truncated: 2,097,216 bytes cut]']);
+    expect(notes(outcomeText(failed))).toEqual([cut]);
   });
 
   it('an MCP tool: one note for a long text, with later parts, and for a long error', async () => {

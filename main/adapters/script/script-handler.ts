@@ -4,6 +4,7 @@
 // its own folder and the folders its tool.json declares; public hosts only; no variable of the app's own.
 import path from 'node:path';
 import type { Confinement } from '../../../tools/process-port';
+import { boundedSandboxList, SANDBOX_NOTES_BYTES } from '../../../tools/process-port';
 import type { ToolContext, ToolHandler } from '../../../tools/types';
 import { CredentialError, ToolError } from '../../../tools/types';
 import type { KillOptions, ProcessGroups } from '../../core/process-group';
@@ -54,8 +55,9 @@ export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): Tool
           env,
           input: JSON.stringify(args ?? {}),
           signal: ctx.signal,
-          // The note counts against the result's 1 MiB, so no later cap adds a second one.
-          maxOutputBytes: options.maxOutputBytes ?? capWithinLimit(MAX_OUTPUT_BYTES),
+          // The truncation note and the sandbox notes count against the result's 1 MiB, so no later cap adds a
+          // second note.
+          maxOutputBytes: options.maxOutputBytes ?? capWithinLimit(MAX_OUTPUT_BYTES - SANDBOX_NOTES_BYTES),
           confinement: scriptConfinement(tool, ctx.workspace),
         },
         {
@@ -73,13 +75,13 @@ export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): Tool
         throw new ToolError('script_error', `script error: cannot start ${command}: ${describe(error)}`);
       });
       const warnings =
-        result.sandbox.warnings.length > 0 ? `\nsandbox: ${result.sandbox.warnings.join('; ')}` : '';
+        result.sandbox.warnings.length > 0 ? `\nsandbox: ${boundedSandboxList(result.sandbox.warnings)}` : '';
       if (result.exitCode === 0) return result.stdout.replace(/\r?\n$/, '') + warnings;
       const stderr = result.stderr.trim();
       const exit = result.signal ? `killed by ${result.signal}` : `exit code ${result.exitCode}`;
       const blocked =
         (result.sandbox.blocked.length > 0
-          ? `\nsandbox: the OS sandbox blocked ${result.sandbox.blocked.join('; ')}`
+          ? `\nsandbox: the OS sandbox blocked ${boundedSandboxList(result.sandbox.blocked)}`
           : '') + warnings;
       throw new ToolError(
         'script_error',
