@@ -79,11 +79,21 @@ export const findToolsTool = defineTool({
           .map((n) => n.trim())
           .filter((n) => n && !loaded.includes(n))
       : [];
+    // A selected name that exists but is broken is said to be broken, with why, never called unknown.
+    const broken = missing.flatMap((name) => {
+      const why = catalog.broken?.(name);
+      return why ? [`${name} (${why})`] : [];
+    });
+    const unknown = missing.filter((name) => !catalog.broken?.(name));
+    const notes =
+      (unknown.length > 0 ? ` Unknown names: ${unknown.join(', ')}.` : '') +
+      (broken.length > 0 ? ` Broken, so they cannot be used: ${broken.join('; ')}.` : '');
     const note =
       found.length === 0
-        ? `No tool matches "${query}". Try other words, or mode=list.`
-        : `These schemas are now loaded in this chat; call the tools directly.` +
-          (missing.length > 0 ? ` Unknown names: ${missing.join(', ')}.` : '');
+        ? select
+          ? `None of these tools can be loaded.${notes}`
+          : `No tool matches "${query}". Try other words, or mode=list.`
+        : `These schemas are now loaded in this chat; call the tools directly.${notes}`;
     return { content: [{ type: 'text', text: `${note}\n${JSON.stringify(found, null, 1)}` }], data: found };
   },
 });

@@ -93,6 +93,8 @@ export interface ToolCatalogPort {
   get(name: string): ToolSchemaView | undefined;
   /** Mark schemas as loaded into this chat; returns the names that exist. */
   loadSchemas(chatId: string, names: string[]): string[];
+  /** Why a tool of that name is broken (its step and reason, in words); undefined when it is not broken. */
+  broken?(name: string): string | undefined;
 }
 
 /** A background task as tools and the UI see it. */

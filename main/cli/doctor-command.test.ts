@@ -43,6 +43,7 @@ describe('agenvoy doctor', () => {
         model: 'local',
         apiKeyName: null,
         web: { chromiumPath: '/nonexistent/chromium' },
+        limits: { toolArgumentsBytes: 2 * 1024 * 1024, providerIdleSeconds: -1 },
       });
       const byName = Object.fromEntries(checks.map((check) => [check.name, check]));
       expect(byName.sandbox).toMatchObject({ level: 'ok', detail: expect.stringContaining('bubblewrap') });
@@ -57,6 +58,10 @@ describe('agenvoy doctor', () => {
         level: 'ok',
         detail: expect.stringContaining('answered HTTP 401'),
       });
+      // The limits in force; the bad idle value is named and its default applies.
+      expect(byName.limits?.level).toBe('warn');
+      expect(byName.limits?.detail).toMatch(/^tool arguments 2\.0 MiB per call, provider events 8\.0 MiB/);
+      expect(byName.limits?.detail).toMatch(/idle at most 300 s; .*"limits\.providerIdleSeconds" must be/);
       expect(code).toBe(0);
     } finally {
       await new Promise((resolve) => server.close(resolve));
@@ -72,6 +77,10 @@ describe('agenvoy doctor', () => {
     expect(checks.find((check) => check.name === 'provider')).toMatchObject({
       level: 'fail',
       detail: expect.stringContaining('did not answer'),
+    });
+    expect(checks.find((check) => check.name === 'limits')).toMatchObject({
+      level: 'ok',
+      detail: expect.stringMatching(/^tool arguments 1\.0 MiB per call/),
     });
     expect(code).toBe(1);
   });

@@ -1,9 +1,11 @@
 // `agenvoy doctor`: what this machine gives the app, each check bounded in time — the OS sandbox, the keychain,
-// Chromium for rendered downloads, and whether the configured model provider answers.
+// Chromium for rendered downloads, whether the configured model provider answers, and the limits in force.
 import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { readWebSettings } from '../agent/web-settings-file';
+import { readLimits } from '../agent/limits';
 import { loadSettings } from '../agent/settings';
+import { formatBytes } from '../core/argument-size';
 import { agenvoyHome, agenvoyPaths } from '../core/paths';
 import { sensitiveOptions } from '../gate/create-gate';
 import { NO_SANDBOX_CONSEQUENCE } from '../host/sandbox-status';
@@ -14,7 +16,7 @@ import { cliSecretStore } from './secrets-command';
 
 /** One line of the report. */
 export interface DoctorCheck {
-  name: 'sandbox' | 'keychain' | 'chromium' | 'provider';
+  name: 'sandbox' | 'keychain' | 'chromium' | 'provider' | 'limits';
   /** 'warn': the app works with less (no sandbox: every command asks; a file instead of the keychain). */
   level: 'ok' | 'warn' | 'fail';
   detail: string;
@@ -31,6 +33,7 @@ export async function doctorCommand(argv: string[], io: CliIo): Promise<number> 
     keychainCheck(io),
     chromiumCheck(io),
     providerCheck(io),
+    limitsCheck(io),
   ]);
   if (values.json) io.stdout(JSON.stringify(checks, null, 2) + '\n');
   else
@@ -55,6 +58,18 @@ async function sandboxCheck(io: CliIo): Promise<DoctorCheck> {
   } finally {
     await sandbox.close();
   }
+}
+
+// The bounds on what the model sends (settings.json `limits`); a value the file got wrong is a warning.
+function limitsCheck(io: CliIo): DoctorCheck {
+  const { limits, warnings } = readLimits(agenvoyPaths(agenvoyHome(io.env)).settings);
+  const detail =
+    `tool arguments ${formatBytes(limits.toolArgumentsBytes)} per call, provider events ` +
+    `${formatBytes(limits.providerEventBytes)}, first byte within ${limits.providerFirstByteSeconds} s, ` +
+    `idle at most ${limits.providerIdleSeconds} s`;
+  return warnings.length === 0
+    ? { name: 'limits', level: 'ok', detail }
+    : { name: 'limits', level: 'warn', detail: `${detail}; ${warnings.join('; ')}` };
 }
 
 async function keychainCheck(io: CliIo): Promise<DoctorCheck> {

@@ -50,6 +50,12 @@ export class RegistryCatalog implements ToolCatalogPort {
     return known;
   }
 
+  /** Why `name` is broken, in words (undefined: it is not a broken tool). */
+  broken(name: string): string | undefined {
+    const broken = this.registry.entry(name)?.broken;
+    return broken ? `step ${broken.step}: ${broken.reason}` : undefined;
+  }
+
   /** Names close to an unknown one (for error messages). */
   suggest(name: string, limit = 3): string[] {
     return this.index.search(name.replace(/[_\-.]+/g, ' '), limit).map((h) => h.name);

@@ -213,10 +213,24 @@ describe('a tool that fails a per-tool step', () => {
       data: Array<{ name: string }>;
     };
     expect(searched.data.map((t) => t.name)).toEqual(['read_notes']);
-    const selected = (await findToolsTool.handler({ query: 'select:script_notes_deep,read_notes' }, ctx)) as {
+    const selected = (await findToolsTool.handler(
+      { query: 'select:script_notes_deep,read_notes,nope' },
+      ctx,
+    )) as {
       data: Array<{ name: string }>;
+      content: Array<{ text: string }>;
     };
     expect(selected.data.map((t) => t.name)).toEqual(['read_notes']);
+    // Selected by name, a broken tool is said to be broken, with its step; an unknown name is called unknown.
+    const note = selected.content[0]?.text.split('\n')[0] ?? '';
+    expect(note).toMatch(/Unknown names: nope\./);
+    expect(note).toMatch(/Broken, so they cannot be used: script_notes_deep \(step limits: /);
+    const alone = (await findToolsTool.handler({ query: 'select:script_notes_deep' }, ctx)) as {
+      content: Array<{ text: string }>;
+    };
+    expect(alone.content[0]?.text).toMatch(
+      /^None of these tools can be loaded\. Broken, so they cannot be used/,
+    );
   });
 
   it('comes back when its source registers a good definition again; it still holds its name meanwhile', () => {

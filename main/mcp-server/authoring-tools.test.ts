@@ -115,4 +115,25 @@ describe('authoring helpers', () => {
       message: 'no script tool "ghost": list_script_tools shows them; create_script_tool makes a new one',
     });
   });
+
+  it('list_script_tools says which loaded tool is broken, with the step and why', async () => {
+    const s = setup();
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 100; i++) deep = { type: 'object', properties: { d: deep } };
+    writeToolFolder(s.globalScripts, 'deep', {
+      manifest: {
+        name: 'deep',
+        description: TEST_DESCRIPTION,
+        parameters: { type: 'object', properties: { root: deep } },
+      },
+      js: 'process.stdout.write("x")',
+    });
+    const outcome = await s.run('list_script_tools', {});
+    const data = outcome.outcome === 'ok' ? JSON.parse(outcome.text) : null;
+    const listed = (data?.tools ?? []) as Array<{ tool: string; broken: unknown }>;
+    expect(listed.find((tool) => tool.tool === 'script_deep')?.broken).toMatchObject({
+      step: 'limits',
+      reason: expect.stringMatching(/nested deeper than 64 levels/),
+    });
+  });
 });

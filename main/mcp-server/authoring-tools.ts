@@ -19,7 +19,7 @@ export interface AuthoringPort {
   globalScripts: string;
   workspace: string;
   scripts: Pick<ScriptToolSource, 'rescan' | 'tools' | 'problems'>;
-  registry: Pick<ToolRegistry, 'get'>;
+  registry: Pick<ToolRegistry, 'get' | 'entry'>;
   dispatcher: Pick<Dispatcher, 'dispatch'>;
 }
 
@@ -112,6 +112,7 @@ export function authoringTools(core: () => AuthoringPort): ToolSpec[] {
         await port.scripts.rescan();
         const tools = port.scripts.tools().map((tool) => {
           const registered = port.registry.get(tool.toolName);
+          const broken = registered ? null : (port.registry.entry(tool.toolName)?.broken ?? null);
           return {
             tool: tool.toolName,
             dir: tool.dir,
@@ -121,6 +122,8 @@ export function authoringTools(core: () => AuthoringPort): ToolSpec[] {
             timeoutMs: timeoutJson(tool.manifest.timeoutMs),
             lint: registered?.lint ?? [],
             warnings: tool.warnings,
+            // Loaded but unusable: the per-tool step that failed and why (docs/robustness.md).
+            broken,
           };
         });
         return json({ tools, problems: port.scripts.problems() });
@@ -165,6 +168,11 @@ async function report(port: AuthoringPort, name: string, written: WrittenTool): 
   const registered = port.registry.get(toolName);
   const loadedHere = registered?.spec.source.kind === 'script' && registered.spec.source.dir === written.dir;
   const problem = port.scripts.problems().find((p) => p.dir === written.dir);
+  const entry = registered ? undefined : port.registry.entry(toolName);
+  const broken =
+    entry?.broken && entry.spec.source.kind === 'script' && entry.spec.source.dir === written.dir
+      ? `broken (step ${entry.broken.step}): ${entry.broken.reason}`
+      : null;
   return json({
     tool: toolName,
     loaded: loadedHere,
@@ -173,6 +181,7 @@ async function report(port: AuthoringPort, name: string, written: WrittenTool): 
     problem:
       written.manifestProblem ??
       problem?.reason ??
+      broken ??
       (registered && !loadedHere ? `overridden by ${describeOrigin(registered.spec.source)}` : null),
     lint: loadedHere ? registered.lint : written.lint,
     next: loadedHere

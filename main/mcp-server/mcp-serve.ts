@@ -7,6 +7,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { ToolLogger } from '../../tools/types';
 import type { Dispatcher } from '../core/dispatcher';
 import type { RegisteredTool, ToolRegistry } from '../core/registry';
+import { brokenMessage } from '../core/tool-broken';
 import { errorResult, outcomeToResult } from './outcome-result';
 
 /** How long registry changes settle before one tools/list_changed goes out. */
@@ -14,7 +15,7 @@ export const LIST_CHANGED_DEBOUNCE_MS = 100;
 
 /** What the server needs from the core. */
 export interface ServeCore {
-  registry: Pick<ToolRegistry, 'all' | 'get' | 'onChange'>;
+  registry: Pick<ToolRegistry, 'all' | 'get' | 'entry' | 'onChange'>;
   dispatcher: Pick<Dispatcher, 'dispatch' | 'on'>;
   workspace: string;
   log: ToolLogger;
@@ -48,6 +49,8 @@ export async function serveTools(
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const tool = core.registry.get(name);
+    const broken = tool ? undefined : core.registry.entry(name);
+    if (broken?.broken && exposed(broken)) return errorResult(brokenMessage(name, broken.broken));
     if (!tool || !exposed(tool))
       return errorResult(`unknown tool "${name}": tools/list shows what this server offers`);
     const id = `mcp_${++calls}`;

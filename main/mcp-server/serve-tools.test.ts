@@ -29,8 +29,18 @@ const hidden = defineTool({
   handler: () => 'x',
 });
 
+// A tool whose schema nests past the limit: registered as broken (step limits), never offered.
+let deep: Record<string, unknown> = { type: 'string' };
+for (let i = 0; i < 100; i++) deep = { type: 'object', properties: { d: deep } };
+const broken = defineTool({
+  name: 'deep_tool',
+  description: 'Nest deeply.\nUse when testing broken tools.',
+  parameters: { type: 'object', properties: { root: deep } },
+  handler: () => 'never',
+});
+
 async function connect() {
-  const core = testCore([slow, hidden]);
+  const core = testCore([slow, hidden, broken]);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const served = await serveTools(
     { ...core, workspace: core.dir },
@@ -53,6 +63,17 @@ describe('serveTools', () => {
         { type: 'text', text: 'unknown tool "hidden_tool": tools/list shows what this server offers' },
       ],
     });
+    await served.close();
+  });
+
+  it('a broken tool is not offered, and a call to it says it is broken and why', async () => {
+    const { client, served } = await connect();
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('deep_tool');
+    const refused = (await client.callTool({ name: 'deep_tool', arguments: {} })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(
+      /tool \\"deep_tool\\" is broken and cannot be called \(step limits: /,
+    );
     await served.close();
   });
 
