@@ -1,6 +1,88 @@
-// ESLint flat config: typescript-eslint plus import restrictions that enforce docs/architecture.md.
+// ESLint flat config: typescript-eslint plus the import rules that enforce the layers of docs/architecture.md.
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+// The tools SDK: what every layer may use of tools/ (types, ports, path and file helpers, the shell-line reader,
+// the shared name lists). Everything else in tools/ is a concrete tool, which only the app and the hosts wire in.
+const TOOLS_SDK = [
+  './types.ts',
+  './process-port.ts',
+  './shell',
+  './sensitive-names.ts',
+  './protected-names.ts',
+  './git-protection.ts',
+  './workspace-path.ts',
+  './workspace-real.ts',
+  './safe-read.ts',
+  './safe-write.ts',
+  './protected-write.ts',
+  './web/web-settings.ts',
+  './web/address-guard.ts',
+  './web/ip-ranges.ts',
+];
+
+const HOSTS = ['cli', 'web', 'electron', 'mcp-server'];
+
+// Lower layers: each imports only the core, itself and the tools SDK (never the agent, a host or a concrete tool).
+const lowerLayer = (name) => [
+  {
+    target: `./main/${name}`,
+    from: './main',
+    except: ['./core', `./${name}`],
+    message: `main/${name} imports only main/core and the tools SDK (docs/architecture.md, "Layers").`,
+  },
+  {
+    target: `./main/${name}`,
+    from: './tools',
+    except: TOOLS_SDK,
+    message: `main/${name} may use the tools SDK, never a concrete tool (docs/architecture.md, "Layers").`,
+  },
+];
+
+/** The layer zones of docs/architecture.md, for import-x/no-restricted-paths. */
+export const LAYER_ZONES = [
+  {
+    target: './main/core',
+    from: './main',
+    except: ['./core'],
+    message: 'main/core imports nothing else of main/ (docs/architecture.md, "Layers").',
+  },
+  {
+    target: './main/core',
+    from: './tools',
+    except: TOOLS_SDK,
+    message: 'main/core may use the tools SDK, never a concrete tool (docs/architecture.md, "Layers").',
+  },
+  ...['store', 'gate', 'secrets', 'adapters'].flatMap(lowerLayer),
+  ...HOSTS.flatMap((host) =>
+    HOSTS.filter((other) => other !== host).map((other) => ({
+      target: `./main/${host}`,
+      from: `./main/${other}`,
+      message: `No host imports another host: main/${host} must not import main/${other} (docs/architecture.md).`,
+    })),
+  ),
+  {
+    target: './renderer',
+    from: './main',
+    message: 'The renderer imports only the contract (preload/contract.ts).',
+  },
+  {
+    target: './renderer',
+    from: './tools',
+    message: 'The renderer imports only the contract (preload/contract.ts).',
+  },
+  {
+    // Browser mode has no preload script: the page loads the bridge that stands in for it (web-bridge.ts, DOM only).
+    target: './renderer',
+    from: './preload',
+    except: ['./contract.ts', './contract', './web-bridge.ts', './web-protocol.ts'],
+    message: "The renderer imports only the contract (preload/contract.ts) and browser mode's bridge.",
+  },
+];
+
+// Test code wires real parts together across layers; the zones bind the product's own files.
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/*-testing.ts'];
 
 const electronOnly = {
   group: ['electron', 'electron/*'],
@@ -23,6 +105,29 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-imports': ['error', { patterns: [electronOnly, sandboxRuntimeOnly] }],
     },
+  },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // no-cycle reads the imported files: it must know how to parse TypeScript.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs', '.cjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'] }),
+      ],
+    },
+    rules: {
+      // restricted-paths silently skips what it cannot resolve, so everything must resolve.
+      'import-x/no-unresolved': ['error', { ignore: ['\\?'] }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    ignores: TEST_FILES,
+    plugins: { 'import-x': importX },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }] },
   },
   {
     files: ['main/sandbox/**/*.ts'],

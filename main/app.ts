@@ -26,7 +26,7 @@ import { PromptingHealer } from './secrets/prompting-healer';
 import type { SecretPrompt } from './secrets/secret-prompt';
 import { StoringSecretPrompt } from './secrets/secret-prompt';
 import { SecretStore } from './secrets/secret-store';
-import { TrustedFolders } from './trust/trusted-folders';
+import { TrustedFolders } from './core/trust/trusted-folders';
 import { sensitiveOptions } from './gate/create-gate';
 import { RuntimeSandbox } from './sandbox/runtime-sandbox';
 

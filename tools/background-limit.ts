@@ -1,4 +1,4 @@
-// The `timeout_min` parameter of the background tools: the task's own limit, 1 to 60 minutes (SPEC §4).
+// The `timeout_min` parameter of the background tools: the task's own limit, 1 to 60 minutes (docs/dispatch.md, "Background tasks").
 import type { JsonSchema } from './types';
 
 /** Default and largest task limit in minutes. */

@@ -66,7 +66,7 @@ export interface SubagentAnswer {
   error?: string;
 }
 
-/** Runs subtasks in child chats (SPEC §1: a child chat has no subagents, background_*, ask_user or store_secret). */
+/** Runs subtasks in child chats (docs/hosts.md, "What each host offers": a child chat has no subagents, background_*, ask_user or store_secret). */
 export interface SubagentPort {
   run(parentChatId: string, task: SubagentTask, signal: AbortSignal): Promise<SubagentAnswer>;
 }

@@ -1,4 +1,4 @@
-// check_task: the model's view of its background tasks (SPEC §11): one task in full, or the chat's list.
+// check_task: the model's view of its background tasks (docs/dispatch.md, "Background tasks"): one task in full, or the chat's list.
 import { defineTool, ToolError } from './types';
 import { findChatTask, requireTasks, taskLine, taskReport } from './task-view';
 import { optionalString } from './workspace-path';

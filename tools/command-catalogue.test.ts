@@ -5,7 +5,7 @@ import { DEFAULT_TOOL_TIMEOUT } from './types';
 
 const MIN = 60_000;
 
-// SPEC §4 and issue 7: flags and limits of the command, task, subagent, open and template tools, as registered.
+// docs/dispatch.md ("Limits of the built-in tools") and issue 7: flags and limits of the command, task, subagent, open and template tools, as registered.
 const TABLE = [
   { name: 'run_command', flags: {}, timeoutMs: 30 * MIN, background: false },
   {

@@ -9,7 +9,7 @@ import type { CallApproval, JsonSchema, ToolContext } from './types';
 import { ToolError } from './types';
 import { insideWorkspace, optionalString, requiredString } from './workspace-path';
 
-/** Total output a command result keeps: 1 MiB (SPEC §4). */
+/** Total output a command result keeps: 1 MiB (docs/dispatch.md, "Output caps"). */
 export const COMMAND_OUTPUT_BYTES = 1024 * 1024;
 
 // Room for what frames the streams (the exit line with the cwd, the labels, a sandbox note) and for each stream's

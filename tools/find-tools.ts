@@ -1,4 +1,4 @@
-// find_tools: search or list the tool catalogue; search results' schemas are loaded into the chat (SPEC §5).
+// find_tools: search or list the tool catalogue; search results' schemas are loaded into the chat (docs/tools.md, "Tool discovery").
 import type { ToolCatalogPort, ToolContext } from './types';
 import { defineTool, ToolError } from './types';
 

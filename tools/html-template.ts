@@ -12,7 +12,7 @@ import { defineTool, ToolError } from './types';
 import { optionalString, requiredString } from './workspace-path';
 import { workspacePath } from './workspace-real';
 
-/** html_template's limit (SPEC §4): 30 seconds. */
+/** html_template's limit (docs/dispatch.md, "Limits of the built-in tools"): 30 seconds. */
 export const HTML_TEMPLATE_TIMEOUT_MS = 30_000;
 
 /** Largest `data_file`, in bytes. */

@@ -1,5 +1,5 @@
 // http_request: one HTTP request with method, headers and body; `${secret:NAME}` placeholders are filled in
-// here, and a 401/403 on a request that carried a secret is a credential error naming it (SPEC §9).
+// here, and a 401/403 on a request that carried a secret is a credential error naming it (docs/secrets.md, "How tools get secrets").
 import type { ToolContext } from './types';
 import { CredentialError, defineTool } from './types';
 import { AddressGuard } from './web/address-guard';

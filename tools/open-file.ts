@@ -17,7 +17,7 @@ import { requiredString } from './workspace-path';
 /** The environment variable that replaces the OS opener. */
 export const OPEN_COMMAND_ENV = 'AGENVOY_OPEN_COMMAND';
 
-/** open_file's limit (SPEC §4): 10 seconds. */
+/** open_file's limit (docs/dispatch.md, "Limits of the built-in tools"): 10 seconds. */
 export const OPEN_FILE_TIMEOUT_MS = 10_000;
 
 /** The open_file built-in: gated, 10 s. */

@@ -1,5 +1,5 @@
 // The port through which tools start child processes: the core runs them in their own process group,
-// tracks them and kills the whole tree on abort (SPEC §4), which tools/ cannot do without importing main/.
+// tracks them and kills the whole tree on abort (docs/dispatch.md, "Process-tree kill"), which tools/ cannot do without importing main/.
 
 /** Which output stream a chunk came from. */
 export type OutputStream = 'stdout' | 'stderr';

@@ -49,7 +49,7 @@ export const reasoningGuideTool = defineTool({
 });
 
 // The schema requires a non-empty array of known topics, but the handler still defends against a
-// missing, null or malformed value (SPEC §3 R5). A lone string is accepted as a one-topic list.
+// missing, null or malformed value (docs/tools.md, "Design rules", R5). A lone string is accepted as a one-topic list.
 function readTopics(value: unknown): ReasoningGuideTopic[] {
   const known = TOPICS.map((topic) => `"${topic}"`).join(', ');
   if (value === undefined || value === null) {

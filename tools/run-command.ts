@@ -10,7 +10,7 @@ import {
 } from './command-runner';
 import { defineTool } from './types';
 
-/** run_command's limit (SPEC §4): 30 minutes. */
+/** run_command's limit (docs/dispatch.md, "Limits of the built-in tools"): 30 minutes. */
 export const RUN_COMMAND_TIMEOUT_MS = 30 * 60 * 1000;
 
 /** The run_command built-in: gated, 30 min, output streamed as progress and capped at 1 MiB with a note. */

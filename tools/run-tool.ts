@@ -1,4 +1,4 @@
-// run_tool: calls a known tool by name. The dispatcher unwraps it before anything else (SPEC §5).
+// run_tool: calls a known tool by name. The dispatcher unwraps it before anything else (docs/tools.md, "Tool discovery").
 import { defineTool, ToolError } from './types';
 
 /** Static part of run_tool's description; the host appends the names of the other tools after it. */

@@ -1,4 +1,4 @@
-// The sensitive-target lists of SPEC §8, kept in one visible place: paths that always ask, and secret-store commands.
+// The sensitive-target lists (docs/security.md, "Decisions and rules"), kept in one visible place: paths that always ask, and secret-store commands.
 
 /** One path segment of a sensitive name: a test for real names and a sample for testing shell globs against. */
 export interface SegmentPattern {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET_KEY_PATTERN, storeSecretTool } from './store-secret';
+import { storeSecretTool } from './store-secret';
+import { SECRET_KEY_PATTERN } from './types';
 import type { HealPort, SecretPromptPort, ToolContext, ToolServices } from './types';
 import { ToolError } from './types';
 

@@ -1,9 +1,6 @@
 // store_secret: the model asks for a secret by key name; the user types it into a masked prompt owned by the host.
-// The value goes from the prompt to the store and never back here (SPEC §9): the model learns stored or declined.
-import { defineTool, NO_TOOL_TIMEOUT, ToolError } from './types';
-
-/** Valid secret key names: environment-variable style, since a key falls back to a variable of the same name. */
-export const SECRET_KEY_PATTERN = '^[A-Za-z_][A-Za-z0-9_]{0,127}$';
+// The value goes from the prompt to the store and never back here (docs/secrets.md, "The masked prompt"): the model learns stored or declined.
+import { defineTool, NO_TOOL_TIMEOUT, SECRET_KEY_PATTERN, ToolError } from './types';
 
 // The same limit as main/core/heal-budget's MAX_HEAL_ROUNDS (a test keeps them equal); tools/ cannot import main/.
 const HEAL_ROUND_LIMIT = 2;

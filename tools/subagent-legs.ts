@@ -10,7 +10,7 @@ import type { SubagentAnswer, SubagentPort, SubagentTask } from './chat-ports';
 import type { JsonSchema, ToolContext } from './types';
 import { ToolError } from './types';
 
-/** At most this many legs run at once (SPEC §4). */
+/** At most this many legs run at once (docs/dispatch.md, "Subagents and legs"). */
 export const MAX_PARALLEL_LEGS = 3;
 
 /** Most legs one call may ask for. */

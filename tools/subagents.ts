@@ -10,7 +10,7 @@ import {
 } from './subagent-legs';
 import { defineTool, ToolError } from './types';
 
-/** subagents' limit (SPEC §4): 30 minutes for the whole call, waiting legs included. */
+/** subagents' limit (docs/dispatch.md, "Limits of the built-in tools"): 30 minutes for the whole call, waiting legs included. */
 export const SUBAGENTS_TIMEOUT_MS = 30 * 60 * 1000;
 
 /** The subagents built-in: gated, 30 min; a failed leg is reported and the others still answer. */

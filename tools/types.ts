@@ -30,7 +30,7 @@ export type ToolSource =
     }
   | { kind: 'mcp'; server: string; remoteName: string };
 
-/** The five behaviour flags of SPEC §2 (timeout is kept apart as `timeoutMs`). */
+/** The behaviour flags (docs/tools.md, "Behaviour flags"); the fifth, the timeout, is kept apart as `timeoutMs`. */
 export interface ToolFlags {
   alwaysAllow: boolean;
   concurrent: boolean;
@@ -118,7 +118,7 @@ export interface TaskPort {
   cancel(id: string): boolean;
 }
 
-/** The turn's count of store_secret rounds per tool (SPEC §9: at most two). */
+/** The turn's count of store_secret rounds per tool (docs/secrets.md, "Credential auto-heal": at most two). */
 export interface HealPort {
   /** Takes one round for `tool`; false when its rounds this turn are used up. */
   take(tool: string): boolean;
@@ -215,7 +215,7 @@ export type ToolHandler = (
   ctx: ToolContext,
 ) => Promise<ToolResult> | ToolResult;
 
-/** The full tool definition of SPEC §2. */
+/** The full tool definition (docs/tools.md, "The tool definition"). */
 export interface ToolSpec {
   name: string;
   description: string;
@@ -252,6 +252,9 @@ export interface PinScope {
   workspace: string;
   signal: AbortSignal;
 }
+
+/** Valid secret key names: environment-variable style, since a key falls back to a variable of the same name. */
+export const SECRET_KEY_PATTERN = '^[A-Za-z_][A-Za-z0-9_]{0,127}$';
 
 /** Defaults for the flags a tool does not set. */
 export const NO_FLAGS: ToolFlags = {

@@ -6,7 +6,7 @@ import { DEFAULT_TOOL_TIMEOUT } from './types';
 
 const MIN = 60_000;
 
-// Issue 7's table and SPEC §4, for the web tools: the flags and registered limits the registry must carry.
+// Issue 7's table and docs/dispatch.md ("Limits of the built-in tools"), for the web tools: the flags and registered limits the registry must carry.
 const TABLE = {
   http_request: { flags: {}, timeoutMs: DEFAULT_TOOL_TIMEOUT },
   download_file: { flags: {}, timeoutMs: 10 * MIN },

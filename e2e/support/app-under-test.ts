@@ -66,7 +66,7 @@ export async function startAppUnderTest(options: AppOptions = {}): Promise<AppUn
   options.prepare?.({ home, workspace });
   const env: NodeJS.ProcessEnv = { ...process.env, AGENVOY_HOME: home };
   // No keychain in these tests (secrets go to the 0600 file under the temp home): with a D-Bus address or a
-  // display, keytar may try to autolaunch D-Bus and hang (MACHINE.md).
+  // display, keytar may try to autolaunch D-Bus and hang (docs/hosts.md, "Building and testing on these machines").
   for (const name of [
     'DBUS_SESSION_BUS_ADDRESS',
     'DISPLAY',

@@ -1,4 +1,4 @@
-// How the tests and the UI bench launch Chromium: Debian's binary, headless, no network chatter (MACHINE.md).
+// How the tests and the UI bench launch Chromium: Debian's binary, headless, no network chatter (docs/hosts.md, "Building and testing on these machines").
 import type { LaunchOptions } from '@playwright/test';
 
 /** Debian's Chromium; Playwright's own browser downloads are not available here. */

@@ -31,7 +31,7 @@ export function callTool(name: string, args: Record<string, unknown>, text?: str
   return callTools([{ name, args }], text);
 }
 
-/** find_tools(select:…): loads the schemas so the model may call those tools directly (SPEC §5). */
+/** find_tools(select:…): loads the schemas so the model may call those tools directly (docs/tools.md, "Tool discovery"). */
 export function loadTools(...names: string[]): ScriptedResponse {
   return callTool('find_tools', { mode: 'search', query: `select:${names.join(',')}` });
 }

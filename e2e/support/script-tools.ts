@@ -1,4 +1,4 @@
-// Script tools the suites drop into the temp AGENVOY_HOME before the host starts (SPEC §10's folder format).
+// Script tools the suites drop into the temp AGENVOY_HOME before the host starts (the folder format of docs/tools.md, "Script tools").
 import fs from 'node:fs';
 import path from 'node:path';
 

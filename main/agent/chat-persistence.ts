@@ -1,6 +1,6 @@
 // Commits core events (tool calls, approvals, tasks, process groups, loaded schemas) to the store before they are shown.
 import type { TaskView } from '../../tools/types';
-import type { Core } from '../app';
+import type { ChatCore } from './chat-core';
 import type { CallEvent } from '../core/dispatcher';
 import { killLeftoverGroups } from '../core/process-group';
 import type { ChatStore } from '../store';
@@ -8,7 +8,7 @@ import type { TurnEvent } from './turn-events';
 
 /** Persists what the core does for chats, then forwards each event to `emit`; returns the undo. */
 export function persistCoreEvents(
-  core: Core,
+  core: ChatCore,
   store: ChatStore,
   emit: (event: TurnEvent) => void,
 ): () => void {
@@ -41,7 +41,7 @@ export function persistCoreEvents(
 /** Start-up recovery: marks leftovers interrupted and kills the process groups a crashed run left behind. */
 export async function recoverFromCrash(
   store: ChatStore,
-  core: Core,
+  core: ChatCore,
 ): Promise<{ tasks: number; groupsKilled: number }> {
   const recovery = store.recover();
   const results = await killLeftoverGroups(recovery.processGroups);
@@ -62,7 +62,7 @@ export async function recoverFromCrash(
   return { tasks: recovery.tasks.length, groupsKilled: killed };
 }
 
-function recordCall(store: ChatStore, event: CallEvent, core: Core): void {
+function recordCall(store: ChatStore, event: CallEvent, core: ChatCore): void {
   switch (event.type) {
     case 'call.queued':
       store.toolCalls.queued({

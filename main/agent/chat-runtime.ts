@@ -1,6 +1,6 @@
 // Opens what a host needs to chat: the store (recovering from a crash), the chat service, gate events persisted.
 import type { AskUserPort } from '../../tools/chat-ports';
-import type { Core } from '../app';
+import type { ChatCore } from './chat-core';
 import type { ConfirmGate } from '../gate/confirm-gate';
 import type { GateEvent } from '../gate/gate-events';
 import type { ChatStore } from '../store';
@@ -22,7 +22,7 @@ export interface ChatRuntime {
 
 /** Opens the store under the core's desktop folder, recovers leftovers, and builds the chat service. */
 export async function openChatRuntime(
-  core: Core,
+  core: ChatCore,
   options: {
     settings: () => ProviderSettings;
     offered: ToolFilter;
@@ -58,7 +58,7 @@ export async function openChatRuntime(
   };
 }
 
-function recordGateEvent(store: ChatStore, event: GateEvent, core: Core): void {
+function recordGateEvent(store: ChatStore, event: GateEvent, core: ChatCore): void {
   if (!store.chats.get(event.chatId)) return;
   try {
     switch (event.type) {

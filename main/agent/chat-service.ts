@@ -1,7 +1,7 @@
 // The chat service: runs turns for chats over the core and the store; one per host process.
 import type { AskUserPort, SubagentPort } from '../../tools/chat-ports';
 import type { ToolServices } from '../../tools/types';
-import type { Core } from '../app';
+import type { ChatCore } from './chat-core';
 import { Emitter } from '../core/emitter';
 import type { CredentialHealer } from '../core/heal-budget';
 import type { ChatRecord, ChatStore } from '../store';
@@ -22,7 +22,7 @@ import type { TurnEvent } from './turn-events';
 
 /** What a host gives the chat service. */
 export interface ChatServiceOptions {
-  core: Core;
+  core: ChatCore;
   store: ChatStore;
   settings: () => ProviderSettings;
   healer: CredentialHealer | null;
@@ -65,7 +65,7 @@ export class ChatService {
     return this.runTurn(chatId, text, signal, false);
   }
 
-  /** The SubagentPort: each subtask runs as a turn of its own child chat, with the child's tool set (SPEC §1). */
+  /** The SubagentPort: each subtask runs as a turn of its own child chat, with the child's tool set (docs/agent-loop.md, "Child chats"). */
   private readonly subagents: SubagentPort = {
     run: async (parentChatId, task, signal) => {
       const parent = this.options.store.chats.get(parentChatId);

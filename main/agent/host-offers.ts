@@ -1,4 +1,4 @@
-// Which tools each host offers the model (SPEC §1).
+// Which tools each host offers the model (docs/hosts.md, "What each host offers").
 import type { RegisteredTool } from '../core/registry';
 import type { ToolFilter } from './tool-exposure';
 

@@ -1,4 +1,4 @@
-// Builds the provider with the current API key, and asks for the key when it is missing or rejected (SPEC §7, §9).
+// Builds the provider with the current API key, and asks for the key when it is missing or rejected (docs/agent-loop.md, "Provider settings"; docs/secrets.md, "Credential auto-heal").
 import type { CredentialHealer } from '../core/heal-budget';
 import type { Provider } from './providers/provider';
 

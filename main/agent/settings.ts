@@ -1,4 +1,4 @@
-// Provider settings (SPEC §7): $AGENVOY_HOME/desktop/settings.json, overridden by AGENVOY_PROVIDER,
+// Provider settings (docs/agent-loop.md, "Provider settings"): $AGENVOY_HOME/desktop/settings.json, overridden by AGENVOY_PROVIDER,
 // AGENVOY_BASE_URL and AGENVOY_MODEL, overridden by explicit flags. The same file drives the desktop
 // app, browser mode and `agenvoy chat`; fields this module does not know are kept when it saves.
 import { writeFileAtomic } from '../core/atomic-write';

@@ -1,7 +1,7 @@
 // TurnPersistence over the SQLite ChatStore.
 import type { Redactor } from '../core/redactor';
 import type { ChatStore, FinishStatus } from '../store';
-import type { AssistantPart } from './transcript';
+import type { AssistantPart } from '../store/transcript';
 import { StreamCheckpointer } from '../store';
 import type { TurnPersistence } from './turn-persistence';
 import { buildTranscript } from './transcript-builder';

@@ -2,7 +2,7 @@
 import { effectiveLimit, omittedArgumentsMarker } from '../core/argument-size';
 import type { Provider, ModelRequest, StreamEvent } from './providers/provider';
 import { ProviderError } from './providers/provider';
-import type { AssistantPart, ToolCallPart } from './transcript';
+import type { AssistantPart, ToolCallPart } from '../store/transcript';
 
 /** Where a round's assistant message is committed. */
 export interface RoundSink {

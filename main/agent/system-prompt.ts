@@ -1,4 +1,4 @@
-// The system prompt of a turn. Credentials get exactly one short line (SPEC §6).
+// The system prompt of a turn. Credentials get exactly one short line (docs/agent-loop.md, "The system prompt").
 
 /** What the prompt mentions about where the turn runs. */
 export interface PromptContext {

@@ -1,9 +1,9 @@
-// Lazy tool exposure (SPEC §5): full schemas for the fixed set and the chat's loaded tools; every other tool by name only.
+// Lazy tool exposure (docs/tools.md, "Tool discovery"): full schemas for the fixed set and the chat's loaded tools; every other tool by name only.
 import { RUN_TOOL_DESCRIPTION } from '../../tools/run-tool';
 import type { LoadedSchemas } from '../core/loaded-schemas';
 import { FIXED_TOOLS } from '../core/loaded-schemas';
 import type { RegisteredTool, ToolRegistry } from '../core/registry';
-import type { ToolDeclaration } from './transcript';
+import type { ToolDeclaration } from '../store/transcript';
 
 /** About how many characters of names run_tool's description may list. */
 export const NAME_BUDGET = 4000;

@@ -1,6 +1,6 @@
 // Turns stored messages into the transcript a provider accepts: notes folded into user text, every tool call answered.
 import type { StoredMessage } from '../store';
-import type { AssistantPart, ToolResultPart, TranscriptMessage, UserPart } from './transcript';
+import type { AssistantPart, ToolResultPart, TranscriptMessage, UserPart } from '../store/transcript';
 
 /** The transcript for the next request. Unanswered calls (a crash or kill mid-tool) get an `interrupted` error result. */
 export function buildTranscript(stored: StoredMessage[]): TranscriptMessage[] {

@@ -1,4 +1,4 @@
-// The turn engine (SPEC §6): up to 128 streamed rounds, tool calls through the three-pass executor, a final summary call.
+// The turn engine (docs/agent-loop.md, "One turn"): up to 128 streamed rounds, tool calls through the three-pass executor, a final summary call.
 import { randomUUID } from 'node:crypto';
 import type { ToolServices } from '../../tools/types';
 import type { BatchExecutor } from '../core/batch-executor';
@@ -18,7 +18,7 @@ import { streamRound } from './stream-round';
 import { systemPrompt } from './system-prompt';
 import type { ToolFilter } from './tool-exposure';
 import { toolDeclarations } from './tool-exposure';
-import type { ToolResultPart } from './transcript';
+import type { ToolResultPart } from '../store/transcript';
 import type { TurnEvent, TurnStatus } from './turn-events';
 import type { TurnPersistence } from './turn-persistence';
 

@@ -1,5 +1,5 @@
 // What the turn engine commits, as a port: the SQLite store implements it (main/store), tests may use it in memory.
-import type { AssistantPart, ToolResultPart, TranscriptMessage } from './transcript';
+import type { AssistantPart, ToolResultPart, TranscriptMessage } from '../store/transcript';
 
 /** The writes and reads of one chat's transcript, each committed before it returns. */
 export interface TurnPersistence {

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorCheck } from './doctor-command';
 import type { CliIo } from './io';
-import { main } from './main';
+import { main } from '../launcher/main';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from './io';
-import { main } from './main';
+import { main } from '../launcher/main';
 
 const ORIGINAL_KEYS = 'ssh-ed25519 AAAA-the-real-key user@host\n';
 

@@ -18,7 +18,7 @@ export interface LintRow {
 
 /**
  * Findings of every built-in, and of the script tools under `dir` or else of the core's script folders and MCP
- * servers (SPEC §3): the design rules (built-ins strictly), broken tools with their step, and what the loader
+ * servers (docs/tools.md, "Design rules"): the design rules (built-ins strictly), broken tools with their step, and what the loader
  * ignored (unknown tool.json keys).
  */
 export async function lintFindings(core: Core, dir: string | null): Promise<LintRow[]> {

@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RuleView } from '../gate/rule-types';
 import type { CliIo } from './io';
-import { main } from './main';
+import { main } from '../launcher/main';
 
 let tmp: string;
 let home: string;

@@ -1,4 +1,4 @@
-// `agenvoy rules list|add|revoke`: the persisted approval rules of SPEC §8 (and the shipped defaults).
+// `agenvoy rules list|add|revoke`: the persisted approval rules (and the shipped defaults) of docs/security.md, "Decisions and rules".
 import { parseArgs } from 'node:util';
 import type { Core } from '../app';
 import { createCore } from '../app';

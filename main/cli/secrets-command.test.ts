@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateBus } from '../secrets/testing/private-bus';
 import { startKeyringSession } from '../secrets/testing/keyring-session';
 import type { CliIo } from './io';
-import { main } from './main';
+import { main } from '../launcher/main';
 
 let session: PrivateBus;
 let home: string;

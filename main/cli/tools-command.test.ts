@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from './io';
-import { main } from './main';
+import { main } from '../launcher/main';
 
 let home: string;
 let workspace: string;
@@ -59,7 +59,7 @@ function cli(argv: string[], interactive = false) {
 }
 
 describe('agenvoy tools', () => {
-  it('list --json shows every tool in the JSON shape of SPEC §2, system tools only with --system', async () => {
+  it('list --json shows every tool in the JSON shape of docs/tools.md, system tools only with --system', async () => {
     const plain = JSON.parse((await cli(['tools', 'list', '--json'])).stdout) as Array<
       Record<string, unknown>
     >;

@@ -69,7 +69,7 @@ async function list(argv: string[], io: CliIo): Promise<number> {
     const tools = showEach(
       core.registry,
       core.registry.listed().filter((t) => values.system || !t.spec.flags.systemUse),
-      // The registry is the desktop app's; `agenvoy chat` leaves some tools out (SPEC §1).
+      // The registry is the desktop app's; `agenvoy chat` leaves some tools out (docs/hosts.md, "What each host offers").
       (t) => ({ ...toolToJson(t), offeredHeadless: !t.broken && headlessOffer(t) }),
       (t, error) => ({ ...unlistableJson(t, error), offeredHeadless: false }),
     );

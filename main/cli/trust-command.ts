@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 import type { PinnedTool } from '../adapters/script/workspace-pins';
 import { changeSinceTrust, judgeFolder, pinsToRecord } from '../adapters/script/workspace-pins';
 import { agenvoyHome, agenvoyPaths } from '../core/paths';
-import type { TrustedFolder } from '../trust/trust-file';
-import { realFolder, retrustReason, TrustedFolders, TrustError } from '../trust/trusted-folders';
+import type { TrustedFolder } from '../core/trust/trust-file';
+import { realFolder, retrustReason, TrustedFolders, TrustError } from '../core/trust/trusted-folders';
 import type { CliIo } from './io';
 import { UsageError } from './io';
 

@@ -1,4 +1,4 @@
-// The three-pass batch executor (SPEC §6): prepare and approve in call order, run (background, fan-out, serial), commit in order.
+// The three-pass batch executor (docs/agent-loop.md, "The three passes"): prepare and approve in call order, run (background, fan-out, serial), commit in order.
 import type { CallOutcome } from './outcome';
 import type { CallScope, Dispatcher } from './dispatcher';
 import type { CredentialHealer } from './heal-budget';

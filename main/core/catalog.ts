@@ -1,4 +1,4 @@
-// The registry and its search index behind one port, for find_tools and run_tool (SPEC §5).
+// The registry and its search index behind one port, for find_tools and run_tool (docs/tools.md, "Tool discovery").
 import type { ToolCatalogPort, ToolSchemaView, ToolSummary } from '../../tools/types';
 import type { LoadedSchemas } from './loaded-schemas';
 import type { RegisteredTool, ToolRegistry } from './registry';

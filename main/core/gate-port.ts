@@ -1,4 +1,4 @@
-// The confirm gate as the dispatcher sees it: one request per call, one decision each (SPEC §8).
+// The confirm gate as the dispatcher sees it: one request per call, one decision each (docs/security.md, "Decisions and rules").
 import type { ApprovalAuthority, ToolFlags, ToolSource } from '../../tools/types';
 
 /**

@@ -1,4 +1,4 @@
-// Counts store_secret rounds per tool per turn (SPEC §9): at most two, whichever path asked.
+// Counts store_secret rounds per tool per turn (docs/secrets.md, "Credential auto-heal"): at most two, whichever path asked.
 import type { HealPort } from '../../tools/types';
 
 /** The most store_secret rounds one tool gets in one turn. */

@@ -1,4 +1,4 @@
-// Which tool schemas each chat has loaded (SPEC §5): the fixed set always, others once find_tools or a call loads them.
+// Which tool schemas each chat has loaded (docs/tools.md, "Tool discovery"): the fixed set always, others once find_tools or a call loads them.
 
 /** Tools whose full schemas every request carries. */
 export const FIXED_TOOLS = [

@@ -1,4 +1,4 @@
-// Call outcomes (SPEC §2): ok | error | timed_out | cancelled | denied, and how handler results become them.
+// Call outcomes (docs/tools.md, "How a tool is shown"): ok | error | timed_out | cancelled | denied, and how handler results become them.
 import type { ContentPart, CredentialReason, ToolResult } from '../../tools/types';
 import { CredentialError, ToolError } from '../../tools/types';
 

@@ -19,7 +19,7 @@ export interface AgenvoyPaths {
   settings: string;
 }
 
-/** Resolves the layout of SPEC §1 under `home`. */
+/** Resolves the layout of docs/hosts.md ("Files under AGENVOY_HOME") under `home`. */
 export function agenvoyPaths(home: string = agenvoyHome()): AgenvoyPaths {
   const desktop = path.join(home, 'desktop');
   return {

@@ -1,8 +1,8 @@
 // Killing a whole process group on a schedule (SIGTERM, short grace, SIGKILL), so a tool's
-// grandchildren and SIGTERM-ignoring helpers die with it (SPEC §4, MACHINE.md "Child process trees").
+// grandchildren and SIGTERM-ignoring helpers die with it (docs/dispatch.md, "Process-tree kill").
 import { groupMembers, hasProcFs } from './process-group-proc';
 
-/** Grace between SIGTERM and SIGKILL (SPEC §4). */
+/** Grace between SIGTERM and SIGKILL (docs/dispatch.md, "Process-tree kill"). */
 export const KILL_GRACE_MS = 500;
 
 /** How long to wait after SIGKILL before giving up (a process stuck in uninterruptible sleep). */
@@ -10,7 +10,7 @@ export const KILL_WAIT_MS = 2000;
 
 const POLL_MS = 20;
 
-/** Timings of `killGroup`; the defaults follow SPEC §4. */
+/** Timings of `killGroup`; the defaults follow docs/dispatch.md, "Process-tree kill". */
 export interface KillOptions {
   graceMs?: number;
   killWaitMs?: number;

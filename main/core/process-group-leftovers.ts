@@ -1,4 +1,4 @@
-// Crash recovery: kill the process groups a previous run recorded and never saw finish (SPEC §11).
+// Crash recovery: kill the process groups a previous run recorded and never saw finish (docs/dispatch.md, "Process-tree kill").
 //
 // Guard against pid reuse: a record holds the leader's start time (/proc/<pid>/stat field 22) and
 // the boot id. A group is killed only when

@@ -1,4 +1,4 @@
-// A bounded output buffer: keeps the head and the tail of a stream and counts what it cut (SPEC §4).
+// A bounded output buffer: keeps the head and the tail of a stream and counts what it cut (docs/dispatch.md, "Output caps").
 
 /** Default cap of a captured stream: 1 MiB. */
 export const MAX_OUTPUT_BYTES = 1024 * 1024;

@@ -1,5 +1,5 @@
 // Every live process group this process started, so quitting kills them all and persistence can
-// record them for crash recovery (SPEC §11).
+// record them for crash recovery (docs/dispatch.md, "Process-tree kill").
 import { Emitter } from './emitter';
 import { bootId, readProcStat } from './process-group-proc';
 

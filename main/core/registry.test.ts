@@ -72,7 +72,7 @@ describe('ToolRegistry', () => {
     expect(registry.get('script_tidy')?.definitionHash).not.toBe(hash);
   });
 
-  it('shows tools in the JSON shape of SPEC §2 with null for no limit', () => {
+  it('shows tools in the JSON shape of docs/tools.md with null for no limit', () => {
     const registry = new ToolRegistry(() => []);
     registry.register({ ...base, timeoutMs: NO_TOOL_TIMEOUT, flags: { ...base.flags, alwaysAllow: true } });
     expect(toolToJson(registry.get('read_file')!)).toEqual({

@@ -1,4 +1,4 @@
-// Background tasks (SPEC §11): each runs under its own signal and limit, not the turn's, and can be cancelled.
+// Background tasks (docs/dispatch.md, "Background tasks"): each runs under its own signal and limit, not the turn's, and can be cancelled.
 import { randomUUID } from 'node:crypto';
 import type { TaskPort, TaskView, ToolResult } from '../../tools/types';
 import { CancelReason } from './abort';

@@ -1,4 +1,4 @@
-// A registered tool in the JSON shape of SPEC §2 (CLI output, IPC), and the lighter views find_tools returns.
+// A registered tool in the JSON shape of docs/tools.md ("How a tool is shown"; CLI output, IPC), and the lighter views find_tools returns.
 import type { ToolSchemaView, ToolSource, ToolSpec, ToolSummary } from '../../tools/types';
 import { NO_TOOL_TIMEOUT } from '../../tools/types';
 import type { LintFinding } from './lint/types';
@@ -6,7 +6,7 @@ import type { RegisteredTool, ToolRegistry } from './registry';
 import type { ToolBroken } from './tool-broken';
 import { sourceOrigin } from './tool-origin';
 
-/** The JSON shape of a tool (SPEC §2). */
+/** The JSON shape of a tool (docs/tools.md, "How a tool is shown"). */
 export interface ToolJson {
   name: string;
   source: ToolSource['kind'];
@@ -30,7 +30,7 @@ export function timeoutJson(timeoutMs: number): number | null {
   return timeoutMs === NO_TOOL_TIMEOUT || !Number.isFinite(timeoutMs) ? null : timeoutMs;
 }
 
-/** A registered tool in the JSON shape of SPEC §2. */
+/** A registered tool in the JSON shape of docs/tools.md, "How a tool is shown". */
 export function toolToJson(tool: RegisteredTool): ToolJson {
   const { spec } = tool;
   return {

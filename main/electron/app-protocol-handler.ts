@@ -1,7 +1,7 @@
 // Serves app://renderer/* from the renderer build in a session, with the strict CSP on every response.
 import fs from 'node:fs';
 import type { Session } from 'electron';
-import { resolveStatic } from '../web/static-files';
+import { resolveStatic } from '../host/static-files';
 import { APP_SCHEME, appRequestPath, appResponseHeaders } from './app-protocol';
 
 /** Registers the app:// handler on `session`; returns the undo. */

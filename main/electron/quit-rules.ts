@@ -1,4 +1,4 @@
-// Quitting stops every child process, task and MCP server the app started, asking first when tasks run (SPEC §11).
+// Quitting stops every child process, task and MCP server the app started, asking first when tasks run (docs/hosts.md, "The desktop app").
 
 /** What quitting should do now. */
 export type QuitStep = { kind: 'stop_now' } | { kind: 'ask'; message: string; detail: string };

@@ -6,7 +6,7 @@ import { stableStringify } from '../core/stable-json';
 import type { CommandPlace } from './command-place';
 import { commandPlace } from './command-place';
 
-/** The argument keys that name what a call acts on, in the order SPEC §8 gives. */
+/** The argument keys that name what a call acts on, in the order docs/security.md gives ("Decisions and rules"). */
 export const CANONICAL_KEYS = ['path', 'url', 'file', 'target', 'command'] as const;
 
 /** Tools whose canonical argument is their command line. */

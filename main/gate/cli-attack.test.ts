@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostileRepo } from '../../tools/testing/hostile-repo';
 import type { CliIo } from '../cli/io';
-import { main } from '../cli/main';
+import { main } from '../launcher/main';
 
 let base: string;
 let agenvoyHome: string;

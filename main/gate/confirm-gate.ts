@@ -1,4 +1,4 @@
-// The confirm gate (SPEC §8): rules, chat grants and sensitive targets decide what they can; the user decides the rest.
+// The confirm gate (docs/security.md): rules, chat grants and sensitive targets decide what they can; the user decides the rest.
 import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from '../core/gate-port';
 import { Emitter } from '../core/emitter';
 import type { CanonicalArgument } from './canonical-argument';

@@ -1,4 +1,4 @@
-// Rule globs (SPEC §8): `*` matches anything but `/`, `**` anything, `?` one character, `\` escapes. Matched by
+// Rule globs (docs/security.md, "Decisions and rules"): `*` matches anything but `/`, `**` anything, `?` one character, `\` escapes. Matched by
 // walking the glob's positions along the text once (no backtracking), so a long text a model wrote costs time in
 // proportion to its length, whatever the pattern.
 

@@ -1,4 +1,4 @@
-// The ApprovalPrompter port (SPEC §8): the gate presents a batch, the host's prompter answers item by item.
+// The ApprovalPrompter port (docs/security.md, "Decisions and rules"): the gate presents a batch, the host's prompter answers item by item.
 import type { ApprovalRequest } from '../core/gate-port';
 
 /** One call the user is asked about, with what the gate worked out for the prompt. */

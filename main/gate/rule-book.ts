@@ -1,4 +1,4 @@
-// The rules API (SPEC §8): list, add and revoke; the shipped defaults and the user's rules in one list.
+// The rules API (docs/security.md, "Decisions and rules"): list, add and revoke; the shipped defaults and the user's rules in one list.
 import { randomBytes } from 'node:crypto';
 import { Emitter } from '../core/emitter';
 import { legacyHashOf } from '../core/registry';

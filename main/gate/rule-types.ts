@@ -1,4 +1,4 @@
-// Approval rules (SPEC §8): a tool glob, an optional argument pattern, an effect, and where the rule came from.
+// Approval rules (docs/security.md, "Decisions and rules"): a tool glob, an optional argument pattern, an effect, and where the rule came from.
 
 /** What a rule does to the calls it matches. */
 export type RuleEffect = 'allow' | 'deny';

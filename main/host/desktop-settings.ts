@@ -1,4 +1,4 @@
-// The settings screen over settings.json: the provider fields of SPEC §7 plus this app's default workspace.
+// The settings screen over settings.json: the provider fields of docs/agent-loop.md ("Provider settings") plus this app's default workspace.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SettingsInput, SettingsView } from '../../preload/contract';

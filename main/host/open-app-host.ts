@@ -90,7 +90,7 @@ export async function openAppHost(options: AppHostOptions): Promise<AppHost> {
     env,
     policy: 'ask',
     prompter: dialogs.approvalPrompter(),
-    // SPEC §8: off by default in the desktop app; AGENVOY_APPROVAL_TIMEOUT turns it on.
+    // docs/security.md ("Decisions and rules"): off by default in the desktop app; AGENVOY_APPROVAL_TIMEOUT turns it on.
     timeoutMs: approvalTimeoutFromEnv(env, null),
   });
   const core = await createCore({

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import type { InvokeChannel, TrustedFolderItem, WorkspaceTrustView } from '../../preload/contract';
 import { changeSinceTrust, judgeFolder, pinsToRecord } from '../adapters/script/workspace-pins';
-import type { TrustedFolder } from '../trust/trust-file';
-import { realFolder, TrustError } from '../trust/trusted-folders';
+import type { TrustedFolder } from '../core/trust/trust-file';
+import { realFolder, TrustError } from '../core/trust/trusted-folders';
 import type { HandlerTable, HostContext } from './host-context';
 import { HostError } from './host-error';
 import { optionalString, requestObject, requiredString } from './request-fields';

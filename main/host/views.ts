@@ -40,7 +40,7 @@ export function toolViews(registry: ToolRegistry): ToolView[] {
   );
 }
 
-/** A registered tool in the JSON shape of SPEC §2, with its headless mark, warnings and broken step. */
+/** A registered tool in the JSON shape of docs/tools.md ("How a tool is shown"), with its headless mark, warnings and broken step. */
 export function toolView(tool: RegisteredTool): ToolView {
   const json = toolToJson(tool);
   return {

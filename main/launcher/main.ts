@@ -1,13 +1,13 @@
 // Entry of the `agenvoy` command: routes to its sub-commands.
-import { chatCommand } from './chat-command';
-import { doctorCommand } from './doctor-command';
-import type { CliIo } from './io';
-import { processIo, UsageError } from './io';
+import { chatCommand } from '../cli/chat-command';
+import { doctorCommand } from '../cli/doctor-command';
+import type { CliIo } from '../cli/io';
+import { processIo, UsageError } from '../cli/io';
 import { mcpCommand } from './mcp-command';
-import { rulesCommand } from './rules-command';
-import { secretsCommand } from './secrets-command';
-import { toolsCommand } from './tools-command';
-import { trustCommand } from './trust-command';
+import { rulesCommand } from '../cli/rules-command';
+import { secretsCommand } from '../cli/secrets-command';
+import { toolsCommand } from '../cli/tools-command';
+import { trustCommand } from '../cli/trust-command';
 import { webCommand } from './web-command';
 
 const USAGE = `usage: agenvoy <command> [options]

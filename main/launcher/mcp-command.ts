@@ -4,8 +4,8 @@ import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { ServeApproval } from '../mcp-server/run-serve';
 import { runMcpServe } from '../mcp-server/run-serve';
-import type { CliIo } from './io';
-import { UsageError } from './io';
+import type { CliIo } from '../cli/io';
+import { UsageError } from '../cli/io';
 
 /** Runs an `mcp` sub-command; resolves to the exit status. */
 export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeRendererDir } from '../web/testing/web-fixture';
-import type { CliIo } from './io';
+import type { CliIo } from '../cli/io';
 import { main } from './main';
 import { webCommand } from './web-command';
 

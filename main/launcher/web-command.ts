@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { openAppHost } from '../host/open-app-host';
 import { ensureRenderer } from '../web/renderer-build';
 import { startWebServer } from '../web/web-server';
-import type { CliIo } from './io';
-import { UsageError } from './io';
+import type { CliIo } from '../cli/io';
+import { UsageError } from '../cli/io';
 
 /** What tests replace: a prebuilt renderer folder, and a signal that stops the server like Ctrl+C. */
 export interface WebCommandOptions {

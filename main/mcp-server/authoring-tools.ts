@@ -1,4 +1,4 @@
-// The script-tool authoring helpers `agenvoy mcp serve` offers external agents (SPEC §10): create or patch a
+// The script-tool authoring helpers `agenvoy mcp serve` offers external agents (docs/tools.md, "Serving tools over MCP"): create or patch a
 // tool folder and lint it, test-run a tool through the dispatcher, list the tools and the folders that failed.
 import path from 'node:path';
 import type { JsonSchema, ToolResult, ToolSpec } from '../../tools/types';

@@ -1,4 +1,4 @@
-// tool_generate_guide: the same guide text reasoning_guide gives the model (SPEC §3), for external agents.
+// tool_generate_guide: the same guide text reasoning_guide gives the model (docs/tools.md, "Design rules"), for external agents.
 import type { ToolSpec } from '../../tools/types';
 import { defineTool } from '../../tools/types';
 import { TOOL_GENERATE_GUIDE } from '../../tools/guides/tool-generate-guide';

@@ -116,7 +116,7 @@ function toMcpTool(tool: RegisteredTool): Tool {
     name: spec.name,
     description: spec.description,
     inputSchema: { type: 'object', ...spec.parameters } as Tool['inputSchema'],
-    // alwaysAllow is reserved for read-only tools (SPEC §2), so it is the honest readOnlyHint.
+    // alwaysAllow is reserved for read-only tools (docs/tools.md, "Behaviour flags"), so it is the honest readOnlyHint.
     annotations: { readOnlyHint: spec.flags.alwaysAllow },
   };
 }

@@ -1,4 +1,4 @@
-// Which backend the store uses, decided by a probe write/read/delete bounded by our own timer (SPEC §9).
+// Which backend the store uses, decided by a probe write/read/delete bounded by our own timer (docs/secrets.md, "No keychain").
 import { randomBytes } from 'node:crypto';
 import type { Keytar } from './keychain';
 import { loadKeytar } from './keychain';

@@ -1,4 +1,4 @@
-// A D-Bus session whose Secret Service never answers (the ~25 s hang of MACHINE.md): the probe gives up on
+// A D-Bus session whose Secret Service never answers (the ~25 s hang of docs/hosts.md, "Building and testing on these machines"): the probe gives up on
 // its own timer and the store falls back to the file instead of hanging.
 import fs from 'node:fs';
 import path from 'node:path';

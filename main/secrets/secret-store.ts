@@ -1,4 +1,4 @@
-// The secret store (SPEC §9): keychain → (not macOS/Windows) $AGENVOY_HOME/.secrets → environment variable.
+// The secret store (docs/secrets.md, "Lookup order"): keychain → (not macOS/Windows) $AGENVOY_HOME/.secrets → environment variable.
 import type { Redactor } from '../core/redactor';
 import type { Detection } from './detect-backend';
 import { detectKeychain, PROBE_ACCOUNT_PREFIX } from './detect-backend';
@@ -63,7 +63,7 @@ export class SecretStore {
     this.redactor = options.redactor;
     this.env = options.env ?? process.env;
     const platform = options.platform ?? process.platform;
-    // SPEC §9: the file is a fallback only where there is no always-present keychain.
+    // docs/secrets.md ("No keychain"): the file is a fallback only where there is no always-present keychain.
     this.file = platform === 'darwin' || platform === 'win32' ? null : new SecretsFile(options.secretsFile);
   }
 

@@ -1,4 +1,4 @@
-// A bound on keychain calls: keytar can hang ~25 s on a D-Bus session without a keyring daemon (MACHINE.md).
+// A bound on keychain calls: keytar can hang ~25 s on a D-Bus session without a keyring daemon (docs/hosts.md, "Building and testing on these machines").
 
 /** The keychain did not answer within our own limit. */
 export class KeychainTimeoutError extends Error {

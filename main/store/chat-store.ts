@@ -1,4 +1,4 @@
-// The chat history (SPEC §12 Persistence): one SQLite file, every write committed before the call returns.
+// The chat history (docs/agent-loop.md, "What is saved, and when"): one SQLite file, every write committed before the call returns.
 // The store must never be given secret values: callers redact arguments, results and output first.
 import path from 'node:path';
 import type Database from 'better-sqlite3';

@@ -1,4 +1,4 @@
-// Opening the history database with the durability settings of SPEC §12: WAL, synchronous=FULL, foreign keys.
+// Opening the history database with the durability settings of docs/agent-loop.md ("What is saved, and when"): WAL, synchronous=FULL, foreign keys.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';

@@ -1,4 +1,4 @@
-// The tool schemas each chat has loaded (SPEC §5), in load order so a reopened chat keeps its request prefix.
+// The tool schemas each chat has loaded (docs/tools.md, "Tool discovery"), in load order so a reopened chat keeps its request prefix.
 import type Database from 'better-sqlite3';
 
 /** The loaded schema names of every chat. */

@@ -1,6 +1,6 @@
 // The row shape of the messages table, shared by transcript messages and notes.
 import type Database from 'better-sqlite3';
-import type { TranscriptMessage } from '../agent/transcript';
+import type { TranscriptMessage } from './transcript';
 
 /** Where a message stands: streaming until finished; `interrupted` when the process died mid-stream. */
 export type MessageStatus = 'streaming' | 'complete' | 'cut' | 'cancelled' | 'interrupted';

@@ -1,5 +1,5 @@
 // The plain text of a message that search indexes and snippets quote: what was said, not images or raw arguments.
-import type { TranscriptMessage } from '../agent/transcript';
+import type { TranscriptMessage } from './transcript';
 
 /** The searchable text of a transcript message: its text parts, tool result texts, one per line. */
 export function messageText(message: TranscriptMessage): string {

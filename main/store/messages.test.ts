@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TranscriptMessage } from '../agent/transcript';
+import type { TranscriptMessage } from './transcript';
 import type { ChatStore } from './chat-store';
 import { tempStore } from './testing/temp-store';
 

@@ -1,7 +1,7 @@
 // Transcript messages: whole ones appended at once, and assistant messages that stream and are checkpointed.
 // The store must never be given secret values: callers pass text the redactor has already cleaned.
 import type Database from 'better-sqlite3';
-import type { AssistantPart, TranscriptMessage } from '../agent/transcript';
+import type { AssistantPart, TranscriptMessage } from './transcript';
 import { messageText } from './message-text';
 import type { MessageRef, MessageRow, StoredMessage } from './message-rows';
 import { messageInserter, toStoredMessage } from './message-rows';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AssistantPart } from '../agent/transcript';
+import type { AssistantPart } from './transcript';
 import type { ChatStore } from './chat-store';
 import { CHECKPOINT_INTERVAL_MS, StreamCheckpointer } from './stream-checkpointer';
 import { tempStore } from './testing/temp-store';

@@ -1,9 +1,9 @@
 // Checkpoints one streaming assistant message at a steady pace: at most one write per interval while text
 // streams, at least one per interval while there is unsaved text, and the final content at the end.
-import type { AssistantPart } from '../agent/transcript';
+import type { AssistantPart } from './transcript';
 import type { FinishStatus, MessageTable } from './messages';
 
-/** The pace SPEC §12 asks for: streaming text is saved at least every 250 ms. */
+/** The pace docs/agent-loop.md ("What is saved, and when") sets: streaming text is saved at least every 250 ms. */
 export const CHECKPOINT_INTERVAL_MS = 250;
 
 /** Throttled checkpoints of a message begun with `messages.begin`. */

@@ -1,4 +1,4 @@
-// Background tasks (SPEC §11): recorded as they start and change, so a crash leaves a trace to mark interrupted.
+// Background tasks (docs/dispatch.md, "Background tasks"): recorded as they start and change, so a crash leaves a trace to mark interrupted.
 // The store must never be given secret values: summaries, output tails and results arrive already redacted.
 import type Database from 'better-sqlite3';
 import type { TaskView } from '../../tools/types';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeRendererDir } from './testing/web-fixture';
 import { hostAllowed, originAllowed, refusal, tokenRefusal } from './request-guards';
 import { readTarget } from './request-target';
-import { isPageFile, resolveStatic } from './static-files';
+import { isPageFile, resolveStatic } from '../host/static-files';
 import { newToken, tokenMatches } from './web-token';
 
 describe('request guards', () => {

@@ -39,7 +39,7 @@ function value<T>(result: Result<T>): T {
 }
 
 describe('browser mode: app channels', () => {
-  it('tools.list: every tool in the SPEC §2 shape, lint findings and the headless mark', async () => {
+  it('tools.list: every tool in the shape of docs/tools.md, lint findings and the headless mark', async () => {
     const tools = value(await client.bridge.api.invoke('tools.list', {}));
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));

@@ -10,7 +10,7 @@ import { contentSecurityPolicy } from '../host/content-policy';
 import type { AppHost } from '../host/open-app-host';
 import { refusal, tokenRefusal } from './request-guards';
 import { readTarget } from './request-target';
-import { isPageFile, resolveStatic } from './static-files';
+import { isPageFile, resolveStatic } from '../host/static-files';
 import { bindSocket } from './web-session';
 import { newToken } from './web-token';
 

@@ -6,7 +6,7 @@ import type { Api } from './channels';
 // ---------------------------------------------------------------------------------------------------------
 // Dialogs: approval, secret, question
 
-/** One call in an approval dialog, with everything SPEC §8 says the user is shown. */
+/** One call in an approval dialog, with everything the user is shown (docs/security.md, "Decisions and rules"). */
 /** How a call that starts processes would run (docs/security.md). */
 export type CallSandboxView = 'none' | 'sandboxed' | 'unconfined_requested' | 'unconfined_unavailable';
 
@@ -41,7 +41,7 @@ export interface ApprovalItemView {
   offers: { chat: boolean; always: boolean };
 }
 
-/** The user's answer for one approval item (SPEC §8). */
+/** The user's answer for one approval item (docs/security.md, "Decisions and rules"). */
 export type ApprovalChoice =
   | { kind: 'allow_once' }
   | { kind: 'allow_chat' }

@@ -17,7 +17,7 @@ export type ToolSourceView =
     }
   | { kind: 'mcp'; server: string; remoteName: string };
 
-/** The behaviour flags of SPEC §2. */
+/** The behaviour flags (docs/tools.md, "Behaviour flags"). */
 export interface ToolFlagsView {
   alwaysAllow: boolean;
   concurrent: boolean;
@@ -25,7 +25,7 @@ export interface ToolFlagsView {
   systemUse: boolean;
 }
 
-/** One design-rule finding (SPEC §3). */
+/** One design-rule finding (docs/tools.md, "Design rules"). */
 export interface LintFindingView {
   /** Starts with its rule: R1_…, R2_… */
   code: string;
@@ -33,7 +33,7 @@ export interface LintFindingView {
   message: string;
 }
 
-/** A tool in the JSON shape of SPEC §2, plus where it is offered. */
+/** A tool in the JSON shape of docs/tools.md ("How a tool is shown"), plus where it is offered. */
 export interface ToolView {
   name: string;
   source: ToolSourceView['kind'];
@@ -145,7 +145,7 @@ export type MessageView =
       taskId: string | null;
     };
 
-/** How a call ended (SPEC §2); every message is what the model read. */
+/** How a call ended (docs/tools.md, "How a tool is shown"); every message is what the model read. */
 export type OutcomeView =
   | { outcome: 'ok'; text: string; durationMs: number }
   | {
@@ -162,7 +162,7 @@ export type OutcomeView =
 /** The kinds of outcome, for exhaustive switches. */
 export type OutcomeKind = OutcomeView['outcome'];
 
-/** The user's (or a rule's) answer for one call (SPEC §8). */
+/** The user's (or a rule's) answer for one call (docs/security.md, "Decisions and rules"). */
 export type ApprovalDecisionView =
   | { kind: 'allow'; scope: 'once' | 'chat' | 'always' }
   | { kind: 'deny'; reason?: string; scope?: 'once' | 'always'; message?: string }
@@ -211,7 +211,7 @@ export interface ToolCallView {
   approval: ApprovalStateView;
 }
 
-/** A background task's status (SPEC §2). */
+/** A background task's status (docs/tools.md, "How a tool is shown"). */
 export type TaskStatus = 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled' | 'interrupted';
 
 /** A background task as the tasks panel lists it. */
@@ -262,7 +262,7 @@ export interface ChatSnapshot {
   tasks: TaskItem[];
 }
 
-/** A persisted approval rule (SPEC §8). */
+/** A persisted approval rule (docs/security.md, "Decisions and rules"). */
 export interface RuleItem {
   id: string;
   origin: 'default' | 'user';

@@ -32,7 +32,7 @@ describe('ApprovalDialog', () => {
     expect(dialog.textContent).toContain('30 min 00 s');
   });
 
-  it('sends each decision of SPEC §8', async () => {
+  it('sends each decision of docs/security.md', async () => {
     expect(await decide('Allow once')).toEqual({ kind: 'allow_once' });
     expect(await decide('Allow for this chat')).toEqual({ kind: 'allow_chat' });
     expect(await decide('Always allow')).toEqual({ kind: 'allow_always' });

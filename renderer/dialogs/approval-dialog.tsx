@@ -1,4 +1,4 @@
-// The confirm-gate dialog (SPEC §8): every call of the batch, the current one in full with all six decisions,
+// The confirm-gate dialog (docs/security.md, "Decisions and rules"): every call of the batch, the current one in full with all six decisions,
 // a deny reason for the model and the pattern an "always" rule saves. Items are decided one by one.
 import { useEffect, useState } from 'react';
 import type { ApprovalChoice, DialogRequest } from '../../preload/contract';

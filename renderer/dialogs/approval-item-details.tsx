@@ -5,7 +5,7 @@ import { sourceLabel } from '../cards/call-labels';
 import { formatLimit } from '../time/format-duration';
 import { ApprovalRunNote } from './approval-run-note';
 
-/** Everything SPEC §8 says the user is shown about a call. */
+/** Everything the user is shown about a call (docs/security.md, "Decisions and rules"). */
 export function ApprovalItemDetails({ item }: { item: ApprovalItemView }) {
   const flags = Object.entries(item.flags)
     .filter(([, on]) => on)

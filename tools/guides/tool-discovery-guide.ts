@@ -1,4 +1,4 @@
-// How the model finds, loads and calls tools it knows only by name (SPEC §5), for reasoning_guide.
+// How the model finds, loads and calls tools it knows only by name (docs/tools.md, "Tool discovery"), for reasoning_guide.
 
 /** The find_tools / run_tool workflow, for a model that is unsure how to reach a tool. */
 export const TOOL_DISCOVERY_GUIDE = `# Tool discovery guide

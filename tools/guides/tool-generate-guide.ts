@@ -1,4 +1,4 @@
-// The one guide to the tool design rules R1–R5 and to writing a script tool (SPEC §3, §10). reasoning_guide
+// The one guide to the tool design rules R1–R5 and to writing a script tool (docs/tools.md, "Design rules" and "Script tools"). reasoning_guide
 // returns it to the model and the MCP server mode serves it as tool_generate_guide, so both read the same text.
 
 const FENCE = '```';

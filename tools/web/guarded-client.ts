@@ -40,7 +40,7 @@ export class GuardedClient {
   private readonly agent: Agent;
 
   constructor(private readonly guard: AddressGuard) {
-    // No header or body timeouts of undici's own: the tool's signal carries the limit (SPEC §4).
+    // No header or body timeouts of undici's own: the tool's signal carries the limit (docs/dispatch.md, "Limits of the built-in tools").
     this.agent = new Agent({ connect: { lookup: guard.lookup() }, headersTimeout: 0, bodyTimeout: 0 });
   }
 

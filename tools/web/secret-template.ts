@@ -1,4 +1,4 @@
-// `${secret:NAME}` placeholders (SPEC §9): resolved through ctx.getSecret just before sending, never shown back.
+// `${secret:NAME}` placeholders (docs/secrets.md, "How tools get secrets"): resolved through ctx.getSecret just before sending, never shown back.
 import type { ToolContext } from '../types';
 import { CredentialError } from '../types';
 import { invalidArgument } from './arguments';

@@ -1,4 +1,4 @@
-// How a crashed server's reconnect attempts are spaced (SPEC §10: reconnect with backoff).
+// How a crashed server's reconnect attempts are spaced (docs/tools.md, "MCP servers": reconnect with backoff).
 
 /** `initialMs`, doubling up to `maxMs`, giving up after `maxAttempts`. */
 export interface Backoff {

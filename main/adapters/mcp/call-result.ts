@@ -1,5 +1,5 @@
 // An MCP tools/call result as a tool result: text joined, images and resources kept as parts, isError an error,
-// everything capped at 1 MiB with one note of how much was cut (SPEC §10).
+// everything capped at 1 MiB with one note of how much was cut (docs/dispatch.md, "Output caps").
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { ContentPart, ToolResult } from '../../../tools/types';
 import { ToolError } from '../../../tools/types';

@@ -1,10 +1,10 @@
-// The shapes of a parsed mcp.json (SPEC §10): one entry per server, valid or with the reason it is not.
+// The shapes of a parsed mcp.json (docs/tools.md, "MCP servers"): one entry per server, valid or with the reason it is not.
 import { DEFAULT_TOOL_TIMEOUT } from '../../../tools/types';
 
-/** How long a server gets to start and answer `initialize` (SPEC §10: 30 s). */
+/** How long a server gets to start and answer `initialize` (docs/tools.md, "MCP servers": 30 s). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
-/** A call's limit when the server sets no `timeout` (SPEC §4: 15 min). */
+/** A call's limit when the server sets no `timeout` (docs/dispatch.md, "Timeouts": 15 min). */
 export const DEFAULT_MCP_TIMEOUT_MS = DEFAULT_TOOL_TIMEOUT;
 
 /** Where a server lives: a command spoken to over stdio, or a URL (Streamable HTTP, SSE as the fallback). */
@@ -12,7 +12,7 @@ export type McpEndpoint =
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string> }
   | { kind: 'http'; url: string; headers: Record<string, string>; sseOnly: boolean };
 
-/** Which tools of a server the user trusts to skip the confirm gate (SPEC §8). */
+/** Which tools of a server the user trusts to skip the confirm gate (docs/security.md, "Nothing skips the gate"). */
 export type McpTrust = { kind: 'none' } | { kind: 'read-only' } | { kind: 'tools'; tools: string[] };
 
 /** One valid server entry; strings may still hold `$VAR` and `${secret:NAME}`, expanded at each connect. */

@@ -1,4 +1,4 @@
-// `$VAR`, `${VAR}` and `${secret:NAME}` in mcp.json strings (SPEC §9, §10), expanded at each connect so a
+// `$VAR`, `${VAR}` and `${secret:NAME}` in mcp.json strings (docs/secrets.md, "How tools get secrets"; docs/tools.md, "MCP servers"), expanded at each connect so a
 // secret stored after a failure is picked up by the next attempt.
 import { CredentialError } from '../../../tools/types';
 import type { McpEndpoint } from './config-types';

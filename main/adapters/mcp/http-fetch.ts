@@ -1,5 +1,5 @@
 // The HTTP client of the MCP HTTP transports: undici with header and body timeouts past the tool's limit,
-// because Node's fetch cuts a response that stays silent for 5 min (SPEC §4) long before a 15 min call ends.
+// because Node's fetch cuts a response that stays silent for 5 min (docs/dispatch.md, "MCP requests") long before a 15 min call ends.
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 

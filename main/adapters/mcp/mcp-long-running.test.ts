@@ -1,5 +1,5 @@
 // The one slow test (~70 s): a call with progress runs past the SDK's own 60 s default and succeeds, because
-// every request gets the dispatch budget instead (SPEC §4). Its short counterpart, a call cut at its limit, is in
+// every request gets the dispatch budget instead (docs/dispatch.md, "MCP requests"). Its short counterpart, a call cut at its limit, is in
 // mcp-stdio.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallEvent } from '../../core/dispatcher';

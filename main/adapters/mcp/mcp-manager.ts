@@ -1,4 +1,4 @@
-// Every MCP server of mcp.json as a tool source: connected in parallel, each with a visible state (SPEC §10).
+// Every MCP server of mcp.json as a tool source: connected in parallel, each with a visible state (docs/tools.md, "MCP servers").
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolLogger } from '../../../tools/types';
 import { Emitter } from '../../core/emitter';

@@ -82,7 +82,7 @@ describe('MCP over stdio against server-everything', () => {
     });
     await h.manager.start();
     const flags = (name: string) => h.core.registry.get(name)?.spec.flags;
-    // A read-only hint from a server the person has not trusted changes nothing (SPEC §2, §8).
+    // A read-only hint from a server the person has not trusted changes nothing (docs/tools.md, "Behaviour flags"; docs/security.md, "Nothing skips the gate").
     expect(flags('mcp__plain__echo')).toMatchObject({ concurrent: false, alwaysAllow: false });
     expect(flags('mcp__plain__gzip-file-as-resource')).toMatchObject({
       concurrent: false,
@@ -182,7 +182,7 @@ describe('MCP over stdio against server-everything', () => {
       const tool = h.core.registry.get('mcp__chg__echo_text');
       return tool?.spec.description === 'Echo text back, louder.' ? tool : null;
     });
-    // Approval rules are tied to the hash: a changed definition no longer matches them (SPEC §8).
+    // Approval rules are tied to the hash: a changed definition no longer matches them (docs/security.md, "Decisions and rules").
     expect(after.definitionHash).not.toBe(before?.definitionHash);
   });
 });

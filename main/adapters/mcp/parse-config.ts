@@ -1,4 +1,4 @@
-// Reads mcp.json (SPEC §10): a wrong field fails only its own server, with a reason naming file, server and field.
+// Reads mcp.json (docs/tools.md, "MCP servers"): a wrong field fails only its own server, with a reason naming file, server and field.
 import fs from 'node:fs/promises';
 import type { McpConfigFile, McpServerConfig, McpServerEntry, McpTrust } from './config-types';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from './config-types';

@@ -1,4 +1,4 @@
-// The options every MCP request gets (SPEC §4): the dispatch budget instead of the SDK's 60 s default, the
+// The options every MCP request gets (docs/dispatch.md, "MCP requests"): the dispatch budget instead of the SDK's 60 s default, the
 // call's signal (its abort sends notifications/cancelled), progress, and a total cap at the limit.
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ToolContext } from '../../../tools/types';

@@ -1,5 +1,5 @@
 // One MCP server's life: connect within its timeout, register its tools, follow tools/list_changed, and when
-// it crashes fail its in-flight calls at once, drop its tools and reconnect with backoff (SPEC §10).
+// it crashes fail its in-flight calls at once, drop its tools and reconnect with backoff (docs/tools.md, "MCP servers").
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CredentialError, ToolError } from '../../../tools/types';

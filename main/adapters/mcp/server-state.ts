@@ -1,4 +1,4 @@
-// The visible state of one MCP server (SPEC §10), for the tools panel, the CLI and the log.
+// The visible state of one MCP server (docs/tools.md, "MCP servers"), for the tools panel, the CLI and the log.
 import type { CredentialReason } from '../../../tools/types';
 import type { McpTransportKind } from './connect';
 

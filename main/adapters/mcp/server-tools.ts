@@ -1,5 +1,5 @@
 // The registry entries of one server's tools, kept in step with its tools/list: new ones added, changed ones
-// registered again (a changed definition hash voids approval rules, SPEC §8), vanished ones removed. A tool whose
+// registered again (a changed definition hash voids approval rules: docs/security.md, "Decisions and rules"), vanished ones removed. A tool whose
 // definition is bad is registered as broken with the reason; one without a usable name is a warning of the server.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolSpec } from '../../../tools/types';

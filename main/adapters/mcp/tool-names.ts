@@ -1,4 +1,4 @@
-// Registered names of MCP tools: `mcp__<server>__<tool>`, within [A-Za-z0-9_-] and 64 characters (SPEC §10).
+// Registered names of MCP tools: `mcp__<server>__<tool>`, within [A-Za-z0-9_-] and 64 characters (docs/tools.md, "MCP servers").
 import { shortHash } from '../../core/stable-json';
 
 /** Providers accept tool names of at most this many characters. */

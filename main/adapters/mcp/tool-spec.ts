@@ -1,5 +1,5 @@
 // An MCP server's tool as a registry entry: flags from annotations and the user's trust, the server's limit,
-// and a handler that calls the server with the dispatch budget (SPEC §4, §8, §10).
+// and a handler that calls the server with the dispatch budget (docs/dispatch.md, "MCP requests"; docs/security.md, "Nothing skips the gate"; docs/tools.md, "MCP servers").
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchema, ToolSpec } from '../../../tools/types';
@@ -31,7 +31,7 @@ export function mcpToolSpec(tool: Tool, name: string, deps: McpToolDeps): ToolSp
     flags: {
       // Annotations are hints from an untrusted server: they never skip the gate on their own,
       alwaysAllow: trusted,
-      // nor run calls in parallel: that needs the read-only hint AND the person's trust in mcp.json (SPEC §2).
+      // nor run calls in parallel: that needs the read-only hint AND the person's trust in mcp.json (docs/tools.md, "Behaviour flags").
       concurrent: readOnly && trusted,
       background: false,
       systemUse: false,
@@ -56,7 +56,7 @@ export function mcpToolSpec(tool: Tool, name: string, deps: McpToolDeps): ToolSp
   };
 }
 
-/** Whether the user's trust setting exempts this tool from the confirm gate (SPEC §8). */
+/** Whether the user's trust setting exempts this tool from the confirm gate (docs/security.md, "Nothing skips the gate"). */
 export function isTrusted(trust: McpTrust, remoteName: string, readOnly: boolean): boolean {
   switch (trust.kind) {
     case 'none':

@@ -1,4 +1,4 @@
-// Finds the script tools of the scan folders (SPEC §10): one tool per sub-folder with tool.json and
+// Finds the script tools of the scan folders (docs/tools.md, "Script tools"): one tool per sub-folder with tool.json and
 // script.js or script.py; a broken folder becomes a problem and the others still load.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';

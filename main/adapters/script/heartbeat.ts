@@ -1,4 +1,4 @@
-// The "still running" beat of a long script call (SPEC §4): a log line and a progress update.
+// The "still running" beat of a long script call (docs/dispatch.md, "Progress and heartbeats"): a log line and a progress update.
 import type { ProgressUpdate, ToolLogger } from '../../../tools/types';
 
 /** How often a running script reports: every 30 s. */

@@ -1,4 +1,4 @@
-// Runs one script tool call (SPEC §10): JSON args on stdin, stdout is the result, stderr explains a
+// Runs one script tool call (docs/tools.md, "Script tools"): JSON args on stdin, stdout is the result, stderr explains a
 // failure, secrets come in as environment variables, and the whole process group dies on abort. Every call runs
 // in the OS sandbox (docs/security.md): it writes only in the workspace, a temp folder and, for a global tool,
 // its own folder and the folders its tool.json declares; public hosts only; no variable of the app's own.

@@ -1,4 +1,4 @@
-// Turns the script-tool folders into registry entries and keeps them in step with the disk (SPEC §10).
+// Turns the script-tool folders into registry entries and keeps them in step with the disk (docs/tools.md, "Script tools").
 import path from 'node:path';
 import type { ToolLogger, ToolSpec } from '../../../tools/types';
 import { Emitter } from '../../core/emitter';

@@ -1,4 +1,4 @@
-// Validates a tool.json (SPEC §10): every wrong field is a reason naming it, never an exception.
+// Validates a tool.json (docs/tools.md, "Script tools"): every wrong field is a reason naming it, never an exception.
 import { DEFAULT_TOOL_TIMEOUT } from '../../../tools/types';
 import type { ScriptManifest } from './types';
 

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import type { ScriptedServer } from '../../agent/providers/testing/scripted-server';
 import { openAiEvents } from '../../agent/providers/testing/openai-test-server';
 import type { CliIo } from '../../cli/io';
-import { main } from '../../cli/main';
+import { main } from '../../launcher/main';
 import { workspaceScripts } from '../../core/paths';
 
 /** What one attack scenario works in. */

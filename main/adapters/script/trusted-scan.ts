@@ -3,7 +3,7 @@
 // keeps a trusted workspace tool from running once it differs from its pin.
 import type { ToolHandler, ToolLogger } from '../../../tools/types';
 import { ToolError } from '../../../tools/types';
-import { realFolder } from '../../trust/trusted-folders';
+import { realFolder } from '../../core/trust/trusted-folders';
 import type { Discovery } from './discover';
 import { scanDir } from './discover';
 import type { ToolPinner } from './tool-pin';

@@ -3,7 +3,7 @@
 // pinned, and every tool of a folder trusted before tools were recorded is untrusted, with a reason in words; the
 // script source, `agenvoy trust` and the trust dialog all judge through here.
 import { workspaceScripts } from '../../core/paths';
-import type { ToolPin } from '../../trust/trust-file';
+import type { ToolPin } from '../../core/trust/trust-file';
 import { scanDir } from './discover';
 import type { PinResult } from './tool-pin';
 import { ToolPinner } from './tool-pin';

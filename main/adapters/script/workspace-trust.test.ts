@@ -10,7 +10,7 @@ import { ProcessGroups } from '../../core/process-group';
 import { waitFor } from '../../core/process-group-testing';
 import { Redactor } from '../../core/redactor';
 import { ToolRegistry } from '../../core/registry';
-import { TrustedFolders } from '../../trust/trusted-folders';
+import { TrustedFolders } from '../../core/trust/trusted-folders';
 import { trustAsItIs } from './workspace-pins';
 import { manifest, testContext, writeToolFolder } from './script-testing';
 import type { ScriptToolSourceOptions } from './script-tool-source';

@@ -17,7 +17,7 @@ import {
   SYSTEM_AUTORUN_DIRS,
   within,
 } from '../../../tools/protected-names';
-import { SENSITIVE_HOME_DIRS, SENSITIVE_NAMES } from '../../gate/sensitive-names';
+import { SENSITIVE_HOME_DIRS, SENSITIVE_NAMES } from '../../../tools/sensitive-names';
 
 /** Where `~`, relative paths and Agenvoy's own folder are. */
 export interface WritableContext {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TranscriptMessage } from '../transcript';
+import type { TranscriptMessage } from '../../store/transcript';
 import { AnthropicProvider } from './anthropic';
 import { renderAnthropicMessages, renderAnthropicRequest } from './anthropic-render';
 import { MISSING_RESULT_TEXT } from './pair-results';

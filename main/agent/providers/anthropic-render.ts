@@ -1,5 +1,5 @@
 // The neutral transcript rendered as an Anthropic Messages API request body.
-import type { ToolResultPart, TranscriptMessage } from '../transcript';
+import type { ToolResultPart, TranscriptMessage } from '../../store/transcript';
 import { pairToolResults } from './pair-results';
 import type { ModelRequest } from './provider';
 import type { WirePart } from './wire-content';

@@ -1,6 +1,6 @@
 // The neutral transcript rendered as an OpenAI-compatible Chat Completions request body.
 // Kept to the common subset (string content where possible) so local servers accept it too.
-import type { ToolResultPart, TranscriptMessage } from '../transcript';
+import type { ToolResultPart, TranscriptMessage } from '../../store/transcript';
 import { pairToolResults } from './pair-results';
 import type { ModelRequest } from './provider';
 import type { WirePart } from './wire-content';

@@ -1,7 +1,7 @@
 // Both APIs reject a history in which a tool call is not answered right after it. The turn loop keeps
 // the transcript valid; this pass makes rendering robust anyway (a crash between call and result, a
 // note filed between them), so one bad message can never make every later request of a chat fail.
-import type { ToolResultPart, TranscriptMessage } from '../transcript';
+import type { ToolResultPart, TranscriptMessage } from '../../store/transcript';
 
 /** The result given to a call the transcript never answered. */
 export const MISSING_RESULT_TEXT = 'No result was recorded for this call (it was interrupted).';

@@ -1,5 +1,5 @@
 // The provider port: one streaming model call over the neutral transcript.
-import type { ToolDeclaration, TranscriptMessage } from '../transcript';
+import type { ToolDeclaration, TranscriptMessage } from '../../store/transcript';
 
 /** One model request. */
 export interface ModelRequest {

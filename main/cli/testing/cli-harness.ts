@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { ScriptedServer } from '../../agent/providers/testing/scripted-server';
 import { openAiEvents, startOpenAiTestServer } from '../../agent/providers/testing/openai-test-server';
 import type { CliIo } from '../io';
-import { main } from '../main';
+import { main } from '../../launcher/main';
 
 /** What a command printed and how it ended. */
 export interface CliRun {

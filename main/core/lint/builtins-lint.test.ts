@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinTools } from '../../../tools/index';
 import { lintTool } from './lint-tool';
 
-// SPEC §3: every built-in tool must pass the design rules; an error-level finding fails the build. Built-ins are
+// docs/tools.md, "Design rules": every built-in tool must pass the design rules; an error-level finding fails the build. Built-ins are
 // linted strictly: the design page's musts (alternative in the When line, no filler, an example) are errors too.
 describe('built-in tools', () => {
   const tools = builtinTools();

@@ -1,7 +1,7 @@
 // Every code the design-rule linter emits, with its level, so a code's level can never drift between call sites.
 import type { LintFinding, LintLevel } from './types';
 
-/** Each finding code mapped to its level: the checked items of SPEC §3 are errors, the rest guidance. */
+/** Each finding code mapped to its level: the checked items of the design rules (docs/tools.md, "Design rules") are errors, the rest guidance. */
 export const LINT_CODES = {
   R1_NOT_SNAKE_CASE: 'error',
   R1_TOO_LONG: 'error',
@@ -27,7 +27,7 @@ export const LINT_CODES = {
 } as const satisfies Record<string, LintLevel>;
 
 /**
- * The design page's musts that SPEC §3 lists as guidance: the When line names the alternative tool, no filler, a
+ * The design page's musts that docs/tools.md ("Design rules") lists as guidance: the When line names the alternative tool, no filler, a
  * parameter example. Errors for built-ins (which ship with the app and can be fixed), guidance for others.
  */
 export const BUILTIN_MUSTS: ReadonlySet<LintCode> = new Set<LintCode>([

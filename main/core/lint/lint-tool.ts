@@ -1,4 +1,4 @@
-// The design-rule linter of SPEC §3: R1 name, R2 description, R3 parameter descriptions, R4 English, R5 defaults.
+// The design-rule linter (docs/tools.md, "Design rules"): R1 name, R2 description, R3 parameter descriptions, R4 English, R5 defaults.
 import { strictFinding } from './codes';
 import { lintDefaults } from './rules-defaults';
 import { lintDescription } from './rules-description';

@@ -1,4 +1,4 @@
-// The shape of a design-rule finding (SPEC §3).
+// The shape of a design-rule finding (docs/tools.md, "Design rules").
 
 /** error findings fail the build for built-ins; guidance findings are advice. */
 export type LintLevel = 'error' | 'guidance';
@@ -17,7 +17,7 @@ export interface LintInput {
   description: string;
   parameters: Record<string, unknown>;
   /**
-   * Built-ins: the rules the design page states as musts but SPEC §3 leaves as guidance (R2_NO_ALTERNATIVE,
+   * Built-ins: the rules the design page states as musts but docs/tools.md ("Design rules") leaves as guidance (R2_NO_ALTERNATIVE,
    * R2_FILLER, R3_NO_EXAMPLE) are errors. Script and MCP tools get them as guidance.
    */
   strict?: boolean;

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AttackPlace } from '../adapters/script/trust-attack-testing';
-import { attackPlace, cli } from '../adapters/script/trust-attack-testing';
+import type { AttackPlace } from '../../adapters/script/trust-attack-testing';
+import { attackPlace, cli } from '../../adapters/script/trust-attack-testing';
 
 let place: AttackPlace;
 const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agenvoyPaths } from '../core/paths';
+import { agenvoyPaths } from '../paths';
 import { TRUST_FILE, TrustedFolders, TrustError } from './trusted-folders';
 
 let tmp: string;

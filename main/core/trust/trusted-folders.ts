@@ -5,7 +5,7 @@
 // commands and scripts.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write';
+import { writeFileAtomic } from '../atomic-write';
 import type { ToolPin, TrustedFolder, TrustFile, TrustFileState } from './trust-file';
 import { emptyTrustFile, parseTrustFile } from './trust-file';
 
