@@ -3,34 +3,21 @@ import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-// The tools SDK: what every layer may use of tools/ (types, ports, path and file helpers, the shell-line reader,
-// the shared name lists). Everything else in tools/ is a concrete tool, which only the app and the hosts wire in.
-const TOOLS_SDK = [
-  './types.ts',
-  './process-port.ts',
-  './shell',
-  './sensitive-names.ts',
-  './protected-names.ts',
-  './git-protection.ts',
-  './workspace-path.ts',
-  './workspace-real.ts',
-  './safe-read.ts',
-  './safe-write.ts',
-  './protected-write.ts',
-  './web/web-settings.ts',
-  './web/address-guard.ts',
-  './web/ip-ranges.ts',
-];
+// The tools SDK (tools/sdk/): what every layer may use of tools/ — types, ports, path and file helpers, the one safe
+// writer, the shell-line reader, the shared name lists. tools/builtin/ holds the concrete tools, which only the app
+// and the hosts wire in.
+const TOOLS_SDK = ['./sdk'];
 
 const HOSTS = ['cli', 'web', 'electron', 'mcp-server'];
 
-// Lower layers: each imports only the core, itself and the tools SDK (never the agent, a host or a concrete tool).
+// Lower layers: each imports only the core (and process groups, which sit beside it), itself and the tools SDK —
+// never the agent, a host or a concrete tool.
 const lowerLayer = (name) => [
   {
     target: `./main/${name}`,
     from: './main',
-    except: ['./core', `./${name}`],
-    message: `main/${name} imports only main/core and the tools SDK (docs/architecture.md, "Layers").`,
+    except: [...new Set(['./core', './process', `./${name}`])],
+    message: `main/${name} imports only main/core, main/process and the tools SDK (docs/architecture.md, "Layers").`,
   },
   {
     target: `./main/${name}`,
@@ -54,7 +41,20 @@ export const LAYER_ZONES = [
     except: TOOLS_SDK,
     message: 'main/core may use the tools SDK, never a concrete tool (docs/architecture.md, "Layers").',
   },
-  ...['store', 'gate', 'secrets', 'adapters'].flatMap(lowerLayer),
+  ...['store', 'gate', 'secrets', 'adapters', 'search'].flatMap(lowerLayer),
+  // Process groups sit beside the core: they import the core and nothing else of main/.
+  {
+    target: './main/process',
+    from: './main',
+    except: ['./core', './process'],
+    message: 'main/process imports only main/core and the tools SDK (docs/architecture.md, "Layers").',
+  },
+  {
+    target: './main/process',
+    from: './tools',
+    except: TOOLS_SDK,
+    message: 'main/process may use the tools SDK, never a concrete tool (docs/architecture.md, "Layers").',
+  },
   ...HOSTS.flatMap((host) =>
     HOSTS.filter((other) => other !== host).map((other) => ({
       target: `./main/${host}`,
@@ -62,6 +62,16 @@ export const LAYER_ZONES = [
       message: `No host imports another host: main/${host} must not import main/${other} (docs/architecture.md).`,
     })),
   ),
+  {
+    target: './tools/sdk',
+    from: './tools/builtin',
+    message: 'The tools SDK never imports a concrete tool (docs/architecture.md, "Layers").',
+  },
+  {
+    target: './tools',
+    from: './main',
+    message: 'tools/ gets capabilities through the tool context, never by importing main/.',
+  },
   {
     target: './renderer',
     from: './main',
@@ -160,10 +170,7 @@ export default tseslint.config(
           patterns: [
             electronOnly,
             { group: ['node:*'], message: 'The renderer runs in a page: no node: modules.' },
-            {
-              group: ['**/main/**', '**/tools/**'],
-              message: 'The renderer imports only types from preload/contract.ts.',
-            },
+            // main/ and tools/ are kept out by the layer zones (LAYER_ZONES), which resolve real paths.
           ],
         },
       ],

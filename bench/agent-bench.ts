@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { defineTool } from '../tools/types';
+import { defineTool } from '../tools/sdk/types';
 import { toolDeclarations } from '../main/agent/tool-exposure';
 import { chatFixture } from '../main/agent/testing/chat-fixture';
 import { openAiEvents } from '../main/agent/providers/testing/openai-test-server';

@@ -1,6 +1,6 @@
 // Dispatch overhead vs a direct handler call, and batch fan-out wall time vs the ideal.
 import { pathToFileURL } from 'node:url';
-import { defineTool } from '../tools/types';
+import { defineTool } from '../tools/sdk/types';
 import { testCore } from '../main/core/testing/test-core';
 import type { BenchRow } from './report';
 import { percentile } from './report';

@@ -4,9 +4,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { pathToFileURL } from 'node:url';
-import { WordNetSynonyms } from '../main/core/search/synonyms';
-import { ToolIndex } from '../main/core/search/tool-index';
-import type { IndexedTool } from '../main/core/search/tool-index';
+import { WordNetSynonyms } from '../main/search/synonyms';
+import { ToolIndex } from '../main/search/tool-index';
+import type { IndexedTool } from '../main/search/tool-index';
 import { syntheticTools } from './find-tools-synthetic';
 import type { BenchRow } from './report';
 import { percentile } from './report';

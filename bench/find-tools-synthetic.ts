@@ -1,6 +1,6 @@
 // A deterministic catalogue of realistic-looking tools (real service names, verb + noun names, R2-style
 // descriptions) for measuring find_tools at scale. Same input → same tools, no randomness.
-import type { IndexedTool } from '../main/core/search/tool-index';
+import type { IndexedTool } from '../main/search/tool-index';
 
 // Each domain: its services | nouns (singular, or singular/plural) | attributes its tools talk about.
 const DOMAIN_LINES = [

@@ -1,9 +1,9 @@
 // Retrieval quality of ToolIndex on a fixed catalogue and query set, against a plain keyword baseline.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { ToolIndex } from '../main/core/search/tool-index';
-import type { IndexedTool } from '../main/core/search/tool-index';
-import { contentWords } from '../main/core/search/tokenize';
+import { ToolIndex } from '../main/search/tool-index';
+import type { IndexedTool } from '../main/search/tool-index';
+import { contentWords } from '../main/search/tokenize';
 import { syntheticTools } from './find-tools-synthetic';
 import type { BenchRow } from './report';
 

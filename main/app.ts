@@ -1,10 +1,10 @@
 // Composition root: builds the core services once and hands them to the hosts (Electron, browser mode, CLI).
-import { builtinTools } from '../tools';
+import { builtinTools } from '../tools/builtin';
 import { readWebSettings } from './agent/web-settings-file';
 import { readLimits } from './agent/limits';
-import type { ToolServices, ToolSpec } from '../tools/types';
+import type { ToolServices, ToolSpec } from '../tools/sdk/types';
 import { BatchExecutor } from './core/batch-executor';
-import { RegistryCatalog } from './core/catalog';
+import { RegistryCatalog } from './search/catalog';
 import { Dispatcher } from './core/dispatcher';
 import type { ApprovalGate } from './core/gate-port';
 import type { CredentialHealer } from './core/heal-budget';
@@ -13,9 +13,9 @@ import { LoadedSchemas } from './core/loaded-schemas';
 import { AppLogger } from './core/logger';
 import type { AgenvoyPaths } from './core/paths';
 import { agenvoyHome, agenvoyPaths, workspaceScripts } from './core/paths';
-import { ProcessGroups } from './core/process-group';
+import { ProcessGroups } from './process/process-group';
 import type { CommandSandbox } from './core/sandbox-port';
-import { processPort } from './core/process-port';
+import { processPort } from './process/process-port';
 import { Redactor } from './core/redactor';
 import { ToolRegistry } from './core/registry';
 import { TaskRegistry } from './core/task-registry';

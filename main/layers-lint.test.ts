@@ -51,10 +51,10 @@ describe('layers enforced by the linter', () => {
       `main/store/${name()}.ts`,
       "import type { ChatCore } from '../agent/chat-core';\nexport type X = ChatCore;\n",
     );
-    expect(store.join('\n')).toMatch(/main\/store imports only main\/core and the tools SDK/);
+    expect(store.join('\n')).toMatch(/main\/store imports only main\/core, main\/process and the tools SDK/);
     const secrets = await probe(
       `main/secrets/${name()}.ts`,
-      "import { storeSecretTool } from '../../tools/store-secret';\nexport const t = storeSecretTool;\n",
+      "import { storeSecretTool } from '../../tools/builtin/store-secret';\nexport const t = storeSecretTool;\n",
     );
     expect(secrets.join('\n')).toMatch(/main\/secrets may use the tools SDK, never a concrete tool/);
     const gate = await probe(
@@ -96,10 +96,23 @@ describe('layers enforced by the linter', () => {
     expect(cycle.join('\n')).toMatch(/import-x\/no-cycle/);
   });
 
+  it('the tools SDK importing a concrete tool, or tools/ importing main/, fails', async () => {
+    const sdk = await probe(
+      `tools/sdk/${name()}.ts`,
+      "import { runCommandTool } from '../builtin/run-command';\nexport const t = runCommandTool;\n",
+    );
+    expect(sdk.join('\n')).toMatch(/The tools SDK never imports a concrete tool/);
+    const builtin = await probe(
+      `tools/builtin/${name()}.ts`,
+      "import type { Redactor } from '../../main/core/redactor';\nexport type R = Redactor;\n",
+    );
+    expect(builtin.join('\n')).toMatch(/tools\/ gets capabilities through the tool context/);
+  });
+
   it('a probe that keeps to its layer passes', async () => {
     const messages = await probe(
       `main/gate/${name()}.ts`,
-      "import type { ToolSpec } from '../../tools/types';\nimport type { Redactor } from '../core/redactor';\n" +
+      "import type { ToolSpec } from '../../tools/sdk/types';\nimport type { Redactor } from '../core/redactor';\n" +
         'export type X = [ToolSpec, Redactor];\n',
     );
     expect(messages).toEqual([]);

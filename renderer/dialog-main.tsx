@@ -2,10 +2,10 @@
 // browser mode's in-page modals, no chat Api.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { DialogWindow } from './dialogs/dialog-window';
+import { DialogWindow } from './app/dialogs/dialog-window';
 import { exposeStoreForTests, pageSurfaces } from './boot/surfaces';
 import { useAppStore } from './store/app-store';
-import { setBridge } from './store/bridge';
+import { setBridge } from './boot/bridge';
 import { connectStore, loadApp } from './store/connect-store';
 import './styles/base.css';
 import './styles/cards.css';

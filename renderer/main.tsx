@@ -1,10 +1,10 @@
 // The chat window's entry: connect to main, load the app's state, render.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app';
+import { App } from './app/app';
 import { exposeStoreForTests, pageSurfaces } from './boot/surfaces';
 import { useAppStore } from './store/app-store';
-import { setBridge } from './store/bridge';
+import { setBridge } from './boot/bridge';
 import { connectStore, loadApp } from './store/connect-store';
 import './styles/base.css';
 import './styles/layout.css';

@@ -6,7 +6,7 @@ import type { CredentialHealer } from '../core/heal-budget';
 import type { LoadedSchemas } from '../core/loaded-schemas';
 import type { AppLogger } from '../core/logger';
 import type { AgenvoyPaths } from '../core/paths';
-import type { ProcessGroups } from '../core/process-group';
+import type { ProcessGroups } from '../process/process-group';
 import type { Redactor } from '../core/redactor';
 import type { ToolRegistry } from '../core/registry';
 import type { TaskRegistry } from '../core/task-registry';

@@ -1,8 +1,8 @@
 // Commits core events (tool calls, approvals, tasks, process groups, loaded schemas) to the store before they are shown.
-import type { TaskView } from '../../tools/types';
+import type { TaskView } from '../../tools/sdk/types';
 import type { ChatCore } from './chat-core';
 import type { CallEvent } from '../core/dispatcher';
-import { killLeftoverGroups } from '../core/process-group';
+import { killLeftoverGroups } from '../process/process-group';
 import type { ChatStore } from '../store';
 import type { TurnEvent } from './turn-events';
 

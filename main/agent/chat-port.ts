@@ -1,5 +1,5 @@
 // The ChatPort of the fixed-set tools over the store: checklist, history and deliverables, each committed then announced.
-import type { ChatPort, HistoryEntry } from '../../tools/chat-ports';
+import type { ChatPort, HistoryEntry } from '../../tools/sdk/chat-ports';
 import type { ChatStore, StoredMessage } from '../store';
 import type { TurnEvent } from './turn-events';
 

@@ -1,5 +1,5 @@
 // Opens what a host needs to chat: the store (recovering from a crash), the chat service, gate events persisted.
-import type { AskUserPort } from '../../tools/chat-ports';
+import type { AskUserPort } from '../../tools/sdk/chat-ports';
 import type { ChatCore } from './chat-core';
 import type { ConfirmGate } from '../gate/confirm-gate';
 import type { GateEvent } from '../gate/gate-events';

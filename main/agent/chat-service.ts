@@ -1,6 +1,6 @@
 // The chat service: runs turns for chats over the core and the store; one per host process.
-import type { AskUserPort, SubagentPort } from '../../tools/chat-ports';
-import type { ToolServices } from '../../tools/types';
+import type { AskUserPort, SubagentPort } from '../../tools/sdk/chat-ports';
+import type { ToolServices } from '../../tools/sdk/types';
 import type { ChatCore } from './chat-core';
 import { Emitter } from '../core/emitter';
 import type { CredentialHealer } from '../core/heal-budget';

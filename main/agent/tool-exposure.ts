@@ -1,5 +1,5 @@
 // Lazy tool exposure (docs/tools.md, "Tool discovery"): full schemas for the fixed set and the chat's loaded tools; every other tool by name only.
-import { RUN_TOOL_DESCRIPTION } from '../../tools/run-tool';
+import { RUN_TOOL_DESCRIPTION } from '../../tools/builtin/run-tool';
 import type { LoadedSchemas } from '../core/loaded-schemas';
 import { FIXED_TOOLS } from '../core/loaded-schemas';
 import type { RegisteredTool, ToolRegistry } from '../core/registry';

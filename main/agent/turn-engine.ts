@@ -1,6 +1,6 @@
 // The turn engine (docs/agent-loop.md, "One turn"): up to 128 streamed rounds, tool calls through the three-pass executor, a final summary call.
 import { randomUUID } from 'node:crypto';
-import type { ToolServices } from '../../tools/types';
+import type { ToolServices } from '../../tools/sdk/types';
 import type { BatchExecutor } from '../core/batch-executor';
 import type { CredentialHealer } from '../core/heal-budget';
 import { HealBudget, MAX_HEAL_ROUNDS } from '../core/heal-budget';

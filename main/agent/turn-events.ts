@@ -1,7 +1,7 @@
 // Events of a chat turn, for the UI and `agenvoy chat --json`. Everything here is already redacted and committed.
 import type { CallEvent } from '../core/dispatcher';
-import type { TaskView } from '../../tools/types';
-import type { ResultFile, TodoItem } from '../../tools/chat-ports';
+import type { TaskView } from '../../tools/sdk/types';
+import type { ResultFile, TodoItem } from '../../tools/sdk/chat-ports';
 
 /** How a turn ended. */
 export type TurnStatus = 'completed' | 'cancelled' | 'failed';

@@ -1,7 +1,7 @@
-// The `web` block of settings.json for the web tools (see tools/web/web-settings.ts for its keys).
+// The `web` block of settings.json for the web tools (see tools/sdk/web/web-settings.ts for its keys).
 import fs from 'node:fs';
-import type { WebSettings } from '../../tools/web/web-settings';
-import { parseWebSettings } from '../../tools/web/web-settings';
+import type { WebSettings } from '../../tools/sdk/web/web-settings';
+import { parseWebSettings } from '../../tools/sdk/web/web-settings';
 
 /** Reads settings.json's `web` block; a missing or unreadable file means the defaults (nothing private allowed). */
 export function readWebSettings(settingsFile: string): WebSettings {

@@ -10,7 +10,7 @@ import { agenvoyHome, agenvoyPaths } from '../core/paths';
 import { sensitiveOptions } from '../gate/create-gate';
 import { NO_SANDBOX_CONSEQUENCE } from '../host/sandbox-status';
 import { RuntimeSandbox } from '../sandbox/runtime-sandbox';
-import { resolveWebSettings } from '../../tools/web/web-settings';
+import { resolveWebSettings } from '../../tools/sdk/web/web-settings';
 import type { CliIo } from './io';
 import { cliSecretStore } from './secrets-command';
 

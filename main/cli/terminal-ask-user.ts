@@ -1,6 +1,6 @@
 // ask_user on the terminal: one line per question; without a terminal it answers at once that no one can reply.
 import readline from 'node:readline';
-import type { AskResult, AskUserPort, Question } from '../../tools/chat-ports';
+import type { AskResult, AskUserPort, Question } from '../../tools/sdk/chat-ports';
 
 /** An AskUserPort reading answers from `input` and writing prompts to `write`. */
 export function terminalAskUser(input: NodeJS.ReadableStream, write: (text: string) => void): AskUserPort {

@@ -1,6 +1,6 @@
 // The approval step's pieces around the gate (docs/security.md): arguments pinned before the gate sees a call, how
 // a call would run (sandboxed or not), and what an allow or a denial becomes for the handler and the model.
-import type { CallApproval } from '../../tools/types';
+import type { CallApproval } from '../../tools/sdk/types';
 import type { CallScope } from './call-types';
 import type { ApprovalDecision, CallSandbox } from './gate-port';
 import type { CallOutcome } from './outcome';
@@ -14,7 +14,7 @@ type ReadyCall = Extract<PreparedCall, { kind: 'ready' }>;
 export const NOT_NEEDED: CallApproval = { by: 'not_needed', ruleId: null, ruleOrigin: null };
 
 /**
- * Runs each ready call's pinArguments (tools/types.ts) before the gate sees the call: the gate shows, and the
+ * Runs each ready call's pinArguments (tools/sdk/types.ts) before the gate sees the call: the gate shows, and the
  * handler gets, the pinned arguments. A failure is that call's outcome (null: none); the others go on. Calls that
  * already have an outcome in `outcomes` are skipped.
  */

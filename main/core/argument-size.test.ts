@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../../tools/types';
+import { defineTool } from '../../tools/sdk/types';
 import {
   argumentBytes,
   argumentsTooLargeMessage,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolSpec } from '../../tools/types';
-import { CredentialError, defineTool } from '../../tools/types';
-import { runToolTool } from '../../tools/run-tool';
+import type { ToolSpec } from '../../tools/sdk/types';
+import { CredentialError, defineTool } from '../../tools/sdk/types';
+import { runToolTool } from '../../tools/builtin/run-tool';
 import type { ApprovalRequest } from './gate-port';
 import { policyGate } from './gate-port';
 import { HealBudget } from './heal-budget';

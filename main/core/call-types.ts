@@ -1,5 +1,5 @@
 // The shapes around one dispatched call: where it runs, the events it emits, and what the approval step decided.
-import type { ProgressUpdate, ToolServices } from '../../tools/types';
+import type { ProgressUpdate, ToolServices } from '../../tools/sdk/types';
 import type { ApprovalDecision } from './gate-port';
 import type { CallOutcome } from './outcome';
 import type { LazyScope } from './prepare-call';

@@ -1,7 +1,7 @@
 // What approvals are tied to (docs/security.md): a hash of a tool's description and parameters, bound to its source.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { JsonSchema, ToolSource, ToolSpec } from '../../tools/types';
+import type { JsonSchema, ToolSource, ToolSpec } from '../../tools/sdk/types';
 import { shortHash, stableStringify } from './stable-json';
 
 /** Hash of a tool's description and schema: the whole definition hash before approvals named the source. */

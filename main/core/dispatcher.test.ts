@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CredentialError, defineTool, NO_TOOL_TIMEOUT, ToolError } from '../../tools/types';
+import { CredentialError, defineTool, NO_TOOL_TIMEOUT, ToolError } from '../../tools/sdk/types';
 import type { CallEvent } from './dispatcher';
 import { policyGate } from './gate-port';
 import { testCore } from './testing/test-core';

@@ -1,5 +1,5 @@
 // The dispatcher: every call, built-in, script or MCP alike, is prepared, approved, run under its limit and normalised.
-import type { ToolContext, ToolServices } from '../../tools/types';
+import type { ToolContext, ToolServices } from '../../tools/sdk/types';
 import type { AppLogger } from './logger';
 import { approvalOf, callSandbox, deniedOutcome, NOT_NEEDED, pinAll } from './approval-step';
 import type { ApprovalResult, CallEvent, CallScope } from './call-types';

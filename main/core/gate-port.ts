@@ -1,5 +1,5 @@
 // The confirm gate as the dispatcher sees it: one request per call, one decision each (docs/security.md, "Decisions and rules").
-import type { ApprovalAuthority, ToolFlags, ToolSource } from '../../tools/types';
+import type { ApprovalAuthority, ToolFlags, ToolSource } from '../../tools/sdk/types';
 
 /**
  * How a call that starts processes would run (docs/security.md): 'none' for tools that start none;

@@ -1,7 +1,7 @@
 // The store_secret budget through the real batch executor: calls without for_tool share two rounds per turn.
 import { describe, expect, it } from 'vitest';
-import { storeSecretTool } from '../../tools/store-secret';
-import type { SecretPromptPort } from '../../tools/types';
+import { storeSecretTool } from '../../tools/builtin/store-secret';
+import type { SecretPromptPort } from '../../tools/sdk/types';
 import { HealBudget, MAX_HEAL_ROUNDS, NO_TOOL_HEAL_BUDGET } from './heal-budget';
 import { testCore } from './testing/test-core';
 

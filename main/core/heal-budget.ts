@@ -1,11 +1,11 @@
 // Counts store_secret rounds per tool per turn (docs/secrets.md, "Credential auto-heal"): at most two, whichever path asked.
-import type { HealPort } from '../../tools/types';
+import type { HealPort } from '../../tools/sdk/types';
 
 /** The most store_secret rounds one tool gets in one turn. */
 export const MAX_HEAL_ROUNDS = 2;
 
 /**
- * The budget store_secret calls without `for_tool` share (tools/store-secret.ts takes it under this name; tools/
+ * The budget store_secret calls without `for_tool` share (tools/builtin/store-secret.ts takes it under this name; tools/
  * cannot import main/): asking with no tool named is still at most MAX_HEAL_ROUNDS prompts per turn.
  */
 export const NO_TOOL_HEAL_BUDGET = 'store_secret';

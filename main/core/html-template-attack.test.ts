@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { htmlTemplateTool } from '../../tools/html-template';
-import { testContext } from '../../tools/testing/tool-context';
-import type { ToolSpec } from '../../tools/types';
+import { htmlTemplateTool } from '../../tools/builtin/html-template';
+import { testContext } from '../../tools/sdk/testing/tool-context';
+import type { ToolSpec } from '../../tools/sdk/types';
 import type { CallOutcome } from './outcome';
 import { testCore } from './testing/test-core';
 

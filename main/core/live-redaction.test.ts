@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { backgroundCommandTool } from '../../tools/background-command';
-import { runCommandTool } from '../../tools/run-command';
+import { backgroundCommandTool } from '../../tools/builtin/background-command';
+import { runCommandTool } from '../../tools/builtin/run-command';
 import type { CallEvent } from './dispatcher';
-import { ProcessGroups } from './process-group';
-import { processPort } from './process-port';
+import { ProcessGroups } from '../process/process-group';
+import { processPort } from '../process/process-port';
 import { testCore } from './testing/test-core';
 
 const KEY = 'Zq7CanaryKEY9XpWm4';

@@ -1,7 +1,7 @@
 // The app log: one line per entry in $AGENVOY_HOME/desktop/logs/app.log, redacted before it is written.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LogOptions, ToolLogger } from '../../tools/types';
+import type { LogOptions, ToolLogger } from '../../tools/sdk/types';
 import type { Redactor } from './redactor';
 
 type Level = 'INFO' | 'WARN' | 'ERROR';

@@ -1,7 +1,7 @@
 // An optional argument sent as null is treated as absent: dropped before validation and the handler, at the depth
 // the schema describes, and only where the schema does not allow null itself.
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../../tools/types';
+import { defineTool } from '../../tools/sdk/types';
 import { allowsNull, dropNullOptionals } from './null-optionals';
 import { testCore } from './testing/test-core';
 

@@ -1,6 +1,6 @@
 // Call outcomes (docs/tools.md, "How a tool is shown"): ok | error | timed_out | cancelled | denied, and how handler results become them.
-import type { ContentPart, CredentialReason, ToolResult } from '../../tools/types';
-import { CredentialError, ToolError } from '../../tools/types';
+import type { ContentPart, CredentialReason, ToolResult } from '../../tools/sdk/types';
+import { CredentialError, ToolError } from '../../tools/sdk/types';
 
 /** The largest text a result carries before it is cut with a note. */
 export const MAX_RESULT_BYTES = 1024 * 1024;

@@ -8,9 +8,9 @@ import type { Core } from '../app';
 import { createCore } from '../app';
 import { fixture } from '../adapters/mcp/mcp-testing';
 import { manifest, writeToolFolder } from '../adapters/script/script-testing';
-import { SANDBOX_NOTES_BYTES } from '../../tools/process-port';
+import { SANDBOX_NOTES_BYTES } from '../../tools/sdk/process-port';
 import { policyGate } from './gate-port';
-import { capWithinLimit } from './process-group';
+import { capWithinLimit } from '../process/process-group';
 import type { CallOutcome } from './outcome';
 import { outcomeText } from './outcome';
 

@@ -1,5 +1,5 @@
 // Pass-1 work for one call: clean the name, unwrap run_tool, find the tool, check it is loaded, validate arguments.
-import type { CallApproval } from '../../tools/types';
+import type { CallApproval } from '../../tools/sdk/types';
 import type { RegisteredTool, ToolRegistry } from './registry';
 import type { LoadedSchemas } from './loaded-schemas';
 import type { CallOutcome } from './outcome';

@@ -13,7 +13,7 @@ import { foldCase } from './secret-forms';
  */
 export const CUT_PARTIAL_MIN = 3;
 
-// Every cap note says "[output truncated: … cut]" (main/core/process-group-output.ts, main/core/outcome.ts,
+// Every cap note says "[output truncated: … cut]" (main/process/process-group-output.ts, main/core/outcome.ts,
 // main/adapters/mcp/call-result.ts); a mask is four or more asterisks.
 const NOTE = /\[output truncated: [^\]\n]{1,120}\]|\*{4,}/g;
 

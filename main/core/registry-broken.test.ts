@@ -1,21 +1,21 @@
 // Isolation per tool: a tool that fails any per-tool step (definition, limits, lint, compile, hash, index, list) is
 // kept as broken with the step and the reason, is never offered, cannot be called, and the other tools keep working.
 import { describe, expect, it } from 'vitest';
-import type { ToolSpec } from '../../tools/types';
-import { defineTool } from '../../tools/types';
-import { findToolsTool } from '../../tools/find-tools';
-import { RegistryCatalog } from './catalog';
+import type { ToolSpec } from '../../tools/sdk/types';
+import { defineTool } from '../../tools/sdk/types';
+import { findToolsTool } from '../../tools/builtin/find-tools';
+import { RegistryCatalog } from '../search/catalog';
 import { lintTool } from './lint/lint-tool';
 import { LoadedSchemas } from './loaded-schemas';
 import { FIXED_TOOLS } from './loaded-schemas';
 import { prepareCall } from './prepare-call';
 import { ToolRegistry } from './registry';
 import { MAX_SCHEMA_BYTES, MAX_TOOL_DESCRIPTION_LENGTH } from './schema-bounds';
-import { ToolIndex } from './search/tool-index';
+import { ToolIndex } from '../search/tool-index';
 import { testCore } from './testing/test-core';
 import { showEach, toolToJson, unlistableJson } from './tool-json';
 import { ArgumentValidator } from './validate';
-import { builtinTools } from '../../tools/index';
+import { builtinTools } from '../../tools/builtin/index';
 
 const good = defineTool({
   name: 'read_notes',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolSpec } from '../../tools/types';
-import { defineTool, NO_TOOL_TIMEOUT } from '../../tools/types';
+import type { ToolSpec } from '../../tools/sdk/types';
+import { defineTool, NO_TOOL_TIMEOUT } from '../../tools/sdk/types';
 import { RegistrationError, ToolRegistry, toolToJson } from './registry';
 
 const base = defineTool({

@@ -1,6 +1,6 @@
 // The tool registry: one name → one tool, no silent shadowing across sources, every register returns its undo.
 // Each per-tool step runs guarded: a tool that fails one is kept as broken, and the others never notice.
-import type { JsonSchema, ToolSpec } from '../../tools/types';
+import type { JsonSchema, ToolSpec } from '../../tools/sdk/types';
 import { boundDefinitionHash } from './definition-hash';
 import { Emitter } from './emitter';
 import type { LintFinding, LintInput } from './lint/types';

@@ -1,6 +1,6 @@
 // The OS sandbox as the core sees it (docs/security.md): whether one can start here, and how a command is wrapped
 // into it. main/sandbox/ implements it over @anthropic-ai/sandbox-runtime; the core knows nothing of that library.
-import type { Confinement } from '../../tools/process-port';
+import type { Confinement } from '../../tools/sdk/process-port';
 
 /** Whether commands can be confined on this machine, and by what. */
 export type SandboxState =

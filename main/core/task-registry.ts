@@ -1,6 +1,6 @@
 // Background tasks (docs/dispatch.md, "Background tasks"): each runs under its own signal and limit, not the turn's, and can be cancelled.
 import { randomUUID } from 'node:crypto';
-import type { TaskPort, TaskView, ToolResult } from '../../tools/types';
+import type { TaskPort, TaskView, ToolResult } from '../../tools/sdk/types';
 import { CancelReason } from './abort';
 import { Emitter } from './emitter';
 import { okOutcome, thrownOutcome } from './outcome';

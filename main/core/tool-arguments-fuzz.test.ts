@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonSchema } from '../../tools/types';
+import type { JsonSchema } from '../../tools/sdk/types';
 import type { Core } from '../app';
 import { createCore } from '../app';
 import { policyGate } from './gate-port';

@@ -1,7 +1,7 @@
 // A tool whose per-tool step failed (docs/robustness.md): it stays listed with the step and the reason, is never
 // offered to the model, and a call to it fails saying why, while every other tool keeps working.
-import type { ToolSpec } from '../../tools/types';
-import { ToolError } from '../../tools/types';
+import type { ToolSpec } from '../../tools/sdk/types';
+import { ToolError } from '../../tools/sdk/types';
 import { jsonBoundsProblem, MAX_TOOL_DESCRIPTION_LENGTH } from './schema-bounds';
 
 /** The per-tool steps that can fail on a definition from outside (tool.json, an MCP server). */

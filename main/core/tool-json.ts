@@ -1,6 +1,6 @@
 // A registered tool in the JSON shape of docs/tools.md ("How a tool is shown"; CLI output, IPC), and the lighter views find_tools returns.
-import type { ToolSchemaView, ToolSource, ToolSpec, ToolSummary } from '../../tools/types';
-import { NO_TOOL_TIMEOUT } from '../../tools/types';
+import type { ToolSchemaView, ToolSource, ToolSpec, ToolSummary } from '../../tools/sdk/types';
+import { NO_TOOL_TIMEOUT } from '../../tools/sdk/types';
 import type { LintFinding } from './lint/types';
 import type { RegisteredTool, ToolRegistry } from './registry';
 import type { ToolBroken } from './tool-broken';

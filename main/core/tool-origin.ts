@@ -1,5 +1,5 @@
 // Where a registered tool comes from, in the words messages and listings use.
-import type { ToolSource, ToolSpec } from '../../tools/types';
+import type { ToolSource, ToolSpec } from '../../tools/sdk/types';
 
 /** The name the author chose: without `script_` or `mcp__server__`. */
 export function authorName(spec: Pick<ToolSpec, 'name' | 'source'>): string {

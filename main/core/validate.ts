@@ -3,7 +3,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019';
 import { Ajv2020 } from 'ajv/dist/2020';
 import addFormatsImport from 'ajv-formats';
-import type { JsonSchema } from '../../tools/types';
+import type { JsonSchema } from '../../tools/sdk/types';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
 const addFormats =

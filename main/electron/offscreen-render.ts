@@ -3,7 +3,7 @@
 // (WebSocket, WebRTC) is held to the same address guard (render-guards.ts), so private addresses stay blocked.
 import { randomUUID } from 'node:crypto';
 import { BrowserWindow, session } from 'electron';
-import type { PageRendererPort } from '../../tools/web/page-renderer-port';
+import type { PageRendererPort } from '../../tools/sdk/web/page-renderer-port';
 import { guardRenderContents, guardRenderSession, renderWindowOptions } from './render-guards';
 
 /** How long the page gets after load for late script requests, before it is captured. */

@@ -1,8 +1,8 @@
 // The offscreen render window's guards, in plain Node (no Electron binary here): the window's options, the
 // session's proxy and socket check as the Electron code applies them, and the WebRTC policy.
 import { describe, expect, it } from 'vitest';
-import { AddressGuard } from '../../tools/web/address-guard';
-import { socketBlockReason } from '../../tools/web/guarded-proxy';
+import { AddressGuard } from '../../tools/sdk/web/address-guard';
+import { socketBlockReason } from '../../tools/builtin/web/guarded-proxy';
 import type { RenderContents, RenderSession } from './render-guards';
 import {
   guardRenderContents,

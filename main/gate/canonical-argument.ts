@@ -1,7 +1,7 @@
 // The canonical argument string a rule pattern is matched against (docs/security.md).
 import path from 'node:path';
-import type { CommandReading } from '../../tools/shell/parse';
-import { readCommandLine } from '../../tools/shell/parse';
+import type { CommandReading } from '../../tools/sdk/shell/parse';
+import { readCommandLine } from '../../tools/sdk/shell/parse';
 import { stableStringify } from '../core/stable-json';
 import type { CommandPlace } from './command-place';
 import { commandPlace } from './command-place';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostileRepo } from '../../tools/testing/hostile-repo';
+import { hostileRepo } from '../../tools/sdk/testing/hostile-repo';
 import type { CliIo } from '../cli/io';
 import { main } from '../launcher/main';
 

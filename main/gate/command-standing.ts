@@ -1,7 +1,7 @@
 // Why no standing approval (a rule or a chat grant) covers a command line (docs/security.md): a line too long to
 // be what a person approved, what the shell would only work out when it runs, or a working folder that leads out
 // of the workspace.
-import { clip } from '../../tools/shell/words';
+import { clip } from '../../tools/sdk/shell/words';
 import type { CanonicalArgument } from './canonical-argument';
 
 /** The longest command line (UTF-8 bytes) a rule or a chat grant may cover; a longer one always asks. */

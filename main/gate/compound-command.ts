@@ -1,6 +1,6 @@
 // Compound command lines (docs/security.md): a line that chains, pipes or redirects never matches an allow
 // rule. The operators are found by the shell-line reader, outside quotes only.
-import { readCommandLine } from '../../tools/shell/parse';
+import { readCommandLine } from '../../tools/sdk/shell/parse';
 
 /** The first operator (`;`, `&&`, `|`, `>`, 'a line break'…) outside quotes in a command line, or null. */
 export function compoundOperator(line: string): string | null {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git } from '../../tools/testing/hostile-repo';
+import { git } from '../../tools/sdk/testing/hostile-repo';
 import type { AttackGround } from './testing/attack-workspace';
 import { attackGround, outcomeText } from './testing/attack-workspace';
 import { ScriptedPrompter } from './testing/scripted-prompter';

@@ -3,7 +3,7 @@
 // sensitive-target check resolves paths: `~`, `..` in both readings, the real working folder, symlinks. A device
 // or process file (`/dev/stdin`, `/proc/self/cwd`) never counts as inside. Otherwise the call asks.
 import path from 'node:path';
-import { clip } from '../../tools/shell/words';
+import { clip } from '../../tools/sdk/shell/words';
 import type { CommandPlace } from './command-place';
 import { isInside, PathResolver, readings } from './real-path';
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptToolSource } from '../adapters/script/script-tool-source';
 import { AppLogger } from '../core/logger';
 import { agenvoyPaths } from '../core/paths';
-import { ProcessGroups } from '../core/process-group';
+import { ProcessGroups } from '../process/process-group';
 import { Redactor } from '../core/redactor';
 import { testCore } from '../core/testing/test-core';
 import { ConfirmGate } from './confirm-gate';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runToolTool } from '../../tools/run-tool';
+import { runToolTool } from '../../tools/builtin/run-tool';
 import { mcpToolSpec } from '../adapters/mcp/tool-spec';
-import type { ToolSpec } from '../../tools/types';
+import type { ToolSpec } from '../../tools/sdk/types';
 import { RegistrationError } from '../core/registry';
 import { gateFixture, recordingTool } from './testing/gate-fixture';
 import { ScriptedPrompter } from './testing/scripted-prompter';

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { git, hostileRepo } from '../../tools/testing/hostile-repo';
+import { git, hostileRepo } from '../../tools/sdk/testing/hostile-repo';
 import { attackGround, outcomeText } from './testing/attack-workspace';
 import { ScriptedPrompter } from './testing/scripted-prompter';
 

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { gitCeiling, repositoryRoot } from '../../tools/git-protection';
+import { gitCeiling, repositoryRoot } from '../../tools/sdk/git-protection';
 import { childEnvironment } from '../core/child-env';
 import { embeddedRepositories, gitFileTarget } from './embedded-repositories';
 import { gitHazard } from './git-hazards';

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { gitCeiling, gitProtectionEnv } from '../../tools/git-protection';
+import { gitCeiling, gitProtectionEnv } from '../../tools/sdk/git-protection';
 import { childEnvironment } from '../core/child-env';
 import { isInside } from './real-path';
 

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ToolSource, ToolSpec } from '../../tools/types';
-import { defineTool } from '../../tools/types';
+import type { ToolSource, ToolSpec } from '../../tools/sdk/types';
+import { defineTool } from '../../tools/sdk/types';
 import type { ApprovalRequest } from '../core/gate-port';
 import {
   boundDefinitionHash,

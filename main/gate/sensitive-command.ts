@@ -1,8 +1,8 @@
 // Sensitive targets of a command line as the shell will open them (docs/security.md): every word of every simple
 // command (nested ones too) expanded with the command's own environment (`~`, `$HOME`, `${x:-.ssh}`), resolved
 // against its working folder and the folders it `cd`s into, through symlinks.
-import { expandLine } from '../../tools/shell/expand';
-import { quoteArgv } from '../../tools/shell/quote';
+import { expandLine } from '../../tools/sdk/shell/expand';
+import { quoteArgv } from '../../tools/sdk/shell/quote';
 import { childEnvironment } from '../core/child-env';
 import type { SensitiveOptions } from './sensitive-paths';
 import { resolvedLocation, secretStoreCommand, SensitiveResolution, sensitivePath } from './sensitive-paths';

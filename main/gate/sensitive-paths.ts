@@ -2,13 +2,13 @@
 // through shell globs), under $AGENVOY_HOME, a folder containing a secret store, and where symlinks really lead.
 import path from 'node:path';
 import { isInside, PathResolver, readings } from './real-path';
-import type { SegmentPattern } from '../../tools/sensitive-names';
+import type { SegmentPattern } from '../../tools/sdk/sensitive-names';
 import {
   SECRET_STORE_COMMANDS,
   SECRET_STORE_WORDS,
   SENSITIVE_HOME_DIRS,
   SENSITIVE_NAMES,
-} from '../../tools/sensitive-names';
+} from '../../tools/sdk/sensitive-names';
 import type { ShellGlob } from './shell-glob';
 import { globLiteralLength } from './shell-glob';
 import { basename, commandWords, hasShellGlob, shellGlob, words } from './shell-words';

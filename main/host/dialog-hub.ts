@@ -3,7 +3,7 @@
 // page), and answers come back through answerApproval / answerSecret / answerQuestion / answerTrust. A secret value
 // passes through once and is not kept.
 import { randomUUID } from 'node:crypto';
-import type { AskResult, AskUserPort, Question } from '../../tools/chat-ports';
+import type { AskResult, AskUserPort, Question } from '../../tools/sdk/chat-ports';
 import type {
   AppNotice,
   DialogCloseReason,

@@ -3,7 +3,7 @@ import type { EventChannel, EventPayload, InvokeChannel, InvokeResult } from '..
 import type { Core } from '../app';
 import type { ChatRuntime } from '../agent/chat-runtime';
 import type { ConfirmGate } from '../gate/confirm-gate';
-import type { SecretPromptPort } from '../../tools/types';
+import type { SecretPromptPort } from '../../tools/sdk/types';
 import type { DialogHub } from './dialog-hub';
 import type { SettingsPlace } from './desktop-settings';
 

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { ToolSourceView } from '../../preload/contract';
 import type { Core } from '../app';
-import type { ToolServices } from '../../tools/types';
+import type { ToolServices } from '../../tools/sdk/types';
 import { createCore } from '../app';
 import type { ChatRuntime } from '../agent/chat-runtime';
 import { openChatRuntime } from '../agent/chat-runtime';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSettingsView, saveSettingsInput } from './desktop-settings';
 import { messageView, resultFromNote } from './message-views';
-import { defineTool } from '../../tools/types';
+import { defineTool } from '../../tools/sdk/types';
 import { lintTool } from '../core/lint/lint-tool';
 import { ToolRegistry } from '../core/registry';
 import { outcomeView, toolViews } from './views';

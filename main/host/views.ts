@@ -7,7 +7,7 @@ import type {
   ToolSourceView,
   ToolView,
 } from '../../preload/contract';
-import type { TaskView, ToolSource } from '../../tools/types';
+import type { TaskView, ToolSource } from '../../tools/sdk/types';
 import type { McpServerView } from '../adapters/mcp/server-state';
 import { headlessOffer } from '../agent/host-offers';
 import type { CallOutcome } from '../core/outcome';

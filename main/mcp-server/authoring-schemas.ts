@@ -1,5 +1,5 @@
 // Parameter schemas of the authoring helpers; they follow the design rules they help others follow (R3, R5).
-import type { JsonSchema } from '../../tools/types';
+import type { JsonSchema } from '../../tools/sdk/types';
 
 const name = {
   type: 'string',

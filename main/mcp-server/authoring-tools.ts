@@ -1,8 +1,8 @@
 // The script-tool authoring helpers `agenvoy mcp serve` offers external agents (docs/tools.md, "Serving tools over MCP"): create or patch a
 // tool folder and lint it, test-run a tool through the dispatcher, list the tools and the folders that failed.
 import path from 'node:path';
-import type { JsonSchema, ToolResult, ToolSpec } from '../../tools/types';
-import { defineTool, ToolError } from '../../tools/types';
+import type { JsonSchema, ToolResult, ToolSpec } from '../../tools/sdk/types';
+import { defineTool, ToolError } from '../../tools/sdk/types';
 import type { ScriptToolSource } from '../adapters/script/script-tool-source';
 import { SCRIPT_PREFIX } from '../adapters/script/tool-manifest';
 import type { ScriptLanguage } from '../adapters/script/types';

@@ -1,7 +1,7 @@
 // tool_generate_guide: the same guide text reasoning_guide gives the model (docs/tools.md, "Design rules"), for external agents.
-import type { ToolSpec } from '../../tools/types';
-import { defineTool } from '../../tools/types';
-import { TOOL_GENERATE_GUIDE } from '../../tools/guides/tool-generate-guide';
+import type { ToolSpec } from '../../tools/sdk/types';
+import { defineTool } from '../../tools/sdk/types';
+import { TOOL_GENERATE_GUIDE } from '../../tools/builtin/guides/tool-generate-guide';
 
 /** The tool_generate_guide tool of `agenvoy mcp serve`. */
 export function guideTool(): ToolSpec {

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TOOL_GENERATE_GUIDE } from '../../tools/guides/tool-generate-guide';
+import { TOOL_GENERATE_GUIDE } from '../../tools/builtin/guides/tool-generate-guide';
 import { manifest, TEST_DESCRIPTION, writeToolFolder } from '../adapters/script/script-testing';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/agenvoy');

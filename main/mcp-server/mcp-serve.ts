@@ -4,7 +4,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolLogger } from '../../tools/types';
+import type { ToolLogger } from '../../tools/sdk/types';
 import type { Dispatcher } from '../core/dispatcher';
 import type { RegisteredTool, ToolRegistry } from '../core/registry';
 import { brokenMessage } from '../core/tool-broken';

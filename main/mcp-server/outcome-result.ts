@@ -1,7 +1,7 @@
 // A dispatcher outcome as an MCP tools/call result: ok content passes on, every other outcome is an error result
 // whose text is what our own model would read.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ContentPart } from '../../tools/types';
+import type { ContentPart } from '../../tools/sdk/types';
 import type { CallOutcome } from '../core/outcome';
 
 type Block = CallToolResult['content'][number];

@@ -3,7 +3,7 @@
 import { writeFileAtomic } from '../core/atomic-write';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { JsonSchema } from '../../tools/types';
+import type { JsonSchema } from '../../tools/sdk/types';
 import { parseManifest } from '../adapters/script/tool-manifest';
 import type { ScriptLanguage } from '../adapters/script/types';
 import { lintTool } from '../core/lint/lint-tool';

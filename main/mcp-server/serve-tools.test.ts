@@ -4,7 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../../tools/types';
+import { defineTool } from '../../tools/sdk/types';
 import { testCore } from '../core/testing/test-core';
 import { serveTools } from './mcp-serve';
 

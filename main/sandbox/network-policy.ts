@@ -2,9 +2,9 @@
 // the runtime's proxy; loopback, private, link-local and cloud-metadata addresses are refused unless settings.json's
 // "web" block allows them (the same settings the web tools obey: one notion of "internal" for the whole app).
 import type { SandboxAskCallback, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
-import { AddressGuard } from '../../tools/web/address-guard';
-import type { WebSettings } from '../../tools/web/web-settings';
-import { resolveWebSettings } from '../../tools/web/web-settings';
+import { AddressGuard } from '../../tools/sdk/web/address-guard';
+import type { WebSettings } from '../../tools/sdk/web/web-settings';
+import { resolveWebSettings } from '../../tools/sdk/web/web-settings';
 
 // Resolved addresses the proxy refuses for an allowed name besides its own list (loopback, link-local, this host's
 // addresses, metadata): private-use space, unless settings allow private networks.

@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Confinement, ProcessRunResult } from '../../tools/process-port';
-import type { WebSettings } from '../../tools/web/web-settings';
-import { ProcessGroups } from '../core/process-group';
-import { runToolProcess } from '../core/process-port';
+import type { Confinement, ProcessRunResult } from '../../tools/sdk/process-port';
+import type { WebSettings } from '../../tools/sdk/web/web-settings';
+import { ProcessGroups } from '../process/process-group';
+import { runToolProcess } from '../process/process-port';
 import { RuntimeSandbox } from './runtime-sandbox';
 
 let root: string;

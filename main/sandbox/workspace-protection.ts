@@ -4,9 +4,9 @@
 // protected list from process.cwd(), which is not the workspace, so the sandbox passes this one instead.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { APP_TOOL_DIR, PROTECTED_DIRS, PROTECTED_FILES } from '../../tools/protected-names';
+import { APP_TOOL_DIR, PROTECTED_DIRS, PROTECTED_FILES } from '../../tools/sdk/protected-names';
 
-// The protected names are the one list the safe writer also refuses (tools/protected-names.ts).
+// The protected names are the one list the safe writer also refuses (tools/sdk/protected-names.ts).
 const FILES = new Set(PROTECTED_FILES.map((name) => name.toLowerCase()));
 const DIRS = new Set([...PROTECTED_DIRS, '.hg'].map((name) => name.toLowerCase()));
 

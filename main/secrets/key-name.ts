@@ -1,5 +1,5 @@
 // Secret key names: environment-variable style, because a key falls back to (and is handed to scripts as) a variable.
-import { SECRET_KEY_PATTERN } from '../../tools/types';
+import { SECRET_KEY_PATTERN } from '../../tools/sdk/types';
 
 const KEY = new RegExp(SECRET_KEY_PATTERN);
 

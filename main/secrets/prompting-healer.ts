@@ -1,5 +1,5 @@
 // Auto-heal for structured credential errors: the batch executor asks, the user answers in the masked prompt.
-import type { SecretPromptPort } from '../../tools/types';
+import type { SecretPromptPort } from '../../tools/sdk/types';
 import type { CredentialHealer } from '../core/heal-budget';
 
 /** A CredentialHealer that opens the store_secret prompt for the key a tool failed on. */

@@ -1,6 +1,6 @@
 // The SecretPrompt port (a masked reader: terminal now, desktop and browser dialogs later) and the
 // store_secret port built on it, through which a value goes from the prompt to the store and nowhere else.
-import type { SecretPromptPort } from '../../tools/types';
+import type { SecretPromptPort } from '../../tools/sdk/types';
 import type { SecretStore } from './secret-store';
 
 /** What the user is asked: the key, why, and the tool that needs it. */

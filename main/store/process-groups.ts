@@ -1,6 +1,6 @@
 // Live child process groups, recorded as they start and removed as they end, so the next start can kill leftovers.
 import type Database from 'better-sqlite3';
-import type { GroupRecord } from '../core/process-group-tracker';
+import type { GroupRecord } from '../process/process-group-tracker';
 
 /** What a group was started for. */
 export interface GroupOwner {

@@ -1,7 +1,7 @@
 // Background tasks (docs/dispatch.md, "Background tasks"): recorded as they start and change, so a crash leaves a trace to mark interrupted.
 // The store must never be given secret values: summaries, output tails and results arrive already redacted.
 import type Database from 'better-sqlite3';
-import type { TaskView } from '../../tools/types';
+import type { TaskView } from '../../tools/sdk/types';
 import { finiteOrNull } from './tool-calls';
 
 /** A task with the chat it belongs to. */

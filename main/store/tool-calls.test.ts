@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NO_TOOL_TIMEOUT } from '../../tools/types';
+import { NO_TOOL_TIMEOUT } from '../../tools/sdk/types';
 import type { ChatStore } from './chat-store';
 import { tempStore } from './testing/temp-store';
 

@@ -1,7 +1,7 @@
 // Tool calls: queued when the model asks, started when dispatch runs them, finished with their outcome.
 // The store must never be given secret values: args and results arrive already redacted.
 import type Database from 'better-sqlite3';
-import type { ToolSource } from '../../tools/types';
+import type { ToolSource } from '../../tools/sdk/types';
 import type { CallOutcome, OutcomeKind } from '../core/outcome';
 import { outcomeText } from '../core/outcome';
 

@@ -1,5 +1,5 @@
 // The neutral transcript every provider renders to its own wire format.
-import type { ContentPart } from '../../tools/types';
+import type { ContentPart } from '../../tools/sdk/types';
 
 /**
  * A tool call the model made; `args` is the raw JSON text as streamed (it may be malformed). A call whose arguments

@@ -1,13 +1,15 @@
-// The bound store's full shape: one typed slice per feature, each with its actions next to its state.
-import type { ChatSlice } from './chat-slice';
-import type { ChatsSlice } from './chats-slice';
-import type { DialogsSlice } from './dialogs-slice';
-import type { RulesSlice } from './rules-slice';
-import type { SettingsSlice } from './settings-slice';
-import type { TasksSlice } from './tasks-slice';
-import type { ToolsSlice } from './tools-slice';
-import type { TrustSlice } from './trust-slice';
-import type { UiSlice } from './ui-slice';
+// The bound store's full shape: one typed slice per feature, each with its actions next to its state. The slices
+// live with their features (features/*/…-slice.ts) and the app shell (app/ui-slice.ts, app/dialogs/dialogs-slice.ts).
+import type { DialogsSlice } from '../app/dialogs/dialogs-slice';
+import type { UiSlice } from '../app/ui-slice';
+import type { RulesSlice } from '../features/approvals/rules-slice';
+import type { ChatSlice } from '../features/chat/chat-slice';
+import type { ChatsSlice } from '../features/chat/chats-slice';
+import type { SecretsSlice } from '../features/secrets/secrets-slice';
+import type { SettingsSlice } from '../features/settings/settings-slice';
+import type { TasksSlice } from '../features/tasks/tasks-slice';
+import type { ToolsSlice } from '../features/tools/tools-slice';
+import type { TrustSlice } from '../features/trust/trust-slice';
 
 /** Every slice of the renderer's store. */
 export type AppState = UiSlice &
@@ -18,6 +20,7 @@ export type AppState = UiSlice &
   ToolsSlice &
   RulesSlice &
   SettingsSlice &
+  SecretsSlice &
   TrustSlice;
 
 /** How a slice is made: zustand's set and get over the whole state. */

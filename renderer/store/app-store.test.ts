@@ -5,7 +5,7 @@ import { approvalItem, approvalRequest, chatSummary, snapshot, task } from '../t
 import type { FakeApi, FakeDialogApi } from '../testing/fake-bridge';
 import { fakeApi, fakeDialogApi } from '../testing/fake-bridge';
 import { initialAppState, useAppStore } from './app-store';
-import { setBridge } from './bridge';
+import { setBridge } from '../boot/bridge';
 import { connectStore, loadApp } from './connect-store';
 
 let api: FakeApi;

@@ -1,15 +1,16 @@
-// The renderer's one bound zustand store, made of typed slices.
+// The renderer's one bound zustand store, made of the features' typed slices.
 import { create } from 'zustand';
+import { createDialogsSlice } from '../app/dialogs/dialogs-slice';
+import { createUiSlice } from '../app/ui-slice';
+import { createRulesSlice } from '../features/approvals/rules-slice';
+import { createChatSlice } from '../features/chat/chat-slice';
+import { createChatsSlice } from '../features/chat/chats-slice';
+import { createSecretsSlice } from '../features/secrets/secrets-slice';
+import { createSettingsSlice } from '../features/settings/settings-slice';
+import { createTasksSlice } from '../features/tasks/tasks-slice';
+import { createToolsSlice } from '../features/tools/tools-slice';
+import { createTrustSlice } from '../features/trust/trust-slice';
 import type { AppState } from './app-state';
-import { createChatSlice } from './chat-slice';
-import { createChatsSlice } from './chats-slice';
-import { createDialogsSlice } from './dialogs-slice';
-import { createRulesSlice } from './rules-slice';
-import { createSettingsSlice } from './settings-slice';
-import { createTasksSlice } from './tasks-slice';
-import { createToolsSlice } from './tools-slice';
-import { createTrustSlice } from './trust-slice';
-import { createUiSlice } from './ui-slice';
 
 /** The store hook: components select single fields, e.g. `useAppStore((s) => s.chat.running)`. */
 export const useAppStore = create<AppState>()((set, get) => ({
@@ -21,6 +22,7 @@ export const useAppStore = create<AppState>()((set, get) => ({
   ...createToolsSlice(set, get),
   ...createRulesSlice(set, get),
   ...createSettingsSlice(set, get),
+  ...createSecretsSlice(set, get),
   ...createTrustSlice(set, get),
 }));
 

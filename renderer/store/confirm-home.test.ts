@@ -5,7 +5,7 @@ import { chatSummary, snapshot } from '../testing/views';
 import type { FakeApi } from '../testing/fake-bridge';
 import { fakeApi } from '../testing/fake-bridge';
 import { initialAppState, useAppStore } from './app-store';
-import { setBridge } from './bridge';
+import { setBridge } from '../boot/bridge';
 
 const HOME = '/home/person';
 const refused = {

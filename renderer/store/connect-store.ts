@@ -1,10 +1,10 @@
 // The one module that listens to the bridge: it turns main's events into store actions, and resyncs after a reconnect.
 import type { AppNotice, ChatEvent, Unsubscribe } from '../../preload/contract';
 import { useAppStore } from './app-store';
-import { getApi, getDialogApi } from './bridge';
+import { getApi, getDialogApi } from '../boot/bridge';
 import { frameBatcher } from './frame-batcher';
-import { rememberedChat } from './location';
-import type { Notice } from './ui-slice';
+import { rememberedChat } from '../features/chat/location';
+import type { Notice } from '../app/ui-slice';
 
 /** Subscribes the store to every event channel of the page's surfaces; returns the unsubscribe. */
 export function connectStore(): Unsubscribe {

@@ -1,6 +1,6 @@
 // What the model reads when an MCP request fails: a stable code and a message naming the server.
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { CredentialError, ToolError } from '../../../tools/types';
+import { CredentialError, ToolError } from '../../../tools/sdk/types';
 
 /** What the mapping knows about the server besides the error. */
 export interface ErrorContext {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolError } from '../../../tools/types';
+import { ToolError } from '../../../tools/sdk/types';
 import { okOutcome } from '../../core/outcome';
 import { capContent, toToolResult } from './call-result';
 

@@ -1,8 +1,8 @@
 // An MCP tools/call result as a tool result: text joined, images and resources kept as parts, isError an error,
 // everything capped at 1 MiB with one note of how much was cut (docs/dispatch.md, "Output caps").
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import type { ContentPart, ToolResult } from '../../../tools/types';
-import { ToolError } from '../../../tools/types';
+import type { ContentPart, ToolResult } from '../../../tools/sdk/types';
+import { ToolError } from '../../../tools/sdk/types';
 import { capText, MAX_RESULT_BYTES } from '../../core/outcome';
 
 /** Turns a result into content parts; throws ToolError('mcp_tool_error') for `isError` results. */

@@ -1,5 +1,5 @@
 // The shapes of a parsed mcp.json (docs/tools.md, "MCP servers"): one entry per server, valid or with the reason it is not.
-import { DEFAULT_TOOL_TIMEOUT } from '../../../tools/types';
+import { DEFAULT_TOOL_TIMEOUT } from '../../../tools/sdk/types';
 
 /** How long a server gets to start and answer `initialize` (docs/tools.md, "MCP servers": 30 s). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;

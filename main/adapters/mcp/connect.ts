@@ -8,9 +8,9 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ToolLogger } from '../../../tools/types';
+import type { ToolLogger } from '../../../tools/sdk/types';
 import { formatSeconds } from '../../core/abort';
-import type { ProcessGroups } from '../../core/process-group';
+import type { ProcessGroups } from '../../process/process-group';
 import type { McpEndpoint } from './config-types';
 import { describeExit, GroupStdioTransport } from './group-stdio-transport';
 import type { HttpClientTimeouts } from './http-fetch';

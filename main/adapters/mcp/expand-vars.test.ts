@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CredentialError } from '../../../tools/types';
+import { CredentialError } from '../../../tools/sdk/types';
 import { expandEndpoint, expandString } from './expand-vars';
 
 const env = { HOME: '/home/u', PORT: '8080' };

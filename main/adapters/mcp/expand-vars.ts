@@ -1,6 +1,6 @@
 // `$VAR`, `${VAR}` and `${secret:NAME}` in mcp.json strings (docs/secrets.md, "How tools get secrets"; docs/tools.md, "MCP servers"), expanded at each connect so a
 // secret stored after a failure is picked up by the next attempt.
-import { CredentialError } from '../../../tools/types';
+import { CredentialError } from '../../../tools/sdk/types';
 import type { McpEndpoint } from './config-types';
 
 /** Looks a secret up by key name (the secret store's port); undefined when it is not stored. */

@@ -6,8 +6,8 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { ProcessGroups } from '../../core/process-group';
-import { groupRecord, killGroup } from '../../core/process-group';
+import type { ProcessGroups } from '../../process/process-group';
+import { groupRecord, killGroup } from '../../process/process-group';
 
 /** How long a server gets to exit by itself after its stdin closes, before its group is killed. */
 const CLOSE_GRACE_MS = 500;

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../app';
 import { createCore } from '../../app';
 import { policyGate } from '../../core/gate-port';
-import { groupAlive } from '../../core/process-group';
+import { groupAlive } from '../../process/process-group';
 import { Redactor } from '../../core/redactor';
 import { SecretStore } from '../../secrets/secret-store';
 import { everythingStdio, waitFor } from './mcp-testing';

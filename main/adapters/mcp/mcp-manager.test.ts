@@ -1,7 +1,7 @@
 // McpManager: mcp.json problems stay per server, connect timeouts, secrets, states and shutdown.
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupAlive } from '../../core/process-group';
+import { groupAlive } from '../../process/process-group';
 import { everythingStdio, fixture, mcpHarness, waitFor } from './mcp-testing';
 import type { McpServerView } from './server-state';
 

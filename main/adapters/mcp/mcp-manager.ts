@@ -1,8 +1,8 @@
 // Every MCP server of mcp.json as a tool source: connected in parallel, each with a visible state (docs/tools.md, "MCP servers").
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ToolLogger } from '../../../tools/types';
+import type { ToolLogger } from '../../../tools/sdk/types';
 import { Emitter } from '../../core/emitter';
-import type { ProcessGroups } from '../../core/process-group';
+import type { ProcessGroups } from '../../process/process-group';
 import type { Redactor } from '../../core/redactor';
 import type { ToolRegistry } from '../../core/registry';
 import type { McpConfigFile } from './config-types';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ProcessGroups, killGroup } from '../../core/process-group';
+import { ProcessGroups, killGroup } from '../../process/process-group';
 import { testCore } from '../../core/testing/test-core';
 import type { McpManagerOptions } from './mcp-manager';
 import { McpManager } from './mcp-manager';

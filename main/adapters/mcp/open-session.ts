@@ -1,8 +1,8 @@
 // One connection attempt for a configured server: expand its variables and secrets, open the session within
 // the connect timeout, and list its tools within what is left of that timeout.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ToolLogger } from '../../../tools/types';
-import type { ProcessGroups } from '../../core/process-group';
+import type { ToolLogger } from '../../../tools/sdk/types';
+import type { ProcessGroups } from '../../process/process-group';
 import type { McpServerConfig } from './config-types';
 import type { McpSession } from './connect';
 import { connectSession } from './connect';

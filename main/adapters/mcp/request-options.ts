@@ -1,7 +1,7 @@
 // The options every MCP request gets (docs/dispatch.md, "MCP requests"): the dispatch budget instead of the SDK's 60 s default, the
 // call's signal (its abort sends notifications/cancelled), progress, and a total cap at the limit.
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ToolContext } from '../../../tools/types';
+import type { ToolContext } from '../../../tools/sdk/types';
 
 /** setTimeout's largest delay; a larger one fires at once. */
 export const MAX_TIMER_MS = 2_147_483_647;

@@ -2,7 +2,7 @@
 // it crashes fail its in-flight calls at once, drop its tools and reconnect with backoff (docs/tools.md, "MCP servers").
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CredentialError, ToolError } from '../../../tools/types';
+import { CredentialError, ToolError } from '../../../tools/sdk/types';
 import { Emitter } from '../../core/emitter';
 import type { ToolRegistry } from '../../core/registry';
 import type { Backoff } from './backoff';

@@ -1,5 +1,5 @@
 // The visible state of one MCP server (docs/tools.md, "MCP servers"), for the tools panel, the CLI and the log.
-import type { CredentialReason } from '../../../tools/types';
+import type { CredentialReason } from '../../../tools/sdk/types';
 import type { McpTransportKind } from './connect';
 
 /** Where a server's connection stands. */

@@ -2,7 +2,7 @@
 // registered again (a changed definition hash voids approval rules: docs/security.md, "Decisions and rules"), vanished ones removed. A tool whose
 // definition is bad is registered as broken with the reason; one without a usable name is a warning of the server.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolSpec } from '../../../tools/types';
+import type { ToolSpec } from '../../../tools/sdk/types';
 import type { ToolRegistry } from '../../core/registry';
 import { RegistrationError } from '../../core/registry';
 import { shortHash, stableStringify } from '../../core/stable-json';

@@ -2,7 +2,7 @@
 // and a handler that calls the server with the dispatch budget (docs/dispatch.md, "MCP requests"; docs/security.md, "Nothing skips the gate"; docs/tools.md, "MCP servers").
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonSchema, ToolSpec } from '../../../tools/types';
+import type { JsonSchema, ToolSpec } from '../../../tools/sdk/types';
 import type { ErrorContext } from './call-errors';
 import { mapCallError } from './call-errors';
 import { toToolResult } from './call-result';

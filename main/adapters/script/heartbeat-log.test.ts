@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { ProcessGroups } from '../../core/process-group';
+import { ProcessGroups } from '../../process/process-group';
 import { testCore } from '../../core/testing/test-core';
 import { ScriptToolSource } from './script-tool-source';
 import { manifest, writeToolFolder } from './script-testing';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ProgressUpdate } from '../../../tools/types';
+import type { ProgressUpdate } from '../../../tools/sdk/types';
 import { AppLogger } from '../../core/logger';
 import { Redactor } from '../../core/redactor';
 import { elapsedText, HEARTBEAT_MS, startHeartbeat } from './heartbeat';

@@ -1,5 +1,5 @@
 // The "still running" beat of a long script call (docs/dispatch.md, "Progress and heartbeats"): a log line and a progress update.
-import type { ProgressUpdate, ToolLogger } from '../../../tools/types';
+import type { ProgressUpdate, ToolLogger } from '../../../tools/sdk/types';
 
 /** How often a running script reports: every 30 s. */
 export const HEARTBEAT_MS = 30_000;

@@ -3,13 +3,13 @@
 // in the OS sandbox (docs/security.md): it writes only in the workspace, a temp folder and, for a global tool,
 // its own folder and the folders its tool.json declares; public hosts only; no variable of the app's own.
 import path from 'node:path';
-import type { Confinement } from '../../../tools/process-port';
-import { boundedSandboxList, SANDBOX_NOTES_BYTES } from '../../../tools/process-port';
-import type { ToolContext, ToolHandler } from '../../../tools/types';
-import { CredentialError, ToolError } from '../../../tools/types';
-import type { KillOptions, ProcessGroups } from '../../core/process-group';
-import { capWithinLimit, MAX_OUTPUT_BYTES, ProcessKilledError } from '../../core/process-group';
-import { runToolProcess } from '../../core/process-port';
+import type { Confinement } from '../../../tools/sdk/process-port';
+import { boundedSandboxList, SANDBOX_NOTES_BYTES } from '../../../tools/sdk/process-port';
+import type { ToolContext, ToolHandler } from '../../../tools/sdk/types';
+import { CredentialError, ToolError } from '../../../tools/sdk/types';
+import type { KillOptions, ProcessGroups } from '../../process/process-group';
+import { capWithinLimit, MAX_OUTPUT_BYTES, ProcessKilledError } from '../../process/process-group';
+import { runToolProcess } from '../../process/process-port';
 import type { CommandSandbox } from '../../core/sandbox-port';
 import { HEARTBEAT_MS, startHeartbeat } from './heartbeat';
 import type { ScriptTool } from './types';

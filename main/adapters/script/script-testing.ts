@@ -1,7 +1,7 @@
 // Test and bench helpers for script tools: tool folders on disk and a ToolContext built by hand.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ProgressUpdate, ToolContext } from '../../../tools/types';
+import type { ProgressUpdate, ToolContext } from '../../../tools/sdk/types';
 import { AppLogger } from '../../core/logger';
 import { Redactor } from '../../core/redactor';
 

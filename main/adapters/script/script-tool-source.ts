@@ -1,8 +1,8 @@
 // Turns the script-tool folders into registry entries and keeps them in step with the disk (docs/tools.md, "Script tools").
 import path from 'node:path';
-import type { ToolLogger, ToolSpec } from '../../../tools/types';
+import type { ToolLogger, ToolSpec } from '../../../tools/sdk/types';
 import { Emitter } from '../../core/emitter';
-import type { ProcessGroups } from '../../core/process-group';
+import type { ProcessGroups } from '../../process/process-group';
 import type { ToolRegistry } from '../../core/registry';
 import { RegistrationError } from '../../core/registry';
 import { stableStringify } from '../../core/stable-json';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TOOL_TIMEOUT } from '../../../tools/types';
+import { DEFAULT_TOOL_TIMEOUT } from '../../../tools/sdk/types';
 import { parseManifest } from './tool-manifest';
 
 const valid = { name: 'echo_args', description: 'Echo arguments.\nUse when testing.' };

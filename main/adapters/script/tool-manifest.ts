@@ -1,5 +1,5 @@
 // Validates a tool.json (docs/tools.md, "Script tools"): every wrong field is a reason naming it, never an exception.
-import { DEFAULT_TOOL_TIMEOUT } from '../../../tools/types';
+import { DEFAULT_TOOL_TIMEOUT } from '../../../tools/sdk/types';
 import type { ScriptManifest } from './types';
 
 /** The prefix of every script tool's registered name. */

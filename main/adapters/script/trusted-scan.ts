@@ -1,8 +1,8 @@
 // A scan folder read with its trust applied (docs/security.md, "Workspace trust"): global tools are trusted; a
 // workspace tool only when the person trusted its folder and it is pinned there as it is now. And the guard that
 // keeps a trusted workspace tool from running once it differs from its pin.
-import type { ToolHandler, ToolLogger } from '../../../tools/types';
-import { ToolError } from '../../../tools/types';
+import type { ToolHandler, ToolLogger } from '../../../tools/sdk/types';
+import { ToolError } from '../../../tools/sdk/types';
 import { realFolder } from '../../core/trust/trusted-folders';
 import type { Discovery } from './discover';
 import { scanDir } from './discover';

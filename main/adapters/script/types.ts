@@ -1,5 +1,5 @@
 // Shapes shared by the script-tool adapter: scan folders, validated tool.json, loaded tools, problems.
-import type { JsonSchema } from '../../../tools/types';
+import type { JsonSchema } from '../../../tools/sdk/types';
 
 /** Which scan folder a tool comes from; the workspace one overrides the global one on the same name. */
 export type ScriptScope = 'global' | 'workspace';

@@ -2,7 +2,7 @@
 // write besides the workspace. Resolved when the tool folder loads; a path that would open the whole home folder,
 // Agenvoy's own files (settings, rules, trusted folders, the secret file, other tools) or a credential folder is
 // refused with a reason naming the entry, and the tool does not load. So is a place from which a later program runs
-// what the tool wrote (tools/protected-names.ts): shell start-up files and anything else directly in the home
+// what the tool wrote (tools/sdk/protected-names.ts): shell start-up files and anything else directly in the home
 // folder, autostart, systemd, launchers, launchd, cron, every folder on PATH, git's and editors' config, and the
 // folders of other tools (global or workspace) or one holding the tool's own folder.
 import fs from 'node:fs/promises';
@@ -16,8 +16,8 @@ import {
   SHELL_STARTUP_FILES,
   SYSTEM_AUTORUN_DIRS,
   within,
-} from '../../../tools/protected-names';
-import { SENSITIVE_HOME_DIRS, SENSITIVE_NAMES } from '../../../tools/sensitive-names';
+} from '../../../tools/sdk/protected-names';
+import { SENSITIVE_HOME_DIRS, SENSITIVE_NAMES } from '../../../tools/sdk/sensitive-names';
 
 /** Where `~`, relative paths and Agenvoy's own folder are. */
 export interface WritableContext {
@@ -123,7 +123,7 @@ function refusal(candidate: string, places: Places): string | null {
   return null;
 }
 
-// A place from which a later program would run what the tool writes there (tools/protected-names.ts), a folder
+// A place from which a later program would run what the tool writes there (tools/sdk/protected-names.ts), a folder
 // holding such a place, or another tool's folder: the tool could start code outside any sandbox, or rewrite a tool
 // that may run without asking and receive secrets.
 async function laterRunRefusal(candidate: string, places: Places): Promise<string | null> {

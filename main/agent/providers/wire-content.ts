@@ -1,5 +1,5 @@
 // What both wire formats share when rendering content: tool output parts, images, tool-call arguments.
-import type { ContentPart } from '../../../tools/types';
+import type { ContentPart } from '../../../tools/sdk/types';
 
 /** Image types both APIs accept inline; anything else is described in text instead of failing the request. */
 export const WIRE_IMAGE_TYPES: ReadonlySet<string> = new Set([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtinTools } from '../../../tools/index';
+import { builtinTools } from '../../../tools/builtin/index';
 import { lintTool } from './lint-tool';
 
 // docs/tools.md, "Design rules": every built-in tool must pass the design rules; an error-level finding fails the build. Built-ins are

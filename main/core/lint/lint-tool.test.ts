@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE_TOOL_JSON, TOOL_GENERATE_GUIDE } from '../../../tools/guides/tool-generate-guide';
+import { EXAMPLE_TOOL_JSON, TOOL_GENERATE_GUIDE } from '../../../tools/builtin/guides/tool-generate-guide';
 import { LINT_CODES } from './codes';
 import { lintTool } from './lint-tool';
 import { MAX_PARAMETER_DEPTH } from './schema-walk';

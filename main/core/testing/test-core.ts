@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolServices, ToolSpec } from '../../../tools/types';
+import type { ToolServices, ToolSpec } from '../../../tools/sdk/types';
 import { BatchExecutor } from '../batch-executor';
 import { Dispatcher } from '../dispatcher';
 import type { ApprovalGate } from '../gate-port';

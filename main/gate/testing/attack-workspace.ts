@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { HostileRepo } from '../../../tools/testing/hostile-repo';
-import { hostileRepo } from '../../../tools/testing/hostile-repo';
+import type { HostileRepo } from '../../../tools/sdk/testing/hostile-repo';
+import { hostileRepo } from '../../../tools/sdk/testing/hostile-repo';
 import type { CallOutcome } from '../../core/outcome';
 import type { ApprovalPrompter } from '../prompter-port';
 import { gateFixture } from './gate-fixture';

@@ -2,12 +2,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { backgroundCommandTool } from '../../../tools/background-command';
-import { runCommandTool } from '../../../tools/run-command';
-import type { ToolSpec } from '../../../tools/types';
-import { defineTool } from '../../../tools/types';
-import { ProcessGroups } from '../../core/process-group-tracker';
-import { processPort } from '../../core/process-port';
+import { backgroundCommandTool } from '../../../tools/builtin/background-command';
+import { runCommandTool } from '../../../tools/builtin/run-command';
+import type { ToolSpec } from '../../../tools/sdk/types';
+import { defineTool } from '../../../tools/sdk/types';
+import { ProcessGroups } from '../../process/process-group-tracker';
+import { processPort } from '../../process/process-port';
 import type { CommandSandbox } from '../../core/sandbox-port';
 import { testCore } from '../../core/testing/test-core';
 import type { ApprovalPolicy } from '../confirm-gate';

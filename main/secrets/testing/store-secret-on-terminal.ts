@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defineTool } from '../../../tools/types';
+import { defineTool } from '../../../tools/sdk/types';
 import { createCore } from '../../app';
 import { policyGate } from '../../core/gate-port';
 import { HealBudget } from '../../core/heal-budget';

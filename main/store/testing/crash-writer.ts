@@ -1,7 +1,7 @@
 // Child process of the crash test: writes chat events in a loop and prints one ack line after each write
 // returns, until it is killed with SIGKILL. Usage: node --import tsx crash-writer.ts <db file>
 import { spawn } from 'node:child_process';
-import { groupRecord } from '../../core/process-group-tracker';
+import { groupRecord } from '../../process/process-group-tracker';
 import { openChatStore } from '../chat-store';
 import type { CrashAck } from './crash-script';
 import {

@@ -1,0 +1,83 @@
+// The registry and its search index behind one port, for find_tools and run_tool (docs/tools.md, "Tool discovery").
+import type { ToolCatalogPort, ToolSchemaView, ToolSummary } from '../../tools/sdk/types';
+import type { LoadedSchemas } from '../core/loaded-schemas';
+import type { RegisteredTool, ToolRegistry } from '../core/registry';
+import { ToolIndex } from './tool-index';
+import { toolSchemaView, toolSummary } from '../core/tool-json';
+
+/** Keeps a ToolIndex in step with the registry and answers catalogue queries; broken tools are never offered. */
+export class RegistryCatalog implements ToolCatalogPort {
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly schemas: LoadedSchemas,
+    private readonly index: ToolIndex = new ToolIndex(),
+  ) {
+    for (const tool of registry.all()) this.follow(tool);
+    this.unsubscribe = registry.onChange((change) => {
+      if (change.type === 'removed') this.index.remove(change.tool.spec.name);
+      else this.follow(change.tool);
+    });
+  }
+
+  /** Ranked matches with their schemas (usable tools only). */
+  search(query: string, limit: number): Array<ToolSchemaView & { score: number }> {
+    return this.index.search(query, limit).flatMap((hit) => {
+      const tool = this.registry.get(hit.name);
+      return tool ? [{ ...toolSchemaView(tool), score: hit.score }] : [];
+    });
+  }
+
+  /** Every usable tool, systemUse ones only when asked. */
+  list(options: { system: boolean }): ToolSummary[] {
+    return this.registry
+      .all()
+      .filter((t) => options.system || !t.spec.flags.systemUse)
+      .map(toolSummary);
+  }
+
+  /** Exact look-up by name (a broken tool is not found). */
+  get(name: string): ToolSchemaView | undefined {
+    const tool = this.registry.get(name);
+    return tool ? toolSchemaView(tool) : undefined;
+  }
+
+  /** Loads the usable names into the chat; returns those names. */
+  loadSchemas(chatId: string, names: string[]): string[] {
+    const known = names.filter((n) => this.registry.get(n));
+    this.schemas.load(chatId, known);
+    return known;
+  }
+
+  /** Why `name` is broken, in words (undefined: it is not a broken tool). */
+  broken(name: string): string | undefined {
+    const broken = this.registry.entry(name)?.broken;
+    return broken ? `step ${broken.step}: ${broken.reason}` : undefined;
+  }
+
+  /** Names close to an unknown one (for error messages). */
+  suggest(name: string, limit = 3): string[] {
+    return this.index.search(name.replace(/[_\-.]+/g, ' '), limit).map((h) => h.name);
+  }
+
+  /** Stops following the registry. */
+  close(): void {
+    this.unsubscribe();
+  }
+
+  // Indexing is a per-tool step: a tool it fails on is marked broken (which removes it here), never the catalogue.
+  private follow(tool: RegisteredTool): void {
+    const name = tool.spec.name;
+    if (tool.broken) {
+      this.index.remove(name);
+      return;
+    }
+    try {
+      this.index.upsert({ name, description: tool.spec.description, parameters: tool.spec.parameters });
+    } catch (error) {
+      this.index.remove(name);
+      this.registry.markBroken(name, 'index', error);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+// The chat window: header with the screens, the chat list, the chat (or a panel), the side column, dialogs, toasts.
+import { RulesPanel } from '../features/approvals/rules-panel';
+import { ChatList } from '../features/chat/chat-list';
+import { ChatView } from '../features/chat/chat-view';
+import { ResultsList } from '../features/chat/results-list';
+import { TodoList } from '../features/chat/todo-list';
+import { SettingsPanel } from '../features/settings/settings-panel';
+import { TasksPanel } from '../features/tasks/tasks-panel';
+import { ToolsPanel } from '../features/tools/tools-panel';
+import { useAppStore } from '../store/app-store';
+import { AppHeader } from './app-header';
+import { DialogHost } from './dialogs/dialog-host';
+import { Toasts } from './toasts';
+
+/** The whole chat window. */
+export function App() {
+  const view = useAppStore((s) => s.view);
+  return (
+    <div className="app">
+      <AppHeader />
+      <ChatList />
+      {view === 'chat' && <ChatView />}
+      {view === 'tools' && <ToolsPanel />}
+      {view === 'rules' && <RulesPanel />}
+      {view === 'settings' && <SettingsPanel />}
+      <aside className="side" aria-label="Chat side panel">
+        <TodoList />
+        <ResultsList />
+        <TasksPanel />
+      </aside>
+      <DialogHost />
+      <Toasts />
+    </div>
+  );
+}

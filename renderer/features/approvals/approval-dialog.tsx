@@ -1,0 +1,174 @@
+// The confirm-gate dialog (docs/security.md, "Decisions and rules"): every call of the batch, the current one in full with all six decisions,
+// a deny reason for the model and the pattern an "always" rule saves. Items are decided one by one.
+import { useEffect, useState } from 'react';
+import type { ApprovalChoice, DialogRequest } from '../../../preload/contract';
+import { DialogFrame } from '../../shared/ui/dialog-frame';
+import { ApprovalItemDetails } from './approval-item-details';
+import { ApprovalCountdown } from './approval-countdown';
+import { runsUnconfined } from './approval-run-note';
+
+type ApprovalRequest = Extract<DialogRequest, { kind: 'approval' }>;
+
+/** Props of ApprovalDialog. */
+export interface ApprovalDialogProps {
+  request: ApprovalRequest;
+  /** Sends one item's answer; resolves to an error message or null. */
+  onAnswer: (index: number, choice: ApprovalChoice) => Promise<string | null>;
+  overlay: boolean;
+}
+
+/** The approval dialog of one gate request. */
+export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogProps) {
+  const [chosen, setChosen] = useState<number | null>(null);
+  const current = chosen !== null && request.pending.includes(chosen) ? chosen : (request.pending[0] ?? null);
+  const item = request.items.find((i) => i.index === current) ?? null;
+  const [reason, setReason] = useState('');
+  const [pattern, setPattern] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  // Each item starts with its own suggestion and an empty reason.
+  useEffect(() => {
+    setPattern(null);
+    setReason('');
+  }, [current]);
+
+  if (!item) return null;
+  const patternText = pattern ?? item.suggestedPattern ?? '';
+  // Untouched: leave the pattern out (main saves its suggestion); emptied: null (any arguments).
+  const rulePattern = pattern === null ? undefined : pattern.trim() === '' ? null : pattern.trim();
+  const trimmedReason = reason.trim() || undefined;
+
+  const decide = async (choice: ApprovalChoice) => {
+    setBusy(true);
+    setError(null);
+    const problem = await onAnswer(item.index, choice);
+    setBusy(false);
+    if (problem) setError(problem);
+  };
+
+  const count = request.items.length;
+  const unconfined = runsUnconfined(item.sandbox);
+  // docs/security.md: a call only a person's decision for that call may run is never offered a standing approval.
+  const standing = item.personOnly === null;
+  return (
+    <DialogFrame
+      title={count > 1 ? `Approve ${count} tool calls` : `Approve ${item.tool}?`}
+      overlay={overlay}
+      className="approval-dialog"
+    >
+      <p className="muted">
+        In chat “{request.chatTitle}”.{' '}
+        <ApprovalCountdown openedAt={request.openedAt} timeoutMs={request.timeoutMs} />
+      </p>
+      {count > 1 && (
+        <ol className="batch-items" aria-label="Calls in this request">
+          {request.items.map((i) => {
+            const open = request.pending.includes(i.index);
+            return (
+              <li key={i.index}>
+                <button
+                  type="button"
+                  className="link-button"
+                  aria-current={i.index === current}
+                  disabled={!open}
+                  onClick={() => setChosen(i.index)}
+                >
+                  {i.index + 1}. {i.tool}
+                </button>{' '}
+                <code className="canonical">{short(i.canonical)}</code>{' '}
+                {runsUnconfined(i.sandbox) && <span className="badge unconfined">unconfined</span>}{' '}
+                <span className="muted">{open ? 'to decide' : 'decided'}</span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      <ApprovalItemDetails item={item} />
+      <div className="approval-fields">
+        <label>
+          Reason for denying (sent to the model)
+          <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="optional" />
+        </label>
+        <label>
+          Pattern an “always” rule saves (empty: match anything)
+          <input value={patternText} onChange={(e) => setPattern(e.target.value)} spellCheck={false} />
+        </label>
+      </div>
+      {error && (
+        <p className="dialog-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="dialog-buttons approval-buttons">
+        <button
+          type="button"
+          className={unconfined ? undefined : 'primary'}
+          // An unconfined run is never the default: a reflexive Enter must not start it.
+          data-autofocus={unconfined ? undefined : true}
+          disabled={busy}
+          onClick={() => void decide({ kind: 'allow_once' })}
+        >
+          Allow once
+        </button>
+        {standing && (
+          <button
+            type="button"
+            disabled={busy || !item.offers.chat}
+            onClick={() => void decide({ kind: 'allow_chat' })}
+          >
+            Allow for this chat
+          </button>
+        )}
+        {standing && (
+          <button
+            type="button"
+            disabled={busy || !item.offers.always}
+            onClick={() => void decide({ kind: 'allow_always', ...patternField(rulePattern) })}
+          >
+            Always allow
+          </button>
+        )}
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={() =>
+            void decide({
+              kind: 'deny_always',
+              ...patternField(rulePattern),
+              ...(trimmedReason ? { reason: trimmedReason } : {}),
+            })
+          }
+        >
+          Always deny
+        </button>
+        <button
+          type="button"
+          className="danger"
+          data-autofocus={unconfined ? true : undefined}
+          disabled={busy}
+          onClick={() => void decide({ kind: 'deny', ...(trimmedReason ? { reason: trimmedReason } : {}) })}
+        >
+          Deny
+        </button>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={() => void decide({ kind: 'stop' })}
+        >
+          Stop turn
+        </button>
+      </div>
+    </DialogFrame>
+  );
+}
+
+function short(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+function patternField(pattern: string | null | undefined): { pattern?: string | null } {
+  return pattern === undefined ? {} : { pattern };
+}

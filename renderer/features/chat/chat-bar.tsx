@@ -1,0 +1,68 @@
+// The open chat's title and workspace folder, both editable in place.
+import type { FormEvent } from 'react';
+import { useState } from 'react';
+import { useAppStore } from '../../store/app-store';
+
+/** Title and workspace of the open chat. */
+export function ChatBar() {
+  const chatId = useAppStore((s) => s.chat.chatId);
+  const chat = useAppStore((s) => s.chat.summary);
+  const setWorkspace = useAppStore((s) => s.setWorkspace);
+  const renameChat = useAppStore((s) => s.renameChat);
+  const deleteChat = useAppStore((s) => s.deleteChat);
+  const [editing, setEditing] = useState<'workspace' | 'title' | null>(null);
+  const [draft, setDraft] = useState('');
+  if (!chatId || !chat) return null;
+
+  const start = (what: 'workspace' | 'title') => {
+    setDraft(what === 'workspace' ? chat.workspace : chat.title);
+    setEditing(what);
+  };
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const value = draft.trim();
+    if (value) await (editing === 'workspace' ? setWorkspace(value) : renameChat(chatId, value));
+    setEditing(null);
+  };
+
+  if (editing) {
+    const label = editing === 'workspace' ? 'Workspace folder' : 'Chat title';
+    return (
+      <form className="chat-bar" onSubmit={(e) => void save(e)}>
+        <label>
+          {label} <input autoFocus value={draft} onChange={(e) => setDraft(e.target.value)} size={50} />
+        </label>
+        <button type="submit">Save</button>
+        <button type="button" onClick={() => setEditing(null)}>
+          Cancel
+        </button>
+      </form>
+    );
+  }
+  return (
+    <div className="chat-bar">
+      <h2 className="chat-title">{chat.title}</h2>
+      <button type="button" className="link-button" onClick={() => start('title')}>
+        Rename
+      </button>
+      <button
+        type="button"
+        className="link-button"
+        disabled={chat.running}
+        onClick={() => {
+          if (window.confirm(`Delete “${chat.title}” and its history?`)) void deleteChat(chatId);
+        }}
+      >
+        Delete
+      </button>
+      <span className="spacer" />
+      <span>Workspace:</span>
+      <span className="workspace" title={chat.workspace}>
+        {chat.workspace}
+      </span>
+      <button type="button" className="link-button" onClick={() => start('workspace')}>
+        Change workspace
+      </button>
+    </div>
+  );
+}

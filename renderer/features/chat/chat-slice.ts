@@ -1,0 +1,131 @@
+// The open chat: opening (with its snapshot), sending, stopping, its workspace, and its events.
+import type { ChatEvent, GateEventView } from '../../../preload/contract';
+import type { AppState, SliceCreator } from '../../store/app-state';
+import { invoke } from '../../boot/bridge';
+import { sendConfirmingHome } from '../../store/confirm-home';
+import { applyChatEvent, applyGateEvent } from './chat-events';
+import type { ChatViewState } from './chat-state';
+import { chatFromSnapshot, emptyChat } from './chat-state';
+import { rememberChat } from './location';
+
+/** The open chat's state and actions. */
+export interface ChatSlice {
+  chat: ChatViewState;
+  /** A chat is being opened. */
+  chatLoading: boolean;
+  openChat(chatId: string): Promise<void>;
+  /** Fetches the open chat again (after a reconnect, or to fill what a mid-stream open missed). */
+  refreshChat(): Promise<void>;
+  closeChat(): void;
+  /** Starts a turn; false when it did not start (the text stays in the composer then). */
+  sendMessage(text: string): Promise<boolean>;
+  stopTurn(): Promise<void>;
+  /** Moves the open chat to `workspace`; the home folder asks the person first. */
+  setWorkspace(workspace: string): Promise<void>;
+  receiveChatEvent(event: ChatEvent): void;
+  /** Several events at once (streamed text is batched per frame). */
+  receiveChatEvents(events: ChatEvent[]): void;
+  receiveGateEvent(event: GateEventView): void;
+}
+
+/** Creates the open-chat slice. */
+export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => ({
+  chat: emptyChat,
+  chatLoading: false,
+  async openChat(chatId) {
+    set({ chatLoading: true });
+    const result = await invoke('chats.open', { chatId });
+    set({ chatLoading: false });
+    if (!result.ok) {
+      rememberChat(null);
+      return get().pushNotice('error', `Could not open the chat: ${result.error.message}`);
+    }
+    rememberChat(chatId);
+    get().chatChanged(chatId, result.value.chat);
+    set({ chat: chatFromSnapshot(result.value) });
+    for (const task of result.value.tasks) get().taskChanged(task);
+  },
+  async refreshChat() {
+    const chatId = get().chat.chatId;
+    if (!chatId) return;
+    const result = await invoke('chats.open', { chatId });
+    // The user may have moved on to another chat meanwhile.
+    if (result.ok && get().chat.chatId === chatId) set({ chat: chatFromSnapshot(result.value) });
+  },
+  closeChat() {
+    rememberChat(null);
+    set({ chat: emptyChat });
+  },
+  async sendMessage(text) {
+    const chatId = get().chat.chatId;
+    if (!chatId || text.trim() === '') return false;
+    const result = await invoke('turn.send', { chatId, text });
+    if (result.ok) return true;
+    get().pushNotice('error', `Not sent: ${result.error.message}`);
+    return false;
+  },
+  async stopTurn() {
+    const chatId = get().chat.chatId;
+    if (!chatId) return;
+    const result = await invoke('turn.cancel', { chatId });
+    if (!result.ok) get().pushNotice('error', `Could not stop: ${result.error.message}`);
+  },
+  async setWorkspace(workspace) {
+    const chatId = get().chat.chatId;
+    if (!chatId) return;
+    const result = await sendConfirmingHome((confirmHome) =>
+      invoke('chats.setWorkspace', { chatId, workspace, ...(confirmHome ? { confirmHome } : {}) }),
+    );
+    if (!result) return;
+    if (result.ok) get().chatChanged(chatId, result.value);
+    else get().pushNotice('error', `Workspace not changed: ${result.error.message}`);
+  },
+  receiveChatEvent(event) {
+    get().receiveChatEvents([event]);
+  },
+  receiveChatEvents(events) {
+    const now = Date.now();
+    let chat = get().chat;
+    let refresh = false;
+    for (const event of events) {
+      if (
+        chat.staleStream &&
+        event.chatId === chat.chatId &&
+        (event.type === 'message.finished' || event.type === 'turn.finished')
+      ) {
+        refresh = true;
+      }
+      chat = applyChatEvent(chat, event, now);
+    }
+    if (chat !== get().chat) set({ chat });
+    // After the chat is set: these actions may update the open chat too (its summary), and must not be overwritten.
+    for (const event of events) routeSideEffects(event, get);
+    if (refresh) {
+      set({ chat: { ...get().chat, staleStream: false } });
+      void get().refreshChat();
+    }
+  },
+  receiveGateEvent(event) {
+    const chat = applyGateEvent(get().chat, event, Date.now());
+    if (chat !== get().chat) set({ chat });
+  },
+});
+
+// Parts of a chat event that belong to other slices: the list's running flags, tasks, notices.
+function routeSideEffects(event: ChatEvent, get: () => AppState): void {
+  switch (event.type) {
+    case 'turn.started':
+      return get().chatRunning(event.chatId, true);
+    case 'turn.finished':
+      return get().chatRunning(event.chatId, false);
+    case 'chat.changed':
+      return get().chatChanged(event.chatId, event.chat);
+    case 'task.updated':
+      return get().taskChanged(event.task);
+    case 'notice':
+      if (event.chatId === get().chat.chatId) get().pushNotice(event.level, event.message);
+      return;
+    default:
+      return;
+  }
+}

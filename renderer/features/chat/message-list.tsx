@@ -1,0 +1,42 @@
+// The open chat's messages, virtualised so a chat of thousands of messages opens and scrolls fast.
+import { useCallback } from 'react';
+import type { MessageView } from '../../../preload/contract';
+import { useAppStore } from '../../store/app-store';
+import { VirtualList } from '../../shared/virtual/virtual-list';
+import { MessageRow } from './message-row';
+
+const keyOf = (message: MessageView) => `${message.kind[0]}${message.id}`;
+
+/** The message list of the open chat, following the end while the user is there. */
+export function MessageList() {
+  const messages = useAppStore((s) => s.chat.messages);
+  const chatId = useAppStore((s) => s.chat.chatId);
+  const workspace = useAppStore((s) => s.chat.summary?.workspace ?? null);
+  const render = useCallback((message: MessageView) => <MessageRow message={message} />, []);
+  if (messages.length === 0) {
+    return (
+      <div className="messages empty">
+        <p>No messages yet. Ask something below.</p>
+        {workspace && (
+          // docs/security.md, "Default workspace": a new chat says where its tools read and write.
+          <p className="muted">
+            This chat works in <span className="path">{workspace}</span>: its commands and file tools work in
+            that folder.
+          </p>
+        )}
+      </div>
+    );
+  }
+  return (
+    <VirtualList
+      key={chatId ?? ''}
+      className="messages"
+      label="Conversation"
+      items={messages}
+      keyOf={keyOf}
+      render={render}
+      estimate={90}
+      followEnd
+    />
+  );
+}

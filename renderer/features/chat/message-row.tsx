@@ -1,0 +1,54 @@
+// One row of the message list: a user message, an assistant message (text and tool-call cards in order) or a note.
+import { memo } from 'react';
+import type { MessageView } from '../../../preload/contract';
+import { ToolCallCard } from '../tools/tool-call-card';
+import { MarkdownView } from './markdown-view';
+
+const statusText: Record<string, string | null> = {
+  streaming: null,
+  complete: null,
+  cut: 'The answer was cut off.',
+  cancelled: 'Stopped.',
+  interrupted: 'Interrupted (the app stopped while this was streaming).',
+};
+
+/** Renders one message; memoised on the message object, which the store replaces only when it changes. */
+export const MessageRow = memo(function MessageRow({ message }: { message: MessageView }) {
+  switch (message.kind) {
+    case 'user':
+      return (
+        <article className="message user" aria-label="You">
+          {message.text}
+          {message.images > 0 && <div className="muted">{message.images} image(s)</div>}
+        </article>
+      );
+    case 'note':
+      return (
+        <article className="message note" aria-label="Note">
+          <MarkdownView text={message.text} />
+        </article>
+      );
+    case 'assistant': {
+      const status = statusText[message.status];
+      return (
+        <article
+          className={`message assistant${message.status === 'streaming' ? ' streaming' : ''}`}
+          aria-label="Assistant"
+          aria-busy={message.status === 'streaming'}
+        >
+          {message.parts.length === 0 && message.status === 'streaming' && (
+            <span className="muted">Thinking…</span>
+          )}
+          {message.parts.map((part, i) =>
+            part.type === 'text' ? (
+              <MarkdownView key={i} text={part.text} />
+            ) : (
+              <ToolCallCard key={part.callId} callId={part.callId} name={part.name} />
+            ),
+          )}
+          {status && <div className="message-status">{status}</div>}
+        </article>
+      );
+    }
+  }
+});

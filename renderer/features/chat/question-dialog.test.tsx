@@ -1,0 +1,50 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DialogRequest } from '../../../preload/contract';
+import { QuestionDialog } from './question-dialog';
+
+afterEach(cleanup);
+
+const request: Extract<DialogRequest, { kind: 'question' }> = {
+  kind: 'question',
+  id: 'q1',
+  chatId: 'c1',
+  chatTitle: 'Release',
+  openedAt: 1,
+  questions: [
+    { id: 'a', prompt: 'Which branch?', kind: 'single', options: ['main', 'dev'] },
+    { id: 'b', prompt: 'Which checks?', kind: 'multiple', options: ['lint', 'tests'] },
+    { id: 'c', prompt: 'Notes?', kind: 'text', options: [] },
+  ],
+};
+
+describe('QuestionDialog', () => {
+  it('answers text, single and multiple questions together', async () => {
+    const onAnswer = vi.fn(async () => null);
+    render(<QuestionDialog request={request} onAnswer={onAnswer} overlay />);
+    const answer = screen.getByRole('button', { name: 'Answer' });
+    expect(answer).toHaveProperty('disabled', true);
+    fireEvent.click(screen.getByLabelText('dev'));
+    fireEvent.click(screen.getByLabelText('lint'));
+    fireEvent.click(screen.getByLabelText('tests'));
+    fireEvent.click(screen.getByLabelText('lint'));
+    fireEvent.change(screen.getByLabelText('Notes?'), { target: { value: 'tag v2' } });
+    fireEvent.click(answer);
+    await waitFor(() =>
+      expect(onAnswer).toHaveBeenCalledWith({
+        kind: 'answered',
+        answers: { a: 'dev', b: ['tests'], c: 'tag v2' },
+      }),
+    );
+  });
+
+  it('can be dismissed', async () => {
+    const onAnswer = vi.fn(async () => null);
+    render(<QuestionDialog request={request} onAnswer={onAnswer} overlay />);
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() =>
+      expect(onAnswer).toHaveBeenCalledWith({ kind: 'dismissed', reason: 'the user chose not to answer' }),
+    );
+  });
+});

@@ -1,0 +1,127 @@
+// The ask_user dialog: each question as a text field, a single choice or a multiple choice.
+import type { FormEvent } from 'react';
+import { useState } from 'react';
+import type { DialogRequest, QuestionAnswer, QuestionView } from '../../../preload/contract';
+import { DialogFrame } from '../../shared/ui/dialog-frame';
+
+type QuestionRequest = Extract<DialogRequest, { kind: 'question' }>;
+type Answers = Record<string, string | string[]>;
+
+/** Props of QuestionDialog. */
+export interface QuestionDialogProps {
+  request: QuestionRequest;
+  onAnswer: (answer: QuestionAnswer) => Promise<string | null>;
+  overlay: boolean;
+}
+
+/** The agent's questions, answered together. */
+export function QuestionDialog({ request, onAnswer, overlay }: QuestionDialogProps) {
+  const [answers, setAnswers] = useState<Answers>(() => initial(request.questions));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const complete = request.questions.every(
+    (q) => q.kind === 'multiple' || String(answers[q.id] ?? '').trim() !== '',
+  );
+
+  const send = async (answer: QuestionAnswer) => {
+    setBusy(true);
+    setError(null);
+    const problem = await onAnswer(answer);
+    setBusy(false);
+    if (problem) setError(problem);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (complete) void send({ kind: 'answered', answers });
+  };
+  const set = (id: string, value: string | string[]) => setAnswers((a) => ({ ...a, [id]: value }));
+
+  return (
+    <DialogFrame
+      title="The agent asks"
+      overlay={overlay}
+      onEscape={() => void send({ kind: 'dismissed', reason: 'the user closed the dialog' })}
+      className="question-dialog"
+    >
+      <p className="muted">In chat “{request.chatTitle}”.</p>
+      <form onSubmit={submit}>
+        {request.questions.map((q, i) => (
+          <QuestionField
+            key={q.id}
+            question={q}
+            value={answers[q.id]}
+            onChange={(v) => set(q.id, v)}
+            autoFocus={i === 0}
+          />
+        ))}
+        {error && (
+          <p className="dialog-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="dialog-buttons">
+          <button type="submit" className="primary" disabled={busy || !complete}>
+            Answer
+          </button>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void send({ kind: 'dismissed', reason: 'the user chose not to answer' })}
+          >
+            Dismiss
+          </button>
+        </div>
+      </form>
+    </DialogFrame>
+  );
+}
+
+function QuestionField(props: {
+  question: QuestionView;
+  value: string | string[] | undefined;
+  onChange: (value: string | string[]) => void;
+  autoFocus: boolean;
+}) {
+  const { question, value, onChange } = props;
+  if (question.kind === 'text') {
+    return (
+      <label className="question-field">
+        <span className="question">{question.prompt}</span>
+        <textarea
+          rows={2}
+          value={String(value ?? '')}
+          onChange={(e) => onChange(e.target.value)}
+          {...(props.autoFocus ? { 'data-autofocus': true } : {})}
+        />
+      </label>
+    );
+  }
+  const multiple = question.kind === 'multiple';
+  const selected = Array.isArray(value) ? value : value ? [value] : [];
+  const toggle = (option: string, on: boolean) => {
+    if (!multiple) return onChange(option);
+    onChange(on ? [...selected, option] : selected.filter((o) => o !== option));
+  };
+  return (
+    <fieldset className="question-field">
+      <legend className="question">{question.prompt}</legend>
+      {question.options.map((option) => (
+        <label key={option} className="option">
+          <input
+            type={multiple ? 'checkbox' : 'radio'}
+            name={question.id}
+            checked={selected.includes(option)}
+            onChange={(e) => toggle(option, e.target.checked)}
+          />
+          {option}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function initial(questions: QuestionView[]): Answers {
+  const answers: Answers = {};
+  for (const q of questions) answers[q.id] = q.kind === 'multiple' ? [] : '';
+  return answers;
+}

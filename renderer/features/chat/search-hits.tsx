@@ -1,0 +1,38 @@
+// Full-text matches of the chat search: the chat, the role and the snippet with the matched words marked.
+import { useAppStore } from '../../store/app-store';
+
+/** The message matches for the current search. */
+export function SearchHits() {
+  const hits = useAppStore((s) => s.searchHits);
+  const openChat = useAppStore((s) => s.openChat);
+  const setView = useAppStore((s) => s.setView);
+  return (
+    <section className="search-hits" aria-label="Search results">
+      <h2>In messages</h2>
+      {hits.length === 0 && <p className="muted">No message matches.</p>}
+      <ul>
+        {hits.map((hit) => (
+          <li key={`${hit.chatId}:${hit.messageId}`}>
+            <button
+              type="button"
+              onClick={() => {
+                setView('chat');
+                void openChat(hit.chatId);
+              }}
+            >
+              <span className="hit-chat">{hit.chatTitle}</span>
+              <span className="hit-snippet">{marked(hit.snippet)}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+// Main marks matches «like this»; they become <mark> elements (never HTML from a string).
+function marked(snippet: string) {
+  return snippet
+    .split(/(«[^»]*»)/)
+    .map((piece, i) => (piece.startsWith('«') ? <mark key={i}>{piece.slice(1, -1)}</mark> : piece));
+}

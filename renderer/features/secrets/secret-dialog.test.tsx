@@ -1,0 +1,73 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DialogRequest } from '../../../preload/contract';
+import { initialAppState, useAppStore } from '../../store/app-store';
+import { setBridge } from '../../boot/bridge';
+import { fakeDialogApi } from '../../testing/fake-bridge';
+import { DialogHost } from '../../app/dialogs/dialog-host';
+
+const CANARY = 'sk-canary-77c1d0a4e2';
+const request: DialogRequest = {
+  kind: 'secret',
+  id: 's1',
+  key: 'GITHUB_TOKEN',
+  question: 'The GitHub server needs a token to list issues.',
+  forTool: 'mcp__github__list_issues',
+  openedAt: 1,
+};
+
+afterEach(cleanup);
+
+describe('SecretDialog', () => {
+  it('names the key and why, masks the field, and never keeps the value', async () => {
+    useAppStore.setState({ ...initialAppState, dialogs: [request] }, true);
+    const api = fakeDialogApi([request]);
+    setBridge({ agenvoyDialog: api });
+    render(<DialogHost />);
+    const dialog = screen.getByRole('dialog', { name: 'Secret needed' });
+    expect(dialog.textContent).toContain('The GitHub server needs a token');
+    expect(dialog.textContent).toContain('mcp__github__list_issues');
+    const field = screen.getByLabelText('GITHUB_TOKEN') as HTMLInputElement;
+    expect(field.type).toBe('password');
+    expect(field.autocomplete).toBe('new-password');
+
+    fireEvent.change(field, { target: { value: CANARY } });
+    expect(JSON.stringify(useAppStore.getState())).not.toContain(CANARY);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    // Cleared at once, before main has even answered.
+    expect(field.value).toBe('');
+    await waitFor(() =>
+      expect(api.answers).toEqual([
+        { kind: 'secret', request: { id: 's1', answer: { kind: 'value', value: CANARY } } },
+      ]),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(JSON.stringify(useAppStore.getState())).not.toContain(CANARY);
+    expect(document.body.innerHTML).not.toContain(CANARY);
+  });
+
+  it('Cancel clears what was typed and declines', async () => {
+    useAppStore.setState({ ...initialAppState, dialogs: [request] }, true);
+    const api = fakeDialogApi([request]);
+    setBridge({ agenvoyDialog: api });
+    render(<DialogHost />);
+    const field = screen.getByLabelText('GITHUB_TOKEN') as HTMLInputElement;
+    fireEvent.change(field, { target: { value: 'half typed' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(field.value).toBe('');
+    await waitFor(() =>
+      expect(api.answers).toEqual([{ kind: 'secret', request: { id: 's1', answer: { kind: 'cancel' } } }]),
+    );
+  });
+
+  it('refuses an empty value without sending anything', () => {
+    useAppStore.setState({ ...initialAppState, dialogs: [request] }, true);
+    const api = fakeDialogApi([request]);
+    setBridge({ agenvoyDialog: api });
+    render(<DialogHost />);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByRole('alert').textContent).toBe('Type the value first.');
+    expect(api.answers).toEqual([]);
+  });
+});

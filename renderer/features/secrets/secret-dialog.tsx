@@ -1,0 +1,86 @@
+// The masked secret prompt: names the key and why it is asked. The value lives only in the input's DOM value,
+// never in React state or the store, and the field is cleared the moment it is submitted.
+import type { FormEvent } from 'react';
+import { useId, useRef, useState } from 'react';
+import type { DialogRequest, SecretAnswer } from '../../../preload/contract';
+import { DialogFrame } from '../../shared/ui/dialog-frame';
+
+type SecretRequest = Extract<DialogRequest, { kind: 'secret' }>;
+
+/** Props of SecretDialog. */
+export interface SecretDialogProps {
+  request: SecretRequest;
+  /** Sends the answer to main; resolves to an error message or null. */
+  onAnswer: (answer: SecretAnswer) => Promise<string | null>;
+  overlay: boolean;
+}
+
+/** The masked prompt for one key. */
+export function SecretDialog({ request, onAnswer, overlay }: SecretDialogProps) {
+  const field = useRef<HTMLInputElement>(null);
+  const fieldId = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const send = async (answer: SecretAnswer) => {
+    setBusy(true);
+    setError(null);
+    const problem = await onAnswer(answer);
+    setBusy(false);
+    if (problem) setError(problem);
+  };
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    const input = field.current;
+    if (!input) return;
+    const value = input.value;
+    // Cleared before anything else happens, so no later render, retry or snapshot can see it.
+    input.value = '';
+    if (value === '') return setError('Type the value first.');
+    void send({ kind: 'value', value });
+  };
+  const cancel = () => {
+    if (field.current) field.current.value = '';
+    void send({ kind: 'cancel' });
+  };
+
+  return (
+    <DialogFrame title="Secret needed" overlay={overlay} onEscape={cancel} className="secret-dialog">
+      <form onSubmit={save} autoComplete="off">
+        <p className="question">{request.question}</p>
+        {request.forTool && <p className="muted">Needed by the tool {request.forTool}.</p>}
+        <label htmlFor={fieldId} className="field-label">
+          {request.key}
+        </label>
+        <input
+          ref={field}
+          id={fieldId}
+          type="password"
+          name="secret-value"
+          autoComplete="new-password"
+          spellCheck={false}
+          autoCapitalize="off"
+          autoCorrect="off"
+          data-autofocus
+          disabled={busy}
+        />
+        <p className="muted">
+          The value goes straight to the secret store; the chat and the model never see it.
+        </p>
+        {error && (
+          <p className="dialog-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="dialog-buttons">
+          <button type="submit" className="primary" disabled={busy}>
+            Save
+          </button>
+          <button type="button" onClick={cancel} disabled={busy}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </DialogFrame>
+  );
+}

@@ -1,0 +1,129 @@
+// The settings screen: provider, model, base URL, key name and default workspace; then the OS sandbox's state,
+// the trusted folders and the secrets.
+import type { FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import type { ProviderKind, SettingsView } from '../../../preload/contract';
+import { useAppStore } from '../../store/app-store';
+import { SandboxSection } from './sandbox-section';
+import { SecretsSection } from '../secrets/secrets-section';
+import { TrustSection } from '../trust/trust-section';
+
+/** The settings panel. */
+export function SettingsPanel() {
+  const settings = useAppStore((s) => s.settings);
+  const loadSettings = useAppStore((s) => s.loadSettings);
+  const loadSecrets = useAppStore((s) => s.loadSecrets);
+  useEffect(() => {
+    void loadSettings();
+    void loadSecrets();
+  }, [loadSettings, loadSecrets]);
+  return (
+    <main className="panel" aria-label="Settings">
+      <section aria-labelledby="settings-heading">
+        <h2 id="settings-heading">Model provider</h2>
+        {settings ? (
+          <SettingsForm key={JSON.stringify(settings)} settings={settings} />
+        ) : (
+          <p className="muted">Loading…</p>
+        )}
+      </section>
+      <SandboxSection />
+      <TrustSection />
+      <SecretsSection />
+    </main>
+  );
+}
+
+function SettingsForm({ settings }: { settings: SettingsView }) {
+  const save = useAppStore((s) => s.saveSettings);
+  const saving = useAppStore((s) => s.settingsSaving);
+  const [provider, setProvider] = useState<ProviderKind>(settings.provider);
+  const [baseUrl, setBaseUrl] = useState(settings.baseUrl);
+  const [model, setModel] = useState(settings.model);
+  const [noKey, setNoKey] = useState(settings.apiKeyName === null);
+  const [keyName, setKeyName] = useState(settings.apiKeyName ?? '');
+  const [workspace, setWorkspace] = useState(settings.defaultWorkspace);
+  const [error, setError] = useState<string | null>(null);
+  const overridden = (field: 'provider' | 'baseUrl' | 'model') =>
+    settings.overridden.includes(field) ? (
+      <span className="muted"> (set by an environment variable; saving changes the file only)</span>
+    ) : null;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(
+      await save({
+        provider,
+        baseUrl: baseUrl.trim(),
+        model: model.trim(),
+        apiKeyName: noKey ? null : keyName.trim(),
+        defaultWorkspace: workspace.trim(),
+      }),
+    );
+  };
+  return (
+    <form className="settings-form" onSubmit={(e) => void submit(e)}>
+      <label>
+        Provider{overridden('provider')}
+        <select value={provider} onChange={(e) => setProvider(e.target.value as ProviderKind)}>
+          {settings.providers.map((p) => (
+            <option key={p} value={p}>
+              {p === 'anthropic' ? 'Anthropic Messages API' : 'OpenAI-compatible Chat Completions'}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Base URL{overridden('baseUrl')}
+        <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} spellCheck={false} />
+      </label>
+      <label>
+        Model{overridden('model')}
+        <input value={model} onChange={(e) => setModel(e.target.value)} spellCheck={false} />
+      </label>
+      <label>
+        API key name (the secret that holds the key)
+        <input
+          value={keyName}
+          disabled={noKey}
+          onChange={(e) => setKeyName(e.target.value)}
+          spellCheck={false}
+        />
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={noKey} onChange={(e) => setNoKey(e.target.checked)} /> No key (a local
+        server)
+      </label>
+      <label>
+        Default workspace
+        <input
+          value={workspace}
+          onChange={(e) => setWorkspace(e.target.value)}
+          placeholder="empty: a folder of its own per chat"
+          spellCheck={false}
+          aria-describedby="default-workspace-hint"
+        />
+      </label>
+      <p id="default-workspace-hint" className="muted">
+        {workspace.trim() === '' ? (
+          <>
+            Each new chat gets a folder of its own in <span className="path">{settings.chatsFolder}</span>.
+          </>
+        ) : (
+          'New chats work in this folder; commands may change any file in it.'
+        )}{' '}
+        The home folder itself asks for confirmation.
+      </p>
+      {error && (
+        <p className="dialog-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div>
+        <button type="submit" className="primary" disabled={saving}>
+          Save settings
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,52 @@
+// The tools panel: every registered tool with its lint findings, and the MCP servers with reconnect.
+import type { McpServerItem, ToolView } from '../../../preload/contract';
+import type { SliceCreator } from '../../store/app-state';
+import { invoke } from '../../boot/bridge';
+
+/** The tools panel's state. */
+export interface ToolsSlice {
+  tools: ToolView[];
+  mcpServers: McpServerItem[];
+  /** Problems with mcp.json itself. */
+  mcpProblems: string[];
+  /** Servers with a reconnect in flight. */
+  reconnecting: string[];
+  loadTools(): Promise<void>;
+  loadMcp(): Promise<void>;
+  mcpChanged(server: McpServerItem): void;
+  reconnectMcp(name: string): Promise<void>;
+}
+
+/** Creates the tools slice. */
+export const createToolsSlice: SliceCreator<ToolsSlice> = (set, get) => ({
+  tools: [],
+  mcpServers: [],
+  mcpProblems: [],
+  reconnecting: [],
+  async loadTools() {
+    const result = await invoke('tools.list', {});
+    if (result.ok) set({ tools: result.value });
+    else get().pushNotice('error', `Could not list tools: ${result.error.message}`);
+  },
+  async loadMcp() {
+    const result = await invoke('mcp.list', {});
+    if (result.ok) set({ mcpServers: result.value.servers, mcpProblems: result.value.problems });
+    else get().pushNotice('error', `Could not list MCP servers: ${result.error.message}`);
+  },
+  mcpChanged(server) {
+    set((s) => {
+      const index = s.mcpServers.findIndex((m) => m.name === server.name);
+      if (index < 0) return { mcpServers: [...s.mcpServers, server] };
+      const mcpServers = s.mcpServers.slice();
+      mcpServers[index] = server;
+      return { mcpServers };
+    });
+  },
+  async reconnectMcp(name) {
+    set((s) => ({ reconnecting: [...s.reconnecting, name] }));
+    const result = await invoke('mcp.reconnect', { name });
+    set((s) => ({ reconnecting: s.reconnecting.filter((n) => n !== name) }));
+    if (result.ok) get().mcpChanged(result.value);
+    else get().pushNotice('error', `Could not reconnect ${name}: ${result.error.message}`);
+  },
+});

@@ -1,0 +1,105 @@
+// find_tools: search or list the tool catalogue; search results' schemas are loaded into the chat (docs/tools.md, "Tool discovery").
+import type { ToolCatalogPort, ToolContext } from '../sdk/types';
+import { defineTool, ToolError } from '../sdk/types';
+
+const DEFAULT_LIMIT = 8;
+
+/** The find_tools built-in. */
+export const findToolsTool = defineTool({
+  name: 'find_tools',
+  description:
+    'Search the tool catalogue by intent and load the schemas of the matching tools into this chat.\n' +
+    'Use when you need a tool that is not loaded yet; use mode=list to browse names instead.',
+  parameters: {
+    type: 'object',
+    properties: {
+      mode: {
+        type: 'string',
+        enum: ['search', 'list'],
+        default: 'search',
+        description:
+          'search: ranked matches for query, with full schemas, loaded into this chat; list: every tool name and description.',
+      },
+      query: {
+        type: 'string',
+        default: '',
+        description:
+          'What you want to do in plain words, e.g. "open a github issue"; or "select:name_a,name_b" to load exact tool names. Used by mode=search.',
+      },
+      system: {
+        type: 'boolean',
+        default: false,
+        description: 'With mode=list, also list internal system tools (hidden by default).',
+      },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 50,
+        default: DEFAULT_LIMIT,
+        description: 'Most results to return for mode=search, 1 to 50, e.g. 8.',
+      },
+    },
+    additionalProperties: false,
+  },
+  flags: { alwaysAllow: true, systemUse: true },
+  handler: (args, ctx) => {
+    const catalog = requireCatalog(ctx);
+    const mode = args.mode ?? 'search';
+    if (mode === 'list') {
+      const tools = catalog.list({ system: args.system === true });
+      return {
+        content: [
+          { type: 'text', text: tools.map((t) => `${t.name}: ${t.description.split('\n')[0]}`).join('\n') },
+        ],
+        data: tools,
+      };
+    }
+    if (mode !== 'search') throw new ToolError('invalid_arguments', '`mode` must be "search" or "list"');
+    const query = typeof args.query === 'string' ? args.query.trim() : '';
+    if (query === '') throw new ToolError('invalid_arguments', '`query` is required with mode=search');
+    const limit = typeof args.limit === 'number' ? args.limit : DEFAULT_LIMIT;
+    const select = /^select:(.*)$/i.exec(query);
+    const found = select
+      ? (select[1] ?? '')
+          .split(',')
+          .map((n) => n.trim())
+          .filter(Boolean)
+          .flatMap((name) => {
+            const tool = catalog.get(name);
+            return tool ? [{ ...tool, score: 1 }] : [];
+          })
+      : catalog.search(query, limit);
+    const loaded = catalog.loadSchemas(
+      ctx.chatId,
+      found.map((t) => t.name),
+    );
+    const missing = select
+      ? (select[1] ?? '')
+          .split(',')
+          .map((n) => n.trim())
+          .filter((n) => n && !loaded.includes(n))
+      : [];
+    // A selected name that exists but is broken is said to be broken, with why, never called unknown.
+    const broken = missing.flatMap((name) => {
+      const why = catalog.broken?.(name);
+      return why ? [`${name} (${why})`] : [];
+    });
+    const unknown = missing.filter((name) => !catalog.broken?.(name));
+    const notes =
+      (unknown.length > 0 ? ` Unknown names: ${unknown.join(', ')}.` : '') +
+      (broken.length > 0 ? ` Broken, so they cannot be used: ${broken.join('; ')}.` : '');
+    const note =
+      found.length === 0
+        ? select
+          ? `None of these tools can be loaded.${notes}`
+          : `No tool matches "${query}". Try other words, or mode=list.`
+        : `These schemas are now loaded in this chat; call the tools directly.${notes}`;
+    return { content: [{ type: 'text', text: `${note}\n${JSON.stringify(found, null, 1)}` }], data: found };
+  },
+});
+
+function requireCatalog(ctx: ToolContext): ToolCatalogPort {
+  if (!ctx.services.catalog)
+    throw new ToolError('unavailable', 'the tool catalogue is not available in this host');
+  return ctx.services.catalog;
+}

@@ -1,0 +1,127 @@
+// open_file: opens a file or an http(s) URL with the OS default app, which keeps running after the call.
+//
+// Paths are resolved against the workspace but may lead outside it (a download in ~/Downloads, say): the
+// call is gated and the user sees the target before anything opens. URLs are limited to http and https,
+// since other schemes (file:, javascript:, custom app handlers) can run things.
+//
+// The opener is xdg-open on Linux, `open` on macOS and `start` (through cmd.exe) on Windows. The
+// environment variable AGENVOY_OPEN_COMMAND names another program to use instead (a path or a name on
+// PATH, no arguments); it receives the resolved path or the URL as its one argument. Tests use it.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { requireProcesses } from './command-runner';
+import { defineTool, ToolError } from '../sdk/types';
+import { requiredString } from '../sdk/workspace-path';
+
+/** The environment variable that replaces the OS opener. */
+export const OPEN_COMMAND_ENV = 'AGENVOY_OPEN_COMMAND';
+
+/** open_file's limit (docs/dispatch.md, "Limits of the built-in tools"): 10 seconds. */
+export const OPEN_FILE_TIMEOUT_MS = 10_000;
+
+/** The open_file built-in: gated, 10 s. */
+export const openFileTool = defineTool({
+  name: 'open_file',
+  description:
+    'Open a file or an http(s) URL with the default app of the OS, for the user to look at.\n' +
+    'Use when the user wants to see a result in its app; write_result to create the file.\n' +
+    'Needs a desktop session.',
+  parameters: {
+    type: 'object',
+    properties: {
+      target: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'A file path, relative to the workspace or absolute, e.g. "reports/summary.html"; or an http or https URL, ' +
+          'e.g. "https://example.com/docs". Other URL schemes are refused.',
+      },
+    },
+    required: ['target'],
+    additionalProperties: false,
+  },
+  timeoutMs: OPEN_FILE_TIMEOUT_MS,
+  handler: async (args, ctx) => {
+    const target = await resolveTarget(requiredString(args.target, 'target', '"report.pdf"'), ctx.workspace);
+    const port = requireProcesses(ctx);
+    const [command, commandArgs] = opener(target);
+    const cwd = await fs.stat(ctx.workspace).then(
+      (stat) => (stat.isDirectory() ? ctx.workspace : os.tmpdir()),
+      () => os.tmpdir(),
+    );
+    const launched = await port
+      .launch({ command, args: commandArgs, cwd, signal: ctx.signal })
+      .catch((error: unknown) => {
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          throw new ToolError(
+            'opener_missing',
+            `cannot open files here: ${command} was not found; install it (xdg-open is in xdg-utils) or set ` +
+              `${OPEN_COMMAND_ENV} to a program that opens files`,
+          );
+        }
+        throw new ToolError('open_failed', `${command} could not start: ${(error as Error).message}`);
+      });
+    if (launched.state === 'exited' && launched.exitCode !== 0) {
+      const how =
+        launched.exitCode === null ? `killed by ${launched.signal}` : `exit code ${launched.exitCode}`;
+      const stderr = launched.stderr.trim();
+      throw new ToolError(
+        'open_failed',
+        `${command} could not open ${target} (${how})${stderr ? `: ${stderr}` : ''}`,
+      );
+    }
+    return {
+      content: [{ type: 'text', text: `opened ${target} with ${command}` }],
+      data: { target, command },
+    };
+  },
+});
+
+// A URL with an http(s) scheme, or an existing file path; anything else is refused naming `target`.
+async function resolveTarget(raw: string, workspace: string): Promise<string> {
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme !== undefined) {
+    if (scheme !== 'http' && scheme !== 'https') {
+      throw new ToolError(
+        'invalid_arguments',
+        `\`target\` must be a file path or an http(s) URL, not a ${scheme}: URL`,
+        {
+          parameter: 'target',
+        },
+      );
+    }
+    try {
+      return new URL(raw).href;
+    } catch {
+      throw new ToolError('invalid_arguments', `\`target\` is not a valid URL: ${raw}`, {
+        parameter: 'target',
+      });
+    }
+  }
+  const expanded = raw === '~' || raw.startsWith('~/') ? path.join(os.homedir(), raw.slice(1)) : raw;
+  const file = path.resolve(workspace, expanded);
+  const exists = await fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    throw new ToolError('invalid_arguments', `\`target\` does not exist: ${file}`, { parameter: 'target' });
+  }
+  return file;
+}
+
+function opener(target: string): [string, string[]] {
+  const custom = process.env[OPEN_COMMAND_ENV]?.trim();
+  if (custom) return [custom, [target]];
+  switch (process.platform) {
+    case 'darwin':
+      return ['open', [target]];
+    case 'win32':
+      // `start` is a cmd.exe builtin; its first quoted argument is a window title, hence the empty one.
+      return [process.env.ComSpec ?? 'cmd.exe', ['/d', '/c', 'start', '""', target]];
+    default:
+      return ['xdg-open', [target]];
+  }
+}

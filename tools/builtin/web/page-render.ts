@@ -1,0 +1,188 @@
+// Renders a page in the system Chromium (playwright-core) and saves it as HTML after scripts ran, a PDF or a PNG.
+// Chromium never touches the network itself: every request it makes is answered through the guarded client
+// (so the address guard and its pinning hold for every subresource), and anything that slips past the
+// interception (a redirect's follow-up, a preconnect, a WebSocket) goes to a dead proxy and fails.
+import fs from 'node:fs/promises';
+import type { Browser, Route } from 'playwright-core';
+import { ToolError } from '../../sdk/types';
+import type { AddressGuard } from '../../sdk/web/address-guard';
+import type { GuardedResponse } from './guarded-client';
+import { GuardedClient } from './guarded-client';
+import { readCapped } from './read-body';
+import type { RenderFormat } from '../../sdk/web/page-renderer-port';
+
+/** What a rendered page is saved as, by the target's extension. */
+export type { RenderFormat } from '../../sdk/web/page-renderer-port';
+
+/** Largest single resource the page may load. */
+export const MAX_RESOURCE_BYTES = 50 * 1024 * 1024;
+
+// After the DOM is ready: how long to wait for `load` (a resource that never arrives must not hold the page
+// hostage), then for script-driven requests to settle. The call's own limit still bounds everything.
+const LOAD_WAIT_MS = 60_000;
+const SETTLE_MS = 5000;
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--proxy-server=http://127.0.0.1:9',
+  '--proxy-bypass-list=<-loopback>',
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+];
+
+// Hop-by-hop and framing headers are the client's business, not the page's.
+const DROP_REQUEST = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'te',
+]);
+const DROP_RESPONSE = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'content-encoding',
+]);
+
+/** The render format a file name asks for, or null for an unsupported extension. */
+export function renderFormatOf(file: string): RenderFormat | null {
+  const ext = file.toLowerCase().split('.').pop();
+  if (ext === 'html' || ext === 'htm') return 'html';
+  if (ext === 'pdf' || ext === 'png') return ext;
+  return null;
+}
+
+/** Renders `url` and returns the bytes to save; stops Chromium when `signal` fires. */
+export async function renderPage(options: {
+  url: URL;
+  format: RenderFormat;
+  chromiumPath: string;
+  guard: AddressGuard;
+  signal: AbortSignal;
+}): Promise<Buffer> {
+  const { signal, chromiumPath } = options;
+  const usable = await fs.access(chromiumPath, fs.constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+  if (!usable) {
+    throw new ToolError(
+      'browser_unavailable',
+      `render=true needs Chromium, and there is none at ${chromiumPath}: install it (e.g. apt-get install chromium) ` +
+        'or set web.chromiumPath in settings.json; or call download_file without render to save the page as served',
+      { chromiumPath },
+    );
+  }
+  const client = new GuardedClient(options.guard);
+  let browser: Browser | undefined;
+  let closing: Promise<void> | undefined;
+  // One close, shared: a second close() call returns before the first has ended the process.
+  const close = () => (closing ??= browser ? browser.close().catch(() => undefined) : Promise.resolve());
+  const stop = () => void close();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    // The page itself is fetched first, so its redirects are followed (and checked) before Chromium sees it.
+    const first = await fetchResource(client, { method: 'GET', url: options.url, headers: {}, signal });
+    if (first.status >= 400)
+      throw new ToolError('http_error', `HTTP ${first.status} from ${first.url.href}`, {
+        status: first.status,
+      });
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
+    closing = undefined;
+    if (signal.aborted) throw signal.reason;
+    const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false });
+    context.setDefaultTimeout(0);
+    const page = await context.newPage();
+    let pending: Fetched | undefined = first;
+    await page.route('**/*', async (route) => {
+      const cached = pending && route.request().url() === pending.url.href ? pending : undefined;
+      pending = undefined;
+      await answer(route, client, signal, cached);
+    });
+    await page.goto(first.url.href, { waitUntil: 'domcontentloaded', timeout: 0 });
+    await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => undefined);
+    await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => undefined);
+    if (signal.aborted) throw signal.reason;
+    if (options.format === 'pdf') return await page.pdf({ printBackground: true });
+    if (options.format === 'png') return await page.screenshot({ fullPage: true });
+    return Buffer.from(await page.content(), 'utf8');
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', stop);
+    await close();
+    await client.close();
+  }
+}
+
+/** A subresource fetched for a rendered page. */
+export interface Fetched {
+  status: number;
+  url: URL;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+async function answer(route: Route, client: GuardedClient, signal: AbortSignal, cached: Fetched | undefined) {
+  const request = route.request();
+  try {
+    const url = new URL(request.url());
+    const fetched =
+      cached ??
+      (await fetchResource(client, {
+        method: request.method(),
+        url,
+        headers: Object.fromEntries(
+          Object.entries(request.headers()).filter(([name]) => !DROP_REQUEST.has(name.toLowerCase())),
+        ),
+        body: request.postDataBuffer() ?? undefined,
+        signal,
+      }));
+    await route.fulfill({ status: fetched.status, headers: fetched.headers, body: fetched.body });
+  } catch {
+    // Blocked, unreachable or too large: the page sees a failed request, as with a network error.
+    await route.abort('blockedbyclient').catch(() => undefined);
+  }
+}
+
+/** Fetches one subresource for a rendered page through the guard (identity encoding, size-capped). */
+export async function fetchResource(
+  client: GuardedClient,
+  request: {
+    method: string;
+    url: URL;
+    headers: Record<string, string>;
+    body?: Buffer | undefined;
+    signal: AbortSignal;
+  },
+): Promise<Fetched> {
+  // Identity encoding: the body goes to Chromium as received, and undici does not decompress.
+  const response: GuardedResponse = await client.request({
+    method: request.method,
+    url: request.url,
+    headers: { ...request.headers, 'accept-encoding': 'identity' },
+    ...(request.body ? { body: request.body } : {}),
+    signal: request.signal,
+  });
+  const body = await readCapped(response.body, MAX_RESOURCE_BYTES);
+  if (body.cut)
+    throw new ToolError('too_large', `${request.url.href} is larger than ${MAX_RESOURCE_BYTES} bytes`);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value === undefined || DROP_RESPONSE.has(name)) continue;
+    headers[name] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : value;
+  }
+  return { status: response.status, url: response.url, headers, body: body.bytes };
+}
