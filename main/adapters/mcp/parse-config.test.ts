@@ -103,8 +103,29 @@ describe('parseMcpConfig', () => {
       reason: `${FILE}: server "bad": "timeout" must be a number of seconds above 0 and at most 86400 (got "90")`,
     });
     expect(parsed.servers[1]).toMatchObject({
-      reason: `${FILE}: server "worse": "headers" must be an object of string values (got an object)`,
+      reason: `${FILE}: server "worse": "headers.A" must be a string (got 1)`,
     });
+  });
+
+  it('names the field of an array item, and refuses a field nested past the schema limits before reading it', () => {
+    const deep = JSON.parse('['.repeat(100) + ']'.repeat(100)) as unknown;
+    const parsed = parseMcpConfig(
+      JSON.stringify({
+        servers: {
+          items: { command: 'srv', args: ['-y', 3] },
+          deep: { command: 'srv', args: deep },
+          odd: { command: 'srv', trust: ['a', 1], extra: deep },
+          good: { url: 'http://x', extra: deep },
+        },
+      }),
+      FILE,
+    );
+    expect(parsed.servers.map((s) => (s.ok ? 'ok' : s.reason.split(': ').slice(2).join(': ')))).toEqual([
+      '"args" must hold only strings (got 3)',
+      expect.stringMatching(/^"args" is nested deeper than 64 levels \(at 0\.0\.0/),
+      '"trust" must be true, false or an array of tool names (got an array)',
+      'ok',
+    ]);
   });
 
   it('rejects entries with neither or both of command and url, and stdio keys on an HTTP server', () => {

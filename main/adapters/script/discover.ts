@@ -5,8 +5,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { agenvoyHome } from '../../core/paths';
-import { formatBytes, MAX_SCHEMA_BYTES } from '../../core/schema-bounds';
-import { parseManifest, SCRIPT_PREFIX } from './tool-manifest';
+import { formatBytes } from '../../core/schema-bounds';
+import { MAX_MANIFEST_BYTES, parseManifest, SCRIPT_PREFIX } from './tool-manifest';
 import type { ScanDir, ScriptLanguage, ScriptProblem, ScriptScope, ScriptTool } from './types';
 import { resolveWritable } from './writable-paths';
 
@@ -184,9 +184,6 @@ export function resolveTools(scans: Discovery[]): Discovery & { overridden: Scri
   }
   return { tools: [...chosen.values()], problems, overridden };
 }
-
-/** The largest tool.json read: twice the schema limit leaves room for the rest, and keeps a runaway file out. */
-export const MAX_MANIFEST_BYTES = 2 * MAX_SCHEMA_BYTES;
 
 // The file's text, or null when it holds more than `limit` bytes; never reads more than limit + 1 bytes.
 async function readBounded(file: string, limit: number): Promise<string | null> {

@@ -100,6 +100,25 @@ describe('parseManifest', () => {
     expect(reason({ ...valid, writable: Array.from({ length: 33 }, (_, i) => `d${i}`) })).toBe(
       '"writable" may list at most 32 folders',
     );
+    expect(reason({ ...valid, parameters: { required: ['a', 2] } })).toBe(
+      '"parameters.required" must be an array of property names',
+    );
     expect(reason({ ...valid, name: 'x'.repeat(57) })).toBe('ok');
+  });
+
+  it('checks the size and depth of the fields it reads before reading them, leaving parameters to the limits step', () => {
+    const deep = JSON.parse('['.repeat(100) + ']'.repeat(100)) as unknown;
+    expect(reason({ ...valid, secrets: deep })).toMatch(
+      /^"secrets" is nested deeper than 64 levels \(at 0\.0\.0.*; the limit is 64$/,
+    );
+    expect(reason({ ...valid, parameters: { required: Array<number>(70_000).fill(1) } })).toMatch(
+      /^"parameters\.required" is larger than 128\.1 KiB as JSON; the limit is 128\.1 KiB$/,
+    );
+    expect(reason(JSON.stringify(valid) + ' '.repeat(2 * 512 * 1024))).toBe(
+      'tool.json must hold at most 1 MiB of JSON',
+    );
+    // A deep schema still loads: the registry marks the tool broken at its limits step, and the listing shows it.
+    const deepSchema = JSON.parse('{"properties":{"a":'.repeat(100) + '{}' + '}}'.repeat(100)) as unknown;
+    expect(reason({ ...valid, parameters: deepSchema, extra: deep })).toBe('ok');
   });
 });

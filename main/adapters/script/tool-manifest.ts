@@ -1,29 +1,16 @@
-// Validates a tool.json (docs/tools.md, "Script tools"): every wrong field is a reason naming it, never an exception.
+// Reads a tool.json (docs/tools.md, "Script tools") with its zod schema (tool-manifest-schema.ts): every wrong field is
+// a reason naming it, never an exception; unknown keys are warnings.
 import { DEFAULT_TOOL_TIMEOUT } from '../../../tools/sdk/types';
+import type { JsonLimits } from '../../core/schema-bounds';
+import { formatBytes, jsonBoundsProblem, MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH } from '../../core/schema-bounds';
+import { shownValue, zodReason } from '../../core/zod-issues';
+import { KNOWN_KEYS, manifestSchema, MAX_FIELD_BYTES } from './tool-manifest-schema';
 import type { ScriptManifest } from './types';
 
-/** The prefix of every script tool's registered name. */
-export const SCRIPT_PREFIX = 'script_';
+export { SCRIPT_PREFIX } from './tool-manifest-schema';
 
-// Providers accept tool names of at most 64 characters from [A-Za-z0-9_-]; the prefix takes 7.
-const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
-const MAX_NAME_LENGTH = 64 - SCRIPT_PREFIX.length;
-const SECRET_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// A day is far past any sensible call, and well inside setTimeout's 2^31-1 ms.
-const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
-// A tool that needs more writable folders than this wants a narrower design, not a longer list.
-const MAX_WRITABLE = 32;
-const MAX_PATH_LENGTH = 4096;
-const KNOWN_KEYS = new Set([
-  'name',
-  'description',
-  'parameters',
-  'always_allow',
-  'concurrent',
-  'timeout',
-  'secrets',
-  'writable',
-]);
+/** The largest tool.json read: twice the schema limit leaves room for the rest, and keeps a runaway file out. */
+export const MAX_MANIFEST_BYTES = 2 * MAX_SCHEMA_BYTES;
 
 /** The outcome of reading a tool.json. */
 export type ManifestResult =
@@ -31,85 +18,64 @@ export type ManifestResult =
 
 /** Parses and validates the text of a tool.json. */
 export function parseManifest(text: string): ManifestResult {
+  // UTF-16 units never outnumber UTF-8 bytes, so a file read within the limit (discover.ts) always passes.
+  if (text.length > MAX_MANIFEST_BYTES) {
+    return { ok: false, reason: `tool.json must hold at most ${formatBytes(MAX_MANIFEST_BYTES)} of JSON` };
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
     return { ok: false, reason: `malformed JSON: ${(error as Error).message}` };
   }
-  if (!isPlainObject(raw)) return { ok: false, reason: 'tool.json must hold a JSON object' };
+  const bounds = boundsProblem(raw);
+  if (bounds) return { ok: false, reason: bounds };
+  const parsed = manifestSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, reason: zodReason(parsed.error) };
 
-  const { name, description, parameters, always_allow, concurrent, timeout, secrets, writable } = raw;
-  if (typeof name !== 'string' || name.length === 0)
-    return { ok: false, reason: '"name" must be a non-empty string' };
-  if (!NAME_PATTERN.test(name)) {
-    return {
-      ok: false,
-      reason: `"name" may hold only letters, digits, "_" and "-": got ${JSON.stringify(cut(name))}`,
-    };
-  }
-  if (name.length > MAX_NAME_LENGTH) {
-    return {
-      ok: false,
-      reason: `"name" is longer than ${MAX_NAME_LENGTH} characters (script_<name> must fit in 64)`,
-    };
-  }
-  if (typeof description !== 'string' || description.trim().length === 0) {
-    return { ok: false, reason: '"description" must be a non-empty string' };
-  }
-  const schemaProblem = parameters === undefined ? null : checkParameters(parameters);
-  if (schemaProblem) return { ok: false, reason: schemaProblem };
-  for (const [key, value] of [
-    ['always_allow', always_allow],
-    ['concurrent', concurrent],
-  ] as const) {
-    if (value !== undefined && typeof value !== 'boolean')
-      return { ok: false, reason: `"${key}" must be true or false` };
-  }
-  if (
-    timeout !== undefined &&
-    (typeof timeout !== 'number' ||
-      !Number.isFinite(timeout) ||
-      timeout <= 0 ||
-      timeout > MAX_TIMEOUT_SECONDS)
-  ) {
-    return {
-      ok: false,
-      reason: `"timeout" must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}`,
-    };
-  }
-  if (secrets !== undefined && !isStringArray(secrets)) {
-    return { ok: false, reason: '"secrets" must be an array of key names' };
-  }
-  const secretKeys = secrets ?? [];
-  const badKey = secretKeys.find((key) => !SECRET_PATTERN.test(key));
-  if (badKey !== undefined) {
-    return {
-      ok: false,
-      reason: `"secrets" holds ${JSON.stringify(cut(badKey))}, which is not a valid environment variable name`,
-    };
-  }
-  const writableProblem = writable === undefined ? null : checkWritable(writable);
-  if (writableProblem) return { ok: false, reason: writableProblem };
-
-  const unknown = Object.keys(raw).filter((key) => !KNOWN_KEYS.has(key));
+  const { name, description, always_allow, concurrent, timeout, secrets, writable } = parsed.data;
+  // The schema as written, not zod's copy: it is hashed, compiled and shown exactly as the author wrote it.
+  const parameters = (raw as { parameters?: ScriptManifest['parameters'] }).parameters;
+  const unknown = Object.keys(raw as object).filter((key) => !KNOWN_KEYS.includes(key));
   return {
     ok: true,
     manifest: {
       name,
       description,
-      parameters: (parameters as ScriptManifest['parameters'] | undefined) ?? {
-        type: 'object',
-        properties: {},
-      },
+      parameters: parameters ?? { type: 'object', properties: {} },
       alwaysAllow: always_allow === true,
       concurrent: concurrent === true,
-      timeoutMs: typeof timeout === 'number' ? Math.round(timeout * 1000) : DEFAULT_TOOL_TIMEOUT,
-      secrets: [...new Set(secretKeys)],
-      writable: [...new Set((writable as string[] | undefined) ?? [])],
+      timeoutMs: timeout === undefined ? DEFAULT_TOOL_TIMEOUT : Math.round(timeout * 1000),
+      secrets: [...new Set(secrets ?? [])],
+      writable: [...new Set(writable ?? [])],
     },
     warnings: unknown.map(unknownKeyWarning),
   };
+}
+
+// Bounds before zod reads the value (docs/robustness.md, "Limits on untrusted structures"): the text is within
+// MAX_MANIFEST_BYTES, and each list zod reads item by item is within FIELD_LIMITS, so zod's work stays small. Left
+// to the limits step (main/core/tool-broken.ts) are the rest of `parameters`, of which zod reads only the outer two
+// levels, and `description`, read in one step: one too deep or too large makes a broken tool the listing shows, not
+// a missing one. Unknown keys are never read.
+const FIELD_LIMITS: JsonLimits = { maxDepth: MAX_SCHEMA_DEPTH, maxBytes: MAX_FIELD_BYTES };
+
+function boundsProblem(raw: unknown): string | null {
+  if (!isObject(raw)) return null;
+  const fields: Array<[string, unknown]> = KNOWN_KEYS.filter(
+    (key) => key !== 'parameters' && key !== 'description' && Object.hasOwn(raw, key),
+  ).map((key) => [key, raw[key]]);
+  if (isObject(raw.parameters) && Object.hasOwn(raw.parameters, 'required'))
+    fields.push(['parameters.required', raw.parameters.required]);
+  for (const [field, value] of fields) {
+    const problem = jsonBoundsProblem(value, FIELD_LIMITS);
+    if (problem) return `"${field}" is ${problem}`;
+  }
+  return null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // Keys authors write expecting them to work: each gets the reason it does nothing, or the key they meant.
@@ -128,54 +94,9 @@ const UNKNOWN_KEY_HINTS: Record<string, string> = {
 
 /** The warning for one unknown tool.json key: it is ignored, and why or what was meant. */
 export function unknownKeyWarning(key: string): string {
-  const shown = JSON.stringify(cut(key));
+  const shown = shownValue(key, 80);
   const hint = Object.hasOwn(UNKNOWN_KEY_HINTS, key)
     ? UNKNOWN_KEY_HINTS[key]
-    : `known keys: ${[...KNOWN_KEYS].join(', ')}`;
+    : `known keys: ${KNOWN_KEYS.join(', ')}`;
   return `tool.json: unknown key ${shown} is ignored (${hint})`;
-}
-
-// The dispatcher validates arguments against this schema, so it must be an object schema.
-function checkParameters(parameters: unknown): string | null {
-  if (!isPlainObject(parameters)) return '"parameters" must be a JSON Schema object';
-  if (parameters.type !== undefined && parameters.type !== 'object')
-    return '"parameters.type" must be "object"';
-  const { properties, required } = parameters;
-  if (properties !== undefined) {
-    if (!isPlainObject(properties)) return '"parameters.properties" must be an object';
-    const bad = Object.entries(properties).find(
-      ([, schema]) => !isPlainObject(schema) && typeof schema !== 'boolean',
-    );
-    if (bad) return `"parameters.properties.${cut(bad[0])}" must be a JSON Schema object`;
-  }
-  if (required !== undefined && !isStringArray(required)) {
-    return '"parameters.required" must be an array of property names';
-  }
-  return null;
-}
-
-// Only the shape is checked here; where the paths lead is checked when the tool folder loads (writable-paths.ts).
-function checkWritable(writable: unknown): string | null {
-  if (!isStringArray(writable)) return '"writable" must be an array of folder paths';
-  if (writable.length > MAX_WRITABLE) return `"writable" may list at most ${MAX_WRITABLE} folders`;
-  const bad = writable.find(
-    (entry) => entry.trim() === '' || entry.length > MAX_PATH_LENGTH || entry.includes('\0'),
-  );
-  if (bad !== undefined) {
-    return `"writable" holds ${JSON.stringify(bad.slice(0, 80))}, which is not a usable path (empty, too long or with a NUL)`;
-  }
-  return null;
-}
-
-// Text from the file quoted in a reason, cut so a runaway value cannot flood the listing.
-function cut(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-}
-
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
