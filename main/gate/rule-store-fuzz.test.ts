@@ -204,6 +204,19 @@ describe('approval-rules.json fuzz', () => {
     await expectAllowsNothing(truncated.gate);
     const bom = setup(`\uFEFF${JSON.stringify({ version: 1, rules: [ALLOW_ALL], revokedDefaults: [] })}`);
     expect(await bom.book.current()).toMatchObject({ kind: 'ok', rules: [{ id: 'rule-allow-all' }] });
+    // A value nested 100,000 deep, even under a key the file may carry, is named; nothing walks it.
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const nested = setup(
+      JSON.stringify({ version: 1, rules: [{ ...ALLOW_ALL, later: 'DEEP' }], revokedDefaults: [] }).replace(
+        '"DEEP"',
+        deep,
+      ),
+    );
+    expect(await nested.book.current()).toMatchObject({
+      kind: 'damaged',
+      problem: expect.stringMatching(/: nested deeper than 16 levels \(at rules\.0\.later/),
+    });
+    await expectAllowsNothing(nested.gate);
     const huge = setup(Buffer.alloc(9 * 1024 * 1024, 0x20));
     expect(await huge.book.current()).toMatchObject({
       kind: 'damaged',

@@ -1,7 +1,10 @@
 // approval-rules.json in $AGENVOY_HOME/desktop: user rules and revoked defaults, read fresh when the file changes.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import { writeFileAtomic } from '../core/atomic-write';
+import { jsonBoundsProblem } from '../core/schema-bounds';
+import { shownValue } from '../core/zod-issues';
 import type { StoredRule } from './rule-types';
 
 /** The file name of the rules, in the desktop folder. */
@@ -102,49 +105,53 @@ export function parseRuleFile(text: string, file: string): RuleFileState {
   } catch (error) {
     return { kind: 'damaged', problem: `${file} is not valid JSON (${(error as Error).message})` };
   }
-  const problem = checkFile(raw);
-  return problem
-    ? { kind: 'damaged', problem: `${file}: ${problem}` }
-    : { kind: 'ok', file: raw as RuleFile };
+  // Bounded before the schema looks at it: no rules file nests this deep, and nothing walks a value that does.
+  const bounds = jsonBoundsProblem(raw, RULE_FILE_BOUNDS);
+  if (bounds) return { kind: 'damaged', problem: `${file}: ${bounds}` };
+  const checked = ruleFileSchema.safeParse(raw);
+  if (!checked.success) return { kind: 'damaged', problem: `${file}: ${firstProblem(checked.error.issues)}` };
+  return { kind: 'ok', file: checked.data };
 }
 
 function emptyFile(): RuleFile {
   return { version: 1, rules: [], revokedDefaults: [] };
 }
 
-// A file we do not fully understand applies no rule at all: a half-read file could drop a deny or revive a revoked default.
-function checkFile(raw: unknown): string | null {
-  if (!isObject(raw)) return 'must hold a JSON object';
-  if (raw.version !== 1) return `unknown version ${JSON.stringify(raw.version)}`;
-  if (!Array.isArray(raw.rules)) return '"rules" must be an array';
-  if (!Array.isArray(raw.revokedDefaults) || !raw.revokedDefaults.every((id) => typeof id === 'string')) {
-    return '"revokedDefaults" must be an array of rule ids';
-  }
-  for (const [i, rule] of raw.rules.entries()) {
-    const problem = checkRule(rule);
-    if (problem) return `rules[${i}] ${problem}`;
-  }
-  return null;
-}
+const RULE_FILE_BOUNDS = { maxDepth: 16, maxBytes: MAX_RULES_FILE_BYTES };
 
-function checkRule(rule: unknown): string | null {
-  if (!isObject(rule)) return 'must be an object';
-  if (typeof rule.id !== 'string' || rule.id === '') return 'needs an "id"';
-  if (typeof rule.tool !== 'string' || rule.tool === '') return 'needs a "tool" glob';
-  if (rule.pattern !== null && typeof rule.pattern !== 'string') return '"pattern" must be a string or null';
-  if (!Array.isArray(rule.except) || !rule.except.every((glob) => typeof glob === 'string'))
-    return '"except" must be an array of globs';
-  if (rule.effect !== 'allow' && rule.effect !== 'deny') return '"effect" must be "allow" or "deny"';
-  if (typeof rule.createdAt !== 'string') return 'needs a "createdAt" time';
-  if (
-    !isObject(rule.definitions) ||
-    !Object.values(rule.definitions).every((hash) => typeof hash === 'string')
-  ) {
-    return '"definitions" must map tool names to definition hashes';
-  }
-  return null;
-}
+const says = (error: string) => ({ error });
+const EXCEPT = says('"except" must be an array of globs');
+const DEFINITIONS = says('"definitions" must map tool names to definition hashes');
+const REVOKED = says('"revokedDefaults" must be an array of rule ids');
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+// A file we do not fully understand applies no rule at all: a half-read file could drop a deny or revive a revoked
+// default. Keys this version does not know are kept, and written back on a change.
+const storedRuleSchema = z.looseObject(
+  {
+    id: z.string(says('needs an "id"')).min(1, says('needs an "id"')),
+    tool: z.string(says('needs a "tool" glob')).min(1, says('needs a "tool" glob')),
+    pattern: z.string(says('"pattern" must be a string or null')).nullable(),
+    except: z.array(z.string(EXCEPT), EXCEPT),
+    effect: z.enum(['allow', 'deny'], says('"effect" must be "allow" or "deny"')),
+    createdAt: z.string(says('needs a "createdAt" time')),
+    definitions: z.record(z.string(), z.string(DEFINITIONS), DEFINITIONS),
+  },
+  says('must be an object'),
+);
+
+const ruleFileSchema = z.looseObject(
+  {
+    version: z.literal(1, { error: (issue) => `unknown version ${shownValue(issue.input)}` }),
+    rules: z.array(storedRuleSchema, says('"rules" must be an array')),
+    revokedDefaults: z.array(z.string(REVOKED), REVOKED),
+  },
+  says('must hold a JSON object'),
+);
+
+/** The problem the file's own fields have first, then the first rule's: "rules[2] needs a "tool" glob". */
+function firstProblem(issues: readonly z.core.$ZodIssue[]): string {
+  const inRule = (issue: z.core.$ZodIssue) => issue.path[0] === 'rules' && typeof issue.path[1] === 'number';
+  const issue = issues.find((candidate) => !inRule(candidate)) ?? issues[0];
+  if (!issue) return 'is not valid';
+  return inRule(issue) ? `rules[${String(issue.path[1])}] ${issue.message}` : issue.message;
 }

@@ -2,8 +2,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SettingsInput, SettingsView } from '../../preload/contract';
-import type { SettingsLayer } from '../agent/settings';
-import { loadSettings, PROVIDER_KINDS, saveSettings, SettingsError, settingsPath } from '../agent/settings';
+import type { SettingsLayer } from '../settings/settings';
+import {
+  loadSettings,
+  PROVIDER_KINDS,
+  saveSettings,
+  SettingsError,
+  settingsPath,
+} from '../settings/settings';
+import { readSettings } from '../settings/settings-file';
 import { chatsRoot, isHomeFolder } from './chat-folders';
 import { HostError } from './host-error';
 import { optionalString, requestObject } from './request-fields';
@@ -43,14 +50,8 @@ export function readSettingsView(place: SettingsPlace): SettingsView {
  * when neither does, and each new chat gets a folder of its own (chat-folders.ts).
  */
 export function defaultWorkspace(place: SettingsPlace): string | null {
-  try {
-    const raw: unknown = JSON.parse(fs.readFileSync(settingsPath(place.home), 'utf8'));
-    const value = (raw as { defaultWorkspace?: unknown } | null)?.defaultWorkspace;
-    if (typeof value === 'string' && path.isAbsolute(value)) return value;
-  } catch {
-    // Missing or broken: loadSettings reports a broken file; the workspace falls back.
-  }
-  return place.fallbackWorkspace;
+  // Missing, broken or not an absolute path: the workspace falls back (loadSettings reports a broken file).
+  return readSettings(settingsPath(place.home)).defaultWorkspace ?? place.fallbackWorkspace;
 }
 
 /**

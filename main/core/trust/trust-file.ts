@@ -6,6 +6,9 @@
 // folders pin nothing, so their tools ask until the person trusts the folder again; older Agenvoy versions read a
 // version 2 file as damaged and trust nothing, never more.
 import path from 'node:path';
+import { z } from 'zod';
+import { jsonBoundsProblem } from '../schema-bounds';
+import { shownValue } from '../zod-issues';
 
 /** A workspace tool as it was when its folder was trusted: its registered name and the pin of its content. */
 export interface ToolPin {
@@ -41,11 +44,10 @@ const MAX_PATH_LENGTH = 4096;
 const MAX_FOLDERS = 10_000;
 // More tools than any folder holds; a bound so a crafted file cannot make every check slow.
 const MAX_TOOLS = 1000;
+// Checked before the schema looks at the file: no trust file nests this deep or grows this large.
+const TRUST_FILE_BOUNDS = { maxDepth: 16, maxBytes: 64 * 1024 * 1024 };
 const PIN_NAME = /^script_[A-Za-z0-9_-]{1,57}$/;
 const PIN = /^[0-9a-f]{64}$/;
-const FILE_KEYS = new Set(['version', 'folders']);
-const ENTRY_KEYS = new Set(['path', 'trustedAt', 'tools']);
-const PIN_KEYS = new Set(['name', 'pin']);
 
 /** An empty file: nothing trusted. */
 export function emptyTrustFile(): TrustFile {
@@ -60,78 +62,122 @@ export function parseTrustFile(text: string, file: string): TrustFileState {
   } catch (error) {
     return { kind: 'damaged', problem: `${file} is not valid JSON (${(error as Error).message})` };
   }
-  const problem = checkFile(raw);
-  if (problem) return { kind: 'damaged', problem: `${file}: ${problem}` };
-  const { version, folders } = raw as { version: 1 | 2; folders: Array<Record<string, unknown>> };
-  return {
-    kind: 'ok',
-    file: {
-      version: 2,
-      folders: folders.map((entry) => ({
-        path: entry.path as string,
-        trustedAt: entry.trustedAt as string,
-        // A version 1 entry pinned nothing: its folder must be trusted again before any of its tools is.
-        tools:
-          version === 1 || entry.tools === null
-            ? null
-            : (entry.tools as ToolPin[]).map((tool) => ({ name: tool.name, pin: tool.pin })),
-      })),
-    },
+  const bounds = jsonBoundsProblem(raw, TRUST_FILE_BOUNDS);
+  if (bounds) return { kind: 'damaged', problem: `${file}: ${bounds}` };
+  // The version decides the rest: a version 1 file knows no pins, and kept keys of its own.
+  const head = versionSchema.safeParse(raw);
+  if (!head.success) return { kind: 'damaged', problem: `${file}: ${firstProblem(head.error.issues)}` };
+  if (head.data.version === 1) {
+    const checked = trustFileV1Schema.safeParse(raw);
+    if (!checked.success)
+      return { kind: 'damaged', problem: `${file}: ${firstProblem(checked.error.issues)}` };
+    // A version 1 entry pinned nothing: its folder must be trusted again before any of its tools is.
+    const folders = checked.data.folders.map((entry) => ({
+      path: entry.path,
+      trustedAt: entry.trustedAt,
+      tools: null,
+    }));
+    return { kind: 'ok', file: { version: 2, folders } };
+  }
+  const checked = trustFileV2Schema.safeParse(raw);
+  if (!checked.success) return { kind: 'damaged', problem: `${file}: ${firstProblem(checked.error.issues)}` };
+  return { kind: 'ok', file: checked.data };
+}
+
+const says = (error: string) => ({ error });
+/** An object's messages: `unknown` for a key it does not know, `other` for the rest (not an object). */
+const objectSays = (other: string, unknown: (key: string) => string = () => other) => ({
+  error: (issue: { code: string; keys?: string[] }) =>
+    issue.code === 'unrecognized_keys' ? unknown(shownKey(issue.keys?.[0] ?? '')) : other,
+});
+
+const versionSchema = z.looseObject(
+  {
+    version: z.literal([1, TRUST_FILE_VERSION], {
+      error: (issue) => `unknown version ${shownValue(issue.input)}`,
+    }),
+  },
+  says('must hold a JSON object'),
+);
+
+// Entries are written as realpaths: anything else was not written by Agenvoy.
+const folderPath = z
+  .string(says('needs a "path"'))
+  .min(1, says('needs a "path"'))
+  .refine((folder) => folder.length <= MAX_PATH_LENGTH && !folder.includes('\0'), {
+    ...says('"path" is not a usable path'),
+    abort: true,
+  })
+  .refine(
+    (folder) => path.isAbsolute(folder) && path.resolve(folder) === folder,
+    says('"path" must be an absolute, normal path'),
+  );
+
+const trustedAt = z
+  .string(says('needs a "trustedAt" time'))
+  .refine((time) => !Number.isNaN(Date.parse(time)), says('needs a "trustedAt" time'));
+
+const toolPin = z.strictObject(
+  {
+    name: z
+      .string(says('needs a "name" like script_<name>'))
+      .regex(PIN_NAME, says('needs a "name" like script_<name>')),
+    pin: z.string(says('needs a "pin" of 64 hex digits')).regex(PIN, says('needs a "pin" of 64 hex digits')),
+  },
+  objectSays('must be { "name", "pin" }'),
+);
+
+const folders = <T extends z.ZodType>(entry: T) =>
+  z
+    .array(entry, says('"folders" must be an array'))
+    .max(MAX_FOLDERS, says(`"folders" holds more than ${MAX_FOLDERS} entries`));
+
+const trustFileV1Schema = z.looseObject({
+  version: z.literal(1),
+  folders: folders(z.looseObject({ path: folderPath, trustedAt }, says('must be an object'))),
+});
+
+const trustFileV2Schema = z.strictObject(
+  {
+    version: z.literal(TRUST_FILE_VERSION),
+    folders: folders(
+      z.strictObject(
+        {
+          path: folderPath,
+          trustedAt,
+          tools: z
+            .array(toolPin, says('"tools" must be an array (or null for a folder to trust again)'))
+            .max(MAX_TOOLS, says(`"tools" holds more than ${MAX_TOOLS} entries`))
+            .nullable(),
+        },
+        objectSays('must be an object', (key) => `has an unknown key ${key}`),
+      ),
+    ),
+  },
+  objectSays('must hold a JSON object', (key) => `unknown key ${key}`),
+);
+
+/**
+ * The first problem as the file reads: its own keys, then each folder in order with its tools after it; a key an
+ * object should not have before that object's other problems. Named by place: `folders[3] tools[0] needs a "pin" …`.
+ */
+function firstProblem(issues: readonly z.core.$ZodIssue[]): string {
+  const place = (issue: z.core.$ZodIssue) => issue.path.filter((step) => typeof step === 'number');
+  const before = (a: z.core.$ZodIssue, b: z.core.$ZodIssue) => {
+    const [pa, pb] = [place(a), place(b)];
+    for (let i = 0; i < Math.min(pa.length, pb.length); i++) if (pa[i] !== pb[i]) return pa[i]! - pb[i]!;
+    if (pa.length !== pb.length) return pa.length - pb.length;
+    return Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys');
   };
+  const issue = [...issues].sort(before)[0];
+  if (!issue) return 'is not valid';
+  const named = issue.path.flatMap((step, i) => {
+    const next = issue.path[i + 1];
+    return typeof next === 'number' ? [`${String(step)}[${next}]`] : [];
+  });
+  return [...named, issue.message].join(' ');
 }
 
-function checkFile(raw: unknown): string | null {
-  if (!isObject(raw)) return 'must hold a JSON object';
-  if (raw.version !== 1 && raw.version !== TRUST_FILE_VERSION)
-    return `unknown version ${JSON.stringify(raw.version)}`;
-  const version = raw.version;
-  if (version === TRUST_FILE_VERSION) {
-    const extra = unknownKey(raw, FILE_KEYS);
-    if (extra) return `unknown key ${extra}`;
-  }
-  if (!Array.isArray(raw.folders)) return '"folders" must be an array';
-  if (raw.folders.length > MAX_FOLDERS) return `"folders" holds more than ${MAX_FOLDERS} entries`;
-  for (const [i, entry] of raw.folders.entries()) {
-    const problem = checkEntry(entry, version);
-    if (problem) return `folders[${i}] ${problem}`;
-  }
-  return null;
-}
-
-function checkEntry(entry: unknown, version: 1 | 2): string | null {
-  if (!isObject(entry)) return 'must be an object';
-  const folder = entry.path;
-  if (typeof folder !== 'string' || folder === '') return 'needs a "path"';
-  if (folder.length > MAX_PATH_LENGTH || folder.includes('\0')) return '"path" is not a usable path';
-  // Entries are written as realpaths: anything else was not written by Agenvoy.
-  if (!path.isAbsolute(folder) || path.resolve(folder) !== folder)
-    return '"path" must be an absolute, normal path';
-  if (typeof entry.trustedAt !== 'string' || Number.isNaN(Date.parse(entry.trustedAt)))
-    return 'needs a "trustedAt" time';
-  if (version === 1) return null;
-  const extra = unknownKey(entry, ENTRY_KEYS);
-  if (extra) return `has an unknown key ${extra}`;
-  return entry.tools === null ? null : checkPins(entry.tools);
-}
-
-function checkPins(tools: unknown): string | null {
-  if (!Array.isArray(tools)) return '"tools" must be an array (or null for a folder to trust again)';
-  if (tools.length > MAX_TOOLS) return `"tools" holds more than ${MAX_TOOLS} entries`;
-  for (const [i, tool] of tools.entries()) {
-    if (!isObject(tool) || unknownKey(tool, PIN_KEYS)) return `tools[${i}] must be { "name", "pin" }`;
-    if (typeof tool.name !== 'string' || !PIN_NAME.test(tool.name))
-      return `tools[${i}] needs a "name" like script_<name>`;
-    if (typeof tool.pin !== 'string' || !PIN.test(tool.pin))
-      return `tools[${i}] needs a "pin" of 64 hex digits`;
-  }
-  return null;
-}
-
-function unknownKey(object: Record<string, unknown>, known: Set<string>): string | null {
-  const key = Object.keys(object).find((name) => !known.has(name));
-  return key === undefined ? null : JSON.stringify(key.slice(0, 40));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function shownKey(key: string): string {
+  return JSON.stringify(key.slice(0, 40));
 }

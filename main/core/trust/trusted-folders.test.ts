@@ -189,6 +189,11 @@ describe('TrustedFolders', () => {
       [JSON.stringify({ version: 1, folders: [{ path: project }] }), /needs a "trustedAt" time/],
       [JSON.stringify({ version: 1, folders: [{ path: project, trustedAt: 'never' }] }), /"trustedAt"/],
       [JSON.stringify({ version: 1, folders: [{ path: project, trustedAt: 'x' }, 7] }), /folders\[0\]/],
+      // Nesting no trust file has is named before anything looks inside it.
+      [
+        `{"version":1,"folders":[],"later":${'['.repeat(50_000)}${']'.repeat(50_000)}}`,
+        /nested deeper than 16/,
+      ],
     ];
     for (const [text, problem] of damaged) {
       fs.writeFileSync(store.file, text);

@@ -1,6 +1,7 @@
 // The `web` settings port: what the web tools may reach and which services they use.
-// main/ reads `$AGENVOY_HOME/desktop/settings.json` and passes its "web" object through parseWebSettings
-// into ToolServices.web; tools/ cannot read it itself. Every key is optional:
+// main/settings/ reads `$AGENVOY_HOME/desktop/settings.json`, checks its "web" object against its zod schema
+// (main/settings/settings-schema.ts: a bad value is dropped and named in a warning) and passes it into
+// ToolServices.web; tools/ cannot read it itself. Every key is optional:
 //
 //   "web": {
 //     "allowPrivateNetwork": false,        // true: the model may reach private, loopback, link-local,
@@ -93,41 +94,4 @@ export function resolveWebSettings(input: WebSettings | undefined): ResolvedWebS
   };
   if (web.resolve) resolved.resolve = web.resolve;
   return resolved;
-}
-
-/** Reads settings.json's "web" object, keeping the well-typed keys and dropping the rest. */
-export function parseWebSettings(raw: unknown): WebSettings {
-  if (!isObject(raw)) return {};
-  const web: WebSettings = {};
-  if (typeof raw.allowPrivateNetwork === 'boolean') web.allowPrivateNetwork = raw.allowPrivateNetwork;
-  if (Array.isArray(raw.allowedHosts)) {
-    web.allowedHosts = raw.allowedHosts.filter((h): h is string => typeof h === 'string' && h.trim() !== '');
-  }
-  if (typeof raw.chromiumPath === 'string' && raw.chromiumPath) web.chromiumPath = raw.chromiumPath;
-  if (isObject(raw.search)) {
-    const search: SearchSettings = {};
-    if (raw.search.backend === 'searxng' || raw.search.backend === 'brave')
-      search.backend = raw.search.backend;
-    if (typeof raw.search.url === 'string') search.url = raw.search.url;
-    if (typeof raw.search.keyName === 'string') search.keyName = raw.search.keyName;
-    web.search = search;
-  }
-  if (isObject(raw.images)) web.images = mediaApi(raw.images);
-  if (isObject(raw.audio)) {
-    web.audio = mediaApi(raw.audio);
-    if (typeof raw.audio.voice === 'string') web.audio.voice = raw.audio.voice;
-  }
-  return web;
-}
-
-function mediaApi(raw: Record<string, unknown>): MediaApiSettings {
-  const api: MediaApiSettings = {};
-  if (typeof raw.baseUrl === 'string') api.baseUrl = raw.baseUrl;
-  if (typeof raw.model === 'string') api.model = raw.model;
-  if (typeof raw.keyName === 'string') api.keyName = raw.keyName;
-  return api;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,16 +1,16 @@
 // Provider settings (docs/agent-loop.md, "Provider settings"): $AGENVOY_HOME/desktop/settings.json, overridden by AGENVOY_PROVIDER,
 // AGENVOY_BASE_URL and AGENVOY_MODEL, overridden by explicit flags. The same file drives the desktop
-// app, browser mode and `agenvoy chat`; fields this module does not know are kept when it saves.
+// app, browser mode and `agenvoy chat`; fields this module does not know are kept when it saves. The file is read
+// through readSettings (settings-file.ts); the environment and flags are checked by the same zod schema.
 import { writeFileAtomic } from '../core/atomic-write';
-import fs from 'node:fs';
 import { agenvoyHome, agenvoyPaths } from '../core/paths';
+import { readSettings } from './settings-file';
+import type { ProviderKind, SettingsLayer } from './settings-schema';
+import { providerLayerSchema } from './settings-schema';
 import { previewValue } from './settings-value';
 
-/** The two wire formats. */
-export type ProviderKind = 'anthropic' | 'openai';
-
-/** Every provider kind, in the order a settings screen lists them. */
-export const PROVIDER_KINDS: readonly ProviderKind[] = ['anthropic', 'openai'];
+export type { ProviderKind, SettingsLayer } from './settings-schema';
+export { KNOWN_SETTINGS_KEYS, PROVIDER_KINDS } from './settings-schema';
 
 /** Fully resolved provider settings. */
 export interface ProviderSettings {
@@ -20,9 +20,6 @@ export interface ProviderSettings {
   /** The secret holding the API key; null for servers without one (Ollama, LM Studio, vLLM). */
   apiKeyName: string | null;
 }
-
-/** What one layer (file, environment, flags) sets; absent fields fall through. */
-export type SettingsLayer = Partial<ProviderSettings>;
 
 /** Defaults per provider, applied to whatever no layer set. */
 export const PROVIDER_DEFAULTS: Readonly<Record<ProviderKind, Omit<ProviderSettings, 'provider'>>> = {
@@ -50,55 +47,21 @@ export function settingsPath(home?: string): string {
   return agenvoyPaths(home).settings;
 }
 
-/** Reads and checks settings.json; a missing file is an empty layer. Unknown fields are ignored. */
+/** The provider fields settings.json sets; a missing file is an empty layer. Throws SettingsError naming the field. */
 export function readSettingsFile(file: string): SettingsLayer {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new SettingsError(`${file}: cannot read: ${(error as Error).message}`);
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new SettingsError(`${file}: not valid JSON: ${(error as Error).message}`);
-  }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new SettingsError(`${file}: must hold a JSON object`);
-  }
-  return checkLayer(raw as Record<string, unknown>, (field) => `${file}: "${field}"`);
+  const { problem, provider } = readSettings(file);
+  if (problem !== null) throw new SettingsError(problem);
+  return provider;
 }
 
-/** The top-level keys of settings.json some part of the app reads; others are kept on save and named in a warning. */
-export const KNOWN_SETTINGS_KEYS: readonly string[] = [
-  'provider',
-  'baseUrl',
-  'model',
-  'apiKeyName',
-  'defaultWorkspace',
-  'web',
-  'limits',
-];
-
-/** Warnings about settings.json that do not stop anything: unknown top-level keys (a typo, or a newer version's). */
+/**
+ * Warnings about settings.json that do not stop anything, besides its `limits` (readLimits): unknown top-level keys
+ * (a typo, or a newer version's), a bad `web` value or default workspace. A broken file is loadSettings's error.
+ */
 export function settingsWarnings(file: string): string[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    // Missing is fine; broken is readSettingsFile's error to report.
-    return [];
-  }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return [];
-  const unknown = Object.keys(raw).filter((key) => !KNOWN_SETTINGS_KEYS.includes(key));
-  if (unknown.length === 0) return [];
-  const shown = unknown
-    .slice(0, 5)
-    .map((key) => JSON.stringify(key.length > 60 ? `${key.slice(0, 60)}…` : key));
-  const more = unknown.length > 5 ? ` and ${unknown.length - 5} more` : '';
-  return [`${file}: unknown key${unknown.length > 1 ? 's' : ''} ${shown.join(', ')}${more} ignored`];
+  return readSettings(file)
+    .warnings.filter((warning) => warning.section !== 'limits')
+    .map((warning) => warning.text);
 }
 
 const ENV_FIELDS = {
@@ -168,14 +131,8 @@ export function loadSettings(options: LoadSettingsOptions = {}): ProviderSetting
 export async function saveSettings(values: SettingsLayer, options: { home?: string } = {}): Promise<string> {
   const file = settingsPath(options.home);
   checkLayer({ ...values }, (field) => `"${field}"`);
-  let current: Record<string, unknown> = {};
-  try {
-    const raw: unknown = JSON.parse(await fs.promises.readFile(file, 'utf8'));
-    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw))
-      current = raw as Record<string, unknown>;
-  } catch {
-    // Missing or broken: the new file replaces it.
-  }
+  // Missing or broken: the new file replaces it.
+  const current = { ...readSettings(file).object };
   for (const [field, value] of Object.entries(values)) {
     if (value === undefined) delete current[field];
     else current[field] = value;
@@ -191,50 +148,11 @@ const FLAG_NAMES: Record<string, string> = {
   apiKeyName: '--api-key-name',
 };
 
-// Secret names double as environment variable names (the last step of the secret lookup).
-const KEY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
+/** Checks one layer of the environment or flags with the file's own schema; the first bad field is thrown. */
 function checkLayer(raw: Record<string, unknown>, where: (field: string) => string): SettingsLayer {
-  const layer: SettingsLayer = {};
-  const { provider, baseUrl, model, apiKeyName } = raw;
-  if (provider !== undefined) {
-    if (provider !== 'anthropic' && provider !== 'openai') {
-      throw new SettingsError(
-        `${where('provider')} must be "anthropic" or "openai" (got ${previewValue(provider)})`,
-      );
-    }
-    layer.provider = provider;
-  }
-  if (baseUrl !== undefined) {
-    if (typeof baseUrl !== 'string' || !isHttpUrl(baseUrl)) {
-      throw new SettingsError(
-        `${where('baseUrl')} must be an http:// or https:// URL (got ${previewValue(baseUrl)})`,
-      );
-    }
-    layer.baseUrl = baseUrl;
-  }
-  if (model !== undefined) {
-    if (typeof model !== 'string' || model.trim() === '') {
-      throw new SettingsError(`${where('model')} must be a non-empty string (got ${previewValue(model)})`);
-    }
-    layer.model = model;
-  }
-  if (apiKeyName !== undefined) {
-    if (apiKeyName !== null && (typeof apiKeyName !== 'string' || !KEY_NAME.test(apiKeyName))) {
-      throw new SettingsError(
-        `${where('apiKeyName')} must be a key name such as "OPENAI_API_KEY", or null for no key (got ${previewValue(apiKeyName)})`,
-      );
-    }
-    layer.apiKeyName = apiKeyName;
-  }
-  return layer;
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
+  const checked = providerLayerSchema.safeParse(raw, { reportInput: true });
+  if (checked.success) return checked.data;
+  const [issue] = checked.error.issues;
+  const field = String(issue?.path[0] ?? 'settings');
+  throw new SettingsError(`${where(field)} ${issue?.message} (got ${previewValue(issue?.input)})`);
 }

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, parseLimits, readLimits, streamLimits } from './limits';
+import { DEFAULT_STREAM_LIMITS } from '../agent/providers/stream-limits';
+import { streamLimits } from '../agent/turn-limits';
+import { DEFAULT_LIMITS, parseLimits, readLimits } from './limits';
 
 let dir: string;
 beforeEach(() => {
@@ -21,6 +23,8 @@ describe('settings.json limits', () => {
       providerFirstByteSeconds: 300,
       providerIdleSeconds: 300,
     });
+    // The same defaults a provider applies when it is given no limits.
+    expect(streamLimits(DEFAULT_LIMITS)).toEqual(DEFAULT_STREAM_LIMITS);
   });
 
   it('takes usable values, fractions of a second included, and converts them for the stream', () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../app';
 import { policyGate } from '../core/gate-port';
-import { openChatRuntime } from './chat-runtime';
+import { openChatRuntime } from '../agent/chat-runtime';
 import { DEFAULT_LIMITS, readLimits } from './limits';
 import {
   KNOWN_SETTINGS_KEYS,

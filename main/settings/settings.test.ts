@@ -11,6 +11,8 @@ import {
   settingsPath,
   settingsWarnings,
 } from './settings';
+import { readSettings } from './settings-file';
+import { readWebSettings } from './web-settings-file';
 
 let home: string;
 beforeEach(() => {
@@ -168,5 +170,58 @@ describe('saveSettings', () => {
     expect(readSettingsFile(file)).toEqual({ provider: 'openai' });
     await expect(saveSettings({ baseUrl: 'nope' }, { home })).rejects.toThrow(SettingsError);
     expect(readSettingsFile(file)).toEqual({ provider: 'openai' });
+  });
+});
+
+describe('readSettings', () => {
+  it('reads every section in one pass: bad values and unknown keys are named, their defaults apply', () => {
+    const file = writeFile({
+      provider: 'openai',
+      theme: 'dark',
+      defaultWorkspace: 'projects',
+      web: {
+        allowPrivateNetwork: 'yes',
+        allowedHosts: ['nas.lan', 5, ' ', '10.0.0.0/8'],
+        search: { backend: 'bing', url: 'http://localhost:8888', extra: 1 },
+        images: 3,
+      },
+      limits: { toolArgumentsBytes: 2048, providerIdleSeconds: -1 },
+    });
+    const reading = readSettings(file);
+    expect(reading).toMatchObject({
+      problem: null,
+      provider: { provider: 'openai' },
+      defaultWorkspace: null,
+      web: { allowedHosts: ['nas.lan', '10.0.0.0/8'], search: { url: 'http://localhost:8888' } },
+      limits: { toolArgumentsBytes: 2048, providerIdleSeconds: 300 },
+    });
+    expect(reading.warnings.map((warning) => warning.text)).toEqual([
+      `${file}: unknown key "theme" ignored`,
+      `${file}: "defaultWorkspace" must be an absolute path (got "projects"); it is ignored`,
+      `${file}: "web.allowPrivateNetwork" must be true or false (got "yes"); it is ignored`,
+      `${file}: "web.allowedHosts" must be a list of host names, IP addresses or CIDR ranges (got 5); that entry and 1 more are ignored`,
+      `${file}: "web.search.backend" must be "searxng" or "brave" (got "bing"); it is ignored`,
+      `${file}: unknown key "web.search.extra" is ignored`,
+      `${file}: "web.images" must be an object (got 3); it is ignored`,
+      `${file}: "limits.providerIdleSeconds" must be a number of seconds from 0.01 to 86400 (got -1); the default 300 s applies`,
+    ]);
+    // The screen's warnings leave `limits` to readLimits; nothing of a bad file reaches the web tools.
+    expect(settingsWarnings(file)).toHaveLength(7);
+    expect(readWebSettings(file).allowPrivateNetwork).toBeUndefined();
+  });
+
+  it('a provider field that cannot be used is the problem; the other sections are still read', () => {
+    const file = writeFile({ model: '', defaultWorkspace: home, limits: { providerIdleSeconds: 10 } });
+    expect(readSettings(file)).toMatchObject({
+      problem: `${file}: "model" must be a non-empty string (got "")`,
+      defaultWorkspace: home,
+      limits: { providerIdleSeconds: 10 },
+    });
+    writeFile('[1]');
+    expect(readSettings(file)).toMatchObject({
+      problem: `${file}: must hold a JSON object`,
+      defaultWorkspace: null,
+      warnings: [],
+    });
   });
 });
