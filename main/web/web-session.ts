@@ -2,10 +2,10 @@
 // Frames are never logged: a `dialog.secret` frame holds a value that must go to the store and nowhere else.
 import type { WebSocket } from 'ws';
 import type { Result } from '../../preload/contract';
-import type { ClientMessage, ServerMessage } from '../../preload/web-protocol';
+import type { ServerMessage } from '../../preload/web-protocol';
 import type { AppHost } from '../host/open-app-host';
 import { fail, ok, toFailure } from '../host/host-error';
-import { requestObject, requiredIndex, requiredString } from '../host/request-fields';
+import { readClientMessage, readRequestId } from './client-message-schema';
 
 /** WebSocket close codes for frames that are not requests (RFC 6455 §7.4.1). */
 export const PROTOCOL_ERROR = { unsupported: 1003, invalid: 1007, policy: 1008 } as const;
@@ -22,21 +22,15 @@ export function bindSocket(socket: WebSocket, host: AppHost): () => void {
     // page reconnects; a well-behaved page never sends one.
     if (isBinary)
       return void socket.close(PROTOCOL_ERROR.unsupported, 'binary frames are not accepted: send JSON text');
-    let message: Record<string, unknown>;
+    let frame: unknown;
     try {
-      const parsed: unknown = JSON.parse(String(data));
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-        throw new Error('not an object');
-      message = requestObject(parsed);
+      frame = JSON.parse(String(data));
     } catch {
       return void socket.close(PROTOCOL_ERROR.invalid, 'a frame must be one JSON object');
     }
-    const id = message.id;
-    if (typeof id !== 'number' || !Number.isSafeInteger(id))
-      return void socket.close(PROTOCOL_ERROR.policy, 'every request needs a whole-number "id"');
-    void answer(host, message as Partial<ClientMessage> & Record<string, unknown>).then((result) =>
-      send({ type: 'reply', id, result }),
-    );
+    const request = readRequestId(frame);
+    if (!('id' in request)) return void socket.close(PROTOCOL_ERROR[request.code], request.reason);
+    void answer(host, frame).then((result) => send({ type: 'reply', id: request.id, result }));
   };
   socket.on('message', onMessage);
   return () => {
@@ -46,34 +40,31 @@ export function bindSocket(socket: WebSocket, host: AppHost): () => void {
   };
 }
 
-async function answer(host: AppHost, message: Record<string, unknown>): Promise<Result<unknown>> {
+/** Checks a request against the protocol (client-message-schema.ts) and runs it; every failure is a Result. */
+async function answer(host: AppHost, frame: unknown): Promise<Result<unknown>> {
   const redact = (text: string) => host.core.redactor.redact(text);
   try {
-    switch (message.type as ClientMessage['type']) {
+    const checked = readClientMessage(frame);
+    if (!checked.ok) return fail('invalid_request', redact(checked.error));
+    const message = checked.message;
+    switch (message.type) {
       case 'invoke':
         return await host.service.invoke(message.channel, message.request);
       case 'dialog.pending':
         return ok(host.dialogs.pending());
-      case 'dialog.approval': {
-        const dialogId = requiredString(message, 'dialogId', 200);
-        const pending = await host.dialogs.answerApproval(
-          dialogId,
-          requiredIndex(message, 'index'),
-          message.choice,
-        );
-        return ok({ pending });
-      }
+      case 'dialog.approval':
+        return ok({
+          pending: await host.dialogs.answerApproval(message.dialogId, message.index, message.choice),
+        });
       case 'dialog.secret':
-        host.dialogs.answerSecret(requiredString(message, 'dialogId', 200), message.answer);
+        host.dialogs.answerSecret(message.dialogId, message.answer);
         return ok({ accepted: true });
       case 'dialog.question':
-        host.dialogs.answerQuestion(requiredString(message, 'dialogId', 200), message.answer);
+        host.dialogs.answerQuestion(message.dialogId, message.answer);
         return ok({ accepted: true });
       case 'dialog.trust':
-        host.dialogs.answerTrust(requiredString(message, 'dialogId', 200), message.answer);
+        host.dialogs.answerTrust(message.dialogId, message.answer);
         return ok({ accepted: true });
-      default:
-        return fail('invalid_request', `unknown message type ${JSON.stringify(message.type)}`);
     }
   } catch (error) {
     return toFailure(error, redact);

@@ -1,27 +1,14 @@
 // Anthropic's streaming events decoded into neutral StreamEvents.
+import type { AnthropicEvent, AnthropicUsage, BlockDelta, BlockStart } from './anthropic-event-schema';
+import {
+  ANTHROPIC_EVENT_TYPES,
+  anthropicEventSchema,
+  anthropicEventTypeSchema,
+} from './anthropic-event-schema';
+import { describeIssue, eventName } from './chunk-issue';
 import type { ProviderErrorKind, StreamEvent } from './provider';
 import { ProviderError } from './provider';
 import type { SseMessage } from './sse';
-
-type Usage = {
-  input_tokens?: number;
-  output_tokens?: number;
-  cache_creation_input_tokens?: number;
-  cache_read_input_tokens?: number;
-};
-
-type BlockStart = { type: string; id?: string; name?: string; text?: string; input?: unknown };
-type BlockDelta = { type: string; text?: string; partial_json?: string };
-
-type AnthropicEvent =
-  | { type: 'message_start'; message?: { usage?: Usage } }
-  | { type: 'content_block_start'; index: number; content_block: BlockStart }
-  | { type: 'content_block_delta'; index: number; delta: BlockDelta }
-  | { type: 'content_block_stop'; index: number }
-  | { type: 'message_delta'; delta?: { stop_reason?: string | null }; usage?: Usage }
-  | { type: 'message_stop' }
-  | { type: 'ping' }
-  | { type: 'error'; error?: { type?: string; message?: string } };
 
 // `bytes` counts every argument byte streamed; past the limit `json` is dropped and only the count goes on.
 type ToolBlock = { kind: 'tool'; id: string; name: string; json: string; bytes: number; input: unknown };
@@ -42,6 +29,8 @@ export class AnthropicStreamDecoder {
   /** The neutral events one SSE message yields; throws ProviderError for an `error` event. */
   push(message: SseMessage): StreamEvent[] {
     const event = parse(message);
+    // ping, and event types newer than this client.
+    if (event === null) return [];
     switch (event.type) {
       case 'message_start':
         this.usage(event.message?.usage);
@@ -60,9 +49,6 @@ export class AnthropicStreamDecoder {
         return this.finish();
       case 'error':
         throw inStreamError(event.error);
-      default:
-        // ping, and event types newer than this client.
-        return [];
     }
   }
 
@@ -117,14 +103,15 @@ export class AnthropicStreamDecoder {
     return [...open, { type: 'done', stopReason: this.stopReason ?? 'end_turn', usage }];
   }
 
-  private usage(usage: Usage | undefined): void {
-    if (!usage) return;
-    if (usage.input_tokens !== undefined) {
+  private usage(usage: AnthropicUsage): void {
+    // Counts may be missing or null (the schema lets both through); either leaves the count as it was.
+    const input = usage?.input_tokens ?? undefined;
+    if (input !== undefined) {
       // Cached prompt tokens are input too; the sum is what the request really consumed.
       this.inputTokens =
-        usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+        input + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
     }
-    if (usage.output_tokens !== undefined) this.outputTokens = usage.output_tokens;
+    this.outputTokens = usage?.output_tokens ?? this.outputTokens;
   }
 }
 
@@ -160,16 +147,30 @@ function inputJson(input: object): string {
   }
 }
 
-function parse(message: SseMessage): AnthropicEvent {
+/** The event one SSE message holds (null for a type this client skips); throws ProviderError naming what is wrong. */
+function parse(message: SseMessage): AnthropicEvent | null {
+  let value: unknown;
   try {
-    const value = JSON.parse(message.data) as AnthropicEvent;
-    if (value && typeof value === 'object' && typeof value.type === 'string') return value;
+    value = JSON.parse(message.data);
   } catch {
-    // Reported below.
+    throw new ProviderError(
+      'server',
+      `Anthropic sent an event that is not valid JSON: ${message.data.slice(0, 200)}`,
+    );
   }
+  const head = anthropicEventTypeSchema.safeParse(value);
+  if (!head.success) {
+    throw new ProviderError(
+      'server',
+      `Anthropic sent an event (${eventName(message.event)}) without a "type": ${describeIssue(head.error)}`,
+    );
+  }
+  if (!ANTHROPIC_EVENT_TYPES.has(head.data.type)) return null;
+  const event = anthropicEventSchema.safeParse(value);
+  if (event.success) return event.data;
   throw new ProviderError(
     'server',
-    `Anthropic sent an event that is not valid JSON: ${message.data.slice(0, 200)}`,
+    `Anthropic sent a ${head.data.type} event that does not fit the Messages stream: ${describeIssue(event.error)}`,
   );
 }
 
@@ -184,7 +185,7 @@ const ERROR_KINDS: Record<string, ProviderErrorKind> = {
   not_found_error: 'bad_request',
 };
 
-function inStreamError(error: { type?: string; message?: string } | undefined): ProviderError {
+function inStreamError(error: Extract<AnthropicEvent, { type: 'error' }>['error']): ProviderError {
   const type = error?.type ?? 'api_error';
   const kind = ERROR_KINDS[type] ?? 'server';
   return new ProviderError(kind, `Anthropic: ${type}: ${error?.message ?? 'error event in the stream'}`);

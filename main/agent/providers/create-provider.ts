@@ -1,5 +1,5 @@
 // Builds the provider the settings name.
-import type { ProviderSettings } from '../settings';
+import type { ProviderSettings } from '../../settings/settings';
 import { AnthropicProvider } from './anthropic';
 import { OpenAiProvider } from './openai';
 import type { Provider } from './provider';

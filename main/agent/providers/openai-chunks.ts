@@ -2,21 +2,13 @@
 // (ids missing, names repeated, no [DONE]); this decoder accepts what OpenAI, OpenRouter, DeepSeek,
 // Ollama, LM Studio and vLLM send.
 import { randomUUID } from 'node:crypto';
+import { describeIssue, eventName } from './chunk-issue';
+import { statusKind } from './http';
+import type { OpenAiChunk, OpenAiStreamError, ToolCallFragment } from './openai-chunk-schema';
+import { openAiChunkSchema } from './openai-chunk-schema';
 import type { StreamEvent } from './provider';
 import { ProviderError } from './provider';
-import { statusKind } from './http';
 import type { SseMessage } from './sse';
-
-type ToolCallFragment = { index?: number; id?: string; function?: { name?: string; arguments?: string } };
-
-type Chunk = {
-  choices?: Array<{
-    delta?: { content?: string | null; tool_calls?: ToolCallFragment[] };
-    finish_reason?: string | null;
-  }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
-  error?: { message?: string; code?: number | string; type?: string } | string;
-};
 
 // `bytes` counts every argument byte streamed; past the limit `args` is dropped and only the count goes on.
 type PendingCall = { id: string; name: string; args: string; bytes: number };
@@ -35,18 +27,18 @@ export class OpenAiStreamDecoder {
   /** The neutral events one SSE message yields; throws ProviderError for an error chunk. */
   push(message: SseMessage): StreamEvent[] {
     if (message.data.trim() === '[DONE]') return this.done();
-    const chunk = parse(message.data);
+    const chunk = parse(message);
     if (chunk.error) throw chunkError(chunk.error);
-    if (chunk.usage) {
-      if (chunk.usage.prompt_tokens !== undefined) this.usage.inputTokens = chunk.usage.prompt_tokens;
-      if (chunk.usage.completion_tokens !== undefined)
-        this.usage.outputTokens = chunk.usage.completion_tokens;
-    }
+    // Counts may be missing or null (the schema lets both through); either leaves the count as it was.
+    const input = chunk.usage?.prompt_tokens;
+    const output = chunk.usage?.completion_tokens;
+    if (typeof input === 'number') this.usage.inputTokens = input;
+    if (typeof output === 'number') this.usage.outputTokens = output;
     const choice = chunk.choices?.[0];
     if (!choice) return [];
     const out: StreamEvent[] = [];
     const content = choice.delta?.content;
-    if (typeof content === 'string' && content !== '') out.push({ type: 'text', delta: content });
+    if (content) out.push({ type: 'text', delta: content });
     choice.delta?.tool_calls?.forEach((fragment, position) => this.fragment(fragment, position));
     if (choice.finish_reason) {
       this.finishReason = choice.finish_reason;
@@ -77,7 +69,7 @@ export class OpenAiStreamDecoder {
     // OpenAI sends the name once; some servers repeat it in every fragment, so the first one wins.
     if (fragment.function?.name && !call.name) call.name = fragment.function.name;
     const piece = fragment.function?.arguments;
-    if (typeof piece === 'string' && piece !== '') {
+    if (piece) {
       call.bytes += Buffer.byteLength(piece);
       // Past the limit nothing more is kept: the call becomes an "arguments too large" error, not a 20 MB string.
       call.args = call.bytes > this.toolCallBytes ? '' : call.args + piece;
@@ -112,21 +104,27 @@ export class OpenAiStreamDecoder {
   }
 }
 
-function parse(data: string): Chunk {
+/** The chunk one SSE message holds; throws ProviderError naming what is wrong with it. */
+function parse(message: SseMessage): OpenAiChunk {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(data);
-    if (value && typeof value === 'object') return value as Chunk;
+    value = JSON.parse(message.data);
   } catch {
-    // Reported below.
+    throw new ProviderError(
+      'server',
+      `OpenAI-compatible server sent a chunk that is not valid JSON: ${message.data.slice(0, 200)}`,
+    );
   }
+  const chunk = openAiChunkSchema.safeParse(value);
+  if (chunk.success) return chunk.data;
   throw new ProviderError(
     'server',
-    `OpenAI-compatible server sent a chunk that is not valid JSON: ${data.slice(0, 200)}`,
+    `OpenAI-compatible server sent a chunk (event ${eventName(message.event)}) that does not fit the Chat Completions stream: ${describeIssue(chunk.error)}`,
   );
 }
 
 // OpenRouter and others report failures mid-stream as an error chunk, with an HTTP-like code.
-function chunkError(error: NonNullable<Chunk['error']>): ProviderError {
+function chunkError(error: OpenAiStreamError): ProviderError {
   if (typeof error === 'string') return new ProviderError('server', `OpenAI-compatible server: ${error}`);
   const code = typeof error.code === 'number' ? error.code : Number.parseInt(String(error.code ?? ''), 10);
   const kind =
