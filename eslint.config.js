@@ -41,7 +41,7 @@ export const LAYER_ZONES = [
     except: TOOLS_SDK,
     message: 'main/core may use the tools SDK, never a concrete tool (docs/architecture.md, "Layers").',
   },
-  ...['store', 'gate', 'secrets', 'adapters', 'search'].flatMap(lowerLayer),
+  ...['store', 'gate', 'secrets', 'adapters', 'search', 'settings'].flatMap(lowerLayer),
   // Process groups sit beside the core: they import the core and nothing else of main/.
   {
     target: './main/process',

@@ -1,7 +1,7 @@
 // Composition root: builds the core services once and hands them to the hosts (Electron, browser mode, CLI).
 import { builtinTools } from '../tools/builtin';
-import { readWebSettings } from './agent/web-settings-file';
-import { readLimits } from './agent/limits';
+import { readWebSettings } from './settings/web-settings-file';
+import { readLimits } from './settings/limits';
 import type { ToolServices, ToolSpec } from '../tools/sdk/types';
 import { BatchExecutor } from './core/batch-executor';
 import { RegistryCatalog } from './search/catalog';
@@ -43,6 +43,8 @@ export interface CoreOptions {
   healer?: CredentialHealer | null;
   /** Looks a secret up by key name; defaults to the secret store's get. */
   getSecret?: (key: string) => Promise<string | undefined>;
+  /** The redactor every part scrubs with (openRuntime makes it first, so the host's dialogs can use it at once). */
+  redactor?: Redactor;
   /** A prebuilt secret store (tests); its redactor becomes the core's, so what it reads is scrubbed everywhere. */
   secrets?: SecretStore;
   /** The host's masked prompt: enables store_secret and, unless `healer` is given, auto-heal. */
@@ -94,7 +96,7 @@ export interface Core {
 /** Builds the core: registry with built-ins, script tools, catalogue, dispatcher, executor and tasks. */
 export async function createCore(options: CoreOptions): Promise<Core> {
   const paths = agenvoyPaths(options.home ?? agenvoyHome());
-  const redactor = options.secrets?.redactor ?? new Redactor();
+  const redactor = options.secrets?.redactor ?? options.redactor ?? new Redactor();
   const secrets = options.secrets ?? new SecretStore({ secretsFile: paths.secretsFile, redactor });
   const secretPrompt = options.secretPrompt
     ? new StoringSecretPrompt(options.secretPrompt, secrets)

@@ -62,6 +62,13 @@ describe('layers enforced by the linter', () => {
       "import { webCommand } from '../launcher/web-command';\nexport const w = webCommand;\n",
     );
     expect(gate.join('\n')).toMatch(/main\/gate imports only main\/core/);
+    const settings = await probe(
+      `main/settings/${name()}.ts`,
+      "import { streamLimits } from '../agent/turn-limits';\nexport const s = streamLimits;\n",
+    );
+    expect(settings.join('\n')).toMatch(
+      /main\/settings imports only main\/core, main\/process and the tools SDK/,
+    );
   });
 
   it('a host importing another host fails, and electron stays in main/electron', async () => {

@@ -8,7 +8,7 @@ import { chatStorePath, openChatStore } from '../store';
 import { recoverFromCrash } from './chat-persistence';
 import { ChatService } from './chat-service';
 import type { CreateProviderOptions } from './providers/create-provider';
-import type { ProviderSettings } from './settings';
+import type { ProviderSettings } from '../settings/settings';
 import type { ToolFilter } from './tool-exposure';
 
 /** The chat side of a host. */
@@ -30,9 +30,11 @@ export async function openChatRuntime(
     gate?: ConfirmGate;
     askUser?: AskUserPort;
     providerOptions?: CreateProviderOptions;
+    /** The chat store, when the host opened it first; else it is opened here under the core's desktop folder. */
+    store?: ChatStore;
   },
 ): Promise<ChatRuntime> {
-  const store = openChatStore(chatStorePath(core.paths.desktop));
+  const store = options.store ?? openChatStore(chatStorePath(core.paths.desktop));
   const recovered = await recoverFromCrash(store, core);
   const service = new ChatService({
     core,

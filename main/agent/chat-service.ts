@@ -10,9 +10,9 @@ import { persistCoreEvents } from './chat-persistence';
 import { providerSource } from './provider-source';
 import type { CreateProviderOptions } from './providers/create-provider';
 import { createProvider } from './providers/create-provider';
-import type { ProviderSettings } from './settings';
-import { settingsWarnings } from './settings';
-import { readLimits, streamLimits } from './limits';
+import type { ProviderSettings } from '../settings/settings';
+import { readSettings } from '../settings/settings-file';
+import { streamLimits } from './turn-limits';
 import { storePersistence } from './store-persistence';
 import { childOffer } from './host-offers';
 import type { ToolFilter } from './tool-exposure';
@@ -39,6 +39,8 @@ export interface ChatServiceOptions {
 export class ChatService {
   private readonly events = new Emitter<TurnEvent>();
   private readonly running = new Map<string, AbortController>();
+  // Each running turn's promise, settled (never rejected) when it has committed its end: what stopAll awaits.
+  private readonly inFlight = new Map<string, Promise<void>>();
   private readonly warned = new Set<string>();
   private readonly unsubscribe: () => void;
 
@@ -62,7 +64,24 @@ export class ChatService {
 
   /** Runs one user turn; a chat runs one turn at a time. */
   async send(chatId: string, text: string, signal?: AbortSignal): Promise<TurnResult> {
-    return this.runTurn(chatId, text, signal, false);
+    return this.track(chatId, this.runTurn(chatId, text, signal, false));
+  }
+
+  /**
+   * Stops every running turn and waits until each has committed its cancelled state, at most `graceMs` (a turn whose
+   * provider ignores the abort is left behind rather than holding up quitting).
+   */
+  async stopAll(graceMs = 3000): Promise<void> {
+    for (const controller of this.running.values()) controller.abort();
+    const turns = [...this.inFlight.values()];
+    if (turns.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+      timer.unref?.();
+    });
+    await Promise.race([Promise.all(turns), grace]);
+    clearTimeout(timer);
   }
 
   /** The SubagentPort: each subtask runs as a turn of its own child chat, with the child's tool set (docs/agent-loop.md, "Child chats"). */
@@ -73,12 +92,26 @@ export class ChatService {
         title: `↳ ${task.title}`,
         workspace: parent?.workspace ?? this.options.core.workspace,
       });
-      const result = await this.runTurn(child.id, task.prompt, signal, true);
+      const result = await this.track(child.id, this.runTurn(child.id, task.prompt, signal, true));
       return result.error === undefined
         ? { chatId: child.id, status: result.status, text: result.text }
         : { chatId: child.id, status: result.status, text: result.text, error: result.error };
     },
   };
+
+  private track(chatId: string, turn: Promise<TurnResult>): Promise<TurnResult> {
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    // A second send to a busy chat is refused by runTurn; the turn already tracked stays the one awaited.
+    if (this.inFlight.has(chatId)) return turn;
+    this.inFlight.set(chatId, settled);
+    void settled.then(() => {
+      if (this.inFlight.get(chatId) === settled) this.inFlight.delete(chatId);
+    });
+    return turn;
+  }
 
   private async runTurn(
     chatId: string,
@@ -97,8 +130,11 @@ export class ChatService {
     core.schemas.restore(chatId, store.schemas.get(chatId));
     const settings = this.options.settings();
     // Read per turn, so an edit of settings.json applies to the next turn; a bad value is named and its default used.
-    const { limits, warnings } = readLimits(core.paths.settings);
-    this.warn(chatId, [...settingsWarnings(core.paths.settings), ...warnings]);
+    const { limits, warnings } = readSettings(core.paths.settings);
+    this.warn(
+      chatId,
+      warnings.map((warning) => warning.text),
+    );
     const providerOptions = {
       ...this.options.providerOptions,
       limits: { ...streamLimits(limits), ...this.options.providerOptions?.limits },

@@ -1,17 +1,17 @@
 // `agenvoy chat "<prompt>"`: one headless turn, events as JSON lines with --json.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createCore } from '../app';
+import type { ChatEvent, GateEventView, ToolSourceView } from '../../preload/contract';
+import { openRuntime } from '../runtime';
+import { chatEvent, gateEventView } from '../host/chat-events';
+import { sourceView } from '../host/views';
 import { sandboxUnavailableNote } from '../host/sandbox-status';
 import { sensitiveOptions } from '../gate/create-gate';
-import { openChatRuntime } from '../agent/chat-runtime';
 import { headlessOffer } from '../agent/host-offers';
-import type { ProviderKind, SettingsLayer } from '../agent/settings';
-import { loadSettings } from '../agent/settings';
-import type { TurnEvent } from '../agent/turn-events';
+import type { ProviderKind, SettingsLayer } from '../settings/settings';
+import { loadSettings } from '../settings/settings';
 import { agenvoyHome } from '../core/paths';
 import type { ApprovalPolicy } from '../gate/confirm-gate';
-import type { GateEvent } from '../gate/gate-events';
 import { TerminalSecretPrompt } from '../secrets/terminal-prompt';
 import type { CliIo } from './io';
 import { UsageError } from './io';
@@ -50,35 +50,40 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
   const settings = loadSettings({ home, env: io.env, flags });
   const workspace = path.resolve(io.cwd, values.workspace ?? '.');
   const canAsk = io.interactive && approve === 'ask';
-  const write = (event: TurnEvent | GateEvent) => printEvent(event, Boolean(values.json), io);
-  const gate = cliGate(io, approve, '--approve allow');
-  const core = await createCore({
+  const runtime = await openRuntime({
     home,
     workspace,
-    gate,
-    secretPrompt: io.interactive ? new TerminalSecretPrompt(io.stdin as never, io.stderr) : undefined,
-    homes: sensitiveOptions(agenvoyHome(io.env), io.env).homes,
-    onSandboxUnavailable: (reason) => io.stderr(sandboxUnavailableNote(reason)),
-  });
-  const runtime = await openChatRuntime(core, {
+    prompts: () => ({
+      gate: cliGate(io, approve, '--approve allow'),
+      ...(io.interactive ? { secretPrompt: new TerminalSecretPrompt(io.stdin as never, io.stderr) } : {}),
+      askUser: canAsk
+        ? terminalAskUser(io.stdin, io.stderr)
+        : unattendedAskUser('no one can answer here (no terminal, or --approve is not ask)'),
+      onSandboxUnavailable: (reason: string) => io.stderr(sandboxUnavailableNote(reason)),
+    }),
     settings: () => settings,
     offered: headlessOffer,
     background: false,
-    gate,
-    askUser: canAsk
-      ? terminalAskUser(io.stdin, io.stderr)
-      : unattendedAskUser('no one can answer here (no terminal, or --approve is not ask)'),
+    homes: sensitiveOptions(home, io.env).homes,
   });
-  const offGate = gate.on(write);
-  const offChat = runtime.service.on(write);
+  const { core, chats } = runtime;
+  // --json prints the events in the shapes of the UI contract (preload/contract), as the desktop host sends them.
+  const sourceOf = (tool: string): ToolSourceView => {
+    const found = core.registry.get(tool);
+    return found ? sourceView(found.spec.source) : { kind: 'builtin' };
+  };
+  const offGate = runtime.gate.on((event) => printEvent(gateEventView(event), Boolean(values.json), io));
+  const offChat = chats.service.on((event) =>
+    printEvent(chatEvent(event, sourceOf), Boolean(values.json), io),
+  );
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    const chatId = values.chat ?? runtime.service.createChat({ workspace, title: prompt.slice(0, 60) }).id;
-    if (!runtime.store.chats.get(chatId))
-      runtime.service.createChat({ id: chatId, workspace, title: prompt.slice(0, 60) });
-    const result = await runtime.service.send(chatId, prompt, controller.signal);
+    const chatId = values.chat ?? chats.service.createChat({ workspace, title: prompt.slice(0, 60) }).id;
+    if (!chats.store.chats.get(chatId))
+      chats.service.createChat({ id: chatId, workspace, title: prompt.slice(0, 60) });
+    const result = await chats.service.send(chatId, prompt, controller.signal);
     if (!values.json) {
       io.stdout(result.text && !result.text.endsWith('\n') ? '\n' : '');
       io.stderr(`[chat ${chatId}: ${result.status}${result.error ? `: ${result.error}` : ''}]\n`);
@@ -88,12 +93,11 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
     process.off('SIGINT', onSigint);
     offGate();
     offChat();
-    runtime.close();
-    await core.close();
+    await runtime.close();
   }
 }
 
-function printEvent(event: TurnEvent | GateEvent, json: boolean, io: CliIo): void {
+function printEvent(event: ChatEvent | GateEventView, json: boolean, io: CliIo): void {
   if (json) {
     io.stdout(JSON.stringify(event) + '\n');
     return;

@@ -2,9 +2,9 @@
 // Chromium for rendered downloads, whether the configured model provider answers, and the limits in force.
 import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { readWebSettings } from '../agent/web-settings-file';
-import { readLimits } from '../agent/limits';
-import { loadSettings } from '../agent/settings';
+import { readWebSettings } from '../settings/web-settings-file';
+import { readLimits } from '../settings/limits';
+import { loadSettings } from '../settings/settings';
 import { formatBytes } from '../core/argument-size';
 import { agenvoyHome, agenvoyPaths } from '../core/paths';
 import { sensitiveOptions } from '../gate/create-gate';

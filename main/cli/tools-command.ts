@@ -6,7 +6,7 @@ import { createCore } from '../app';
 import { sandboxUnavailableNote } from '../host/sandbox-status';
 import { sensitiveOptions } from '../gate/create-gate';
 import { agenvoyHome, agenvoyPaths } from '../core/paths';
-import { readLimits } from '../agent/limits';
+import { readLimits } from '../settings/limits';
 import { TerminalSecretPrompt } from '../secrets/terminal-prompt';
 import type { ApprovalGate } from '../core/gate-port';
 import { policyGate } from '../core/gate-port';

@@ -1,6 +1,6 @@
 // The chat channels: list, search, create, open, rename, delete, move, send and cancel.
 import type { ChatSummary, InvokeChannel } from '../../preload/contract';
-import { loadSettings, SettingsError } from '../agent/settings';
+import { loadSettings, SettingsError } from '../settings/settings';
 import type { ChatRecord } from '../store';
 import { chatSnapshot, chatSummary } from './chat-snapshot';
 import { chatsRoot, createChatFolder, renameChatFolder } from './chat-folders';

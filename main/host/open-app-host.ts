@@ -3,16 +3,14 @@
 import path from 'node:path';
 import type { ToolSourceView } from '../../preload/contract';
 import type { Core } from '../app';
+import { openRuntime } from '../runtime';
 import type { ToolServices } from '../../tools/sdk/types';
-import { createCore } from '../app';
 import type { ChatRuntime } from '../agent/chat-runtime';
-import { openChatRuntime } from '../agent/chat-runtime';
 import { desktopOffer } from '../agent/host-offers';
 import type { CreateProviderOptions } from '../agent/providers/create-provider';
-import { loadSettings } from '../agent/settings';
+import { loadSettings } from '../settings/settings';
 import { Emitter } from '../core/emitter';
 import { agenvoyHome } from '../core/paths';
-import type { Redactor } from '../core/redactor';
 import { approvalTimeoutFromEnv, createConfirmGate } from '../gate/create-gate';
 import { StoringSecretPrompt } from '../secrets/secret-prompt';
 import type { SecretStore } from '../secrets/secret-store';
@@ -74,60 +72,54 @@ export async function openAppHost(options: AppHostOptions): Promise<AppHost> {
     fallbackWorkspace: options.workspace === undefined ? null : path.resolve(options.workspace),
   };
   const events = new Emitter<HostEvent>();
-  let redactor: Redactor | null = options.secrets?.redactor ?? null;
-  const emit: HostContext['emit'] = (channel, payload) => {
-    const clean = redactor ? redactor.redactDeep(payload) : payload;
-    events.emit({ channel, payload: clean } as HostEvent);
-  };
-  let chatTitle = (chatId: string) => chatId;
-  const dialogs = new DialogHub({
-    redact: (text) => redactor?.redact(text) ?? text,
-    chatTitle: (chatId) => chatTitle(chatId),
-    notice: (notice) => emit('notice', notice),
-  });
-  const gate = createConfirmGate({
-    home,
-    env,
-    policy: 'ask',
-    prompter: dialogs.approvalPrompter(),
-    // docs/security.md ("Decisions and rules"): off by default in the desktop app; AGENVOY_APPROVAL_TIMEOUT turns it on.
-    timeoutMs: approvalTimeoutFromEnv(env, null),
-  });
-  const core = await createCore({
+  const runtime = await openRuntime({
     home,
     workspace: await coreWorkspace(place),
-    gate,
-    secretPrompt: dialogs.secretPrompt(),
+    // Made with the redactor and chat titles openRuntime makes first: every event payload is scrubbed with it.
+    prompts: ({ redactor, chatTitle }) => {
+      const emit: HostContext['emit'] = (channel, payload) =>
+        events.emit({ channel, payload: redactor.redactDeep(payload) } as HostEvent);
+      const dialogs = new DialogHub({
+        redact: (text) => redactor.redact(text),
+        chatTitle,
+        notice: (notice) => emit('notice', notice),
+      });
+      return {
+        emit,
+        dialogs,
+        gate: createConfirmGate({
+          home,
+          env,
+          policy: 'ask',
+          prompter: dialogs.approvalPrompter(),
+          // docs/security.md ("Decisions and rules"): off by default in the desktop app; AGENVOY_APPROVAL_TIMEOUT
+          // turns it on.
+          timeoutMs: approvalTimeoutFromEnv(env, null),
+        }),
+        secretPrompt: dialogs.secretPrompt(),
+        askUser: dialogs.askUser(),
+        onSandboxUnavailable: (reason: string) =>
+          emit('notice', { kind: 'message', level: 'warn', message: sandboxUnavailableNote(reason).trim() }),
+      };
+    },
+    settings: () => loadSettings({ home, env }),
+    offered: desktopOffer,
+    background: true,
     watchScripts: options.watchScripts ?? true,
-    onSandboxUnavailable: (reason) =>
-      emit('notice', { kind: 'message', level: 'warn', message: sandboxUnavailableNote(reason).trim() }),
     mcp: options.mcp ?? 'background',
     ...(options.hostServices ? { hostServices: options.hostServices } : {}),
+    ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),
   });
-  redactor = core.redactor;
-  let runtime: ChatRuntime;
-  try {
-    runtime = await openChatRuntime(core, {
-      settings: () => loadSettings({ home, env }),
-      offered: desktopOffer,
-      background: true,
-      gate,
-      askUser: dialogs.askUser(),
-      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
-    });
-  } catch (error) {
-    await core.close();
-    throw error;
-  }
-  chatTitle = (chatId) => runtime.store.chats.get(chatId)?.title ?? chatId;
+  const { core, chats, gate } = runtime;
+  const { dialogs: hub, emit } = runtime.host;
   const closing = new AbortController();
   const ctx: HostContext = {
     core,
-    runtime,
+    runtime: chats,
     gate,
-    dialogs,
-    secretAsk: new StoringSecretPrompt(dialogs.secretPrompt(), core.secrets),
+    dialogs: hub,
+    secretAsk: new StoringSecretPrompt(hub.secretPrompt(), core.secrets),
     settings: place,
     mode: options.mode,
     version: options.version ?? appVersion(),
@@ -139,19 +131,15 @@ export async function openAppHost(options: AppHostOptions): Promise<AppHost> {
 
   return {
     service,
-    dialogs,
+    dialogs: hub,
     core,
-    runtime,
+    runtime: chats,
     runningTasks: () => core.tasks.running,
     async close() {
       if (closing.signal.aborted) return;
       closing.abort(new Error('the app is quitting'));
-      await stopTurns(runtime);
-      // Tasks are cancelled while the store is open, so they are recorded as cancelled, not interrupted.
-      await core.tasks.cancelAll();
       unsubscribe();
-      runtime.close();
-      await core.close();
+      await runtime.close();
     },
   };
 }
@@ -185,14 +173,4 @@ function wireEvents(ctx: HostContext): () => void {
     if (toolsTimer) clearTimeout(toolsTimer);
     offs.forEach((off) => off());
   };
-}
-
-// Turns are cancelled and given a moment to commit their cancelled state before the store closes.
-async function stopTurns(runtime: ChatRuntime, graceMs = 3000): Promise<void> {
-  const running = runtime.store.chats.list().filter((chat) => runtime.service.isRunning(chat.id));
-  for (const chat of running) runtime.service.cancel(chat.id);
-  const until = Date.now() + graceMs;
-  while (running.some((chat) => runtime.service.isRunning(chat.id)) && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -12,7 +12,7 @@ import type { ChatStore } from '../../store';
 import { ChatService } from '../chat-service';
 import type { ScriptedServer } from '../providers/testing/scripted-server';
 import { startOpenAiTestServer } from '../providers/testing/openai-test-server';
-import type { ProviderSettings } from '../settings';
+import type { ProviderSettings } from '../../settings/settings';
 
 /** Everything a chat test needs, and how to tear it down. */
 export interface ChatFixture {
