@@ -2,6 +2,7 @@
 // "not given". Dropped before validation wherever the schema says the property is optional and does not allow null,
 // at every object depth the schema describes, so the handler then applies its default.
 import { MAX_SCHEMA_DEPTH } from './schema-bounds';
+import { isRecord } from '../../tools/sdk/values';
 
 /** `args` without the nulls of optional properties whose schema does not allow null; unchanged objects are reused. */
 export function dropNullOptionals(schema: unknown, args: Record<string, unknown>): Record<string, unknown> {
@@ -59,8 +60,4 @@ export function allowsNull(schema: unknown, depth = 0): boolean {
   const all = schema.allOf;
   if (Array.isArray(all) && all.some((b) => !allowsNull(b, depth + 1))) return false;
   return true;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

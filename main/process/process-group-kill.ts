@@ -1,6 +1,7 @@
 // Killing a whole process group on a schedule (SIGTERM, short grace, SIGKILL), so a tool's
 // grandchildren and SIGTERM-ignoring helpers die with it (docs/dispatch.md, "Process-tree kill").
 import { groupMembers, hasProcFs } from './process-group-proc';
+import { sleep } from '../../tools/sdk/values';
 
 /** Grace between SIGTERM and SIGKILL (docs/dispatch.md, "Process-tree kill"). */
 export const KILL_GRACE_MS = 500;
@@ -62,8 +63,4 @@ export async function waitGone(pgid: number, withinMs: number, pollMs: number = 
     if (left <= 0) return false;
     await sleep(Math.min(pollMs, left));
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,6 +1,7 @@
 // The searchable words of a tool, by field: its own name words, its server or source, its description
 // and its parameters.
 import { contentWords } from './tokenize';
+import { isRecord } from '../../tools/sdk/values';
 
 /** A tool as the index sees it. */
 export interface IndexedTool {
@@ -54,8 +55,4 @@ function parameterText(schema: unknown, depth = 0): string {
     }
   }
   return parts.join(' ');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -11,6 +11,7 @@ import { issueField } from '../core/zod-issues';
 import type { RuntimeLimits, SettingsLayer } from './settings-schema';
 import { DEFAULT_LIMITS, LIMIT_RULES, PROVIDER_FIELDS, settingsSchema } from './settings-schema';
 import { previewValue } from './settings-value';
+import { isRecord } from '../../tools/sdk/values';
 
 /** Where a warning belongs: an unknown top-level key, or a bad value of a section. */
 export type SettingsSection = 'file' | 'defaultWorkspace' | 'web' | 'limits';
@@ -69,7 +70,7 @@ export function parseSettings(raw: unknown, file: string): SettingsReading {
   if (checked.success) return reading(file, null, checked.data, [], raw as Record<string, unknown>);
   const { issues } = checked.error;
   const root = issues.find((issue) => issue.path.length === 0 && issue.code !== 'unrecognized_keys');
-  if (root || !isObject(raw)) return unusable(file, `${file}: ${root?.message ?? 'must hold a JSON object'}`);
+  if (root || !isRecord(raw)) return unusable(file, `${file}: ${root?.message ?? 'must hold a JSON object'}`);
   const providerIssue = issues.find((issue) => isProviderField(issue.path[0]));
   const problem = providerIssue
     ? `${file}: "${String(providerIssue.path[0])}" ${providerIssue.message} (got ${previewValue(providerIssue.input)})`
@@ -229,8 +230,4 @@ function withoutIssues(
 
 function isProviderField(key: PropertyKey | undefined): boolean {
   return (PROVIDER_FIELDS as readonly PropertyKey[]).includes(key as PropertyKey);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

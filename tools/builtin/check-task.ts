@@ -2,6 +2,7 @@
 import { defineTool, ToolError } from '../sdk/types';
 import { findChatTask, requireTasks, taskLine, taskReport } from './task-view';
 import { optionalString } from '../sdk/workspace-path';
+import { sleep } from '../sdk/values';
 
 /** Longest wait_s: five minutes, so one call never holds a turn for long. */
 export const MAX_WAIT_S = 300;
@@ -57,18 +58,3 @@ export const checkTaskTool = defineTool({
     return { content: [{ type: 'text', text: taskReport(task) }], data: task };
   },
 });
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}

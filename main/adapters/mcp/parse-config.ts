@@ -6,6 +6,7 @@ import { zodReason } from '../../core/zod-issues';
 import { configFileSchema, SERVER_KEYS, serverSchema, TOP_KEYS } from './config-schema';
 import type { McpConfigFile, McpServerConfig, McpServerEntry, McpTrust } from './config-types';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from './config-types';
+import { isRecord } from '../../../tools/sdk/values';
 
 /** Reads and parses the mcp.json at `file`; a missing file means no servers. */
 export async function readMcpConfig(file: string): Promise<McpConfigFile> {
@@ -61,11 +62,11 @@ function parseServer(name: string, raw: unknown, file: string): McpServerEntry {
     ok: false,
     name,
     reason: `${where}: ${reason}`,
-    disabled: isObject(raw) && raw.disabled === true,
+    disabled: isRecord(raw) && raw.disabled === true,
     warnings,
   });
   if (name.trim() === '') return fail('a server needs a non-empty name');
-  if (isObject(raw)) {
+  if (isRecord(raw)) {
     for (const key of Object.keys(raw)) {
       if (!SERVER_KEYS.includes(key)) warnings.push(`${where}: unknown key "${key}" ignored`);
     }
@@ -106,8 +107,4 @@ function toTrust(value: boolean | string[] | undefined): McpTrust {
   if (value === true) return { kind: 'read-only' };
   if (Array.isArray(value)) return { kind: 'tools', tools: value };
   return { kind: 'none' };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

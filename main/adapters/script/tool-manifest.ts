@@ -6,6 +6,7 @@ import { formatBytes, jsonBoundsProblem, MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH } fr
 import { shownValue, zodReason } from '../../core/zod-issues';
 import { KNOWN_KEYS, manifestSchema, MAX_FIELD_BYTES } from './tool-manifest-schema';
 import type { ScriptManifest } from './types';
+import { isRecord } from '../../../tools/sdk/values';
 
 export { SCRIPT_PREFIX } from './tool-manifest-schema';
 
@@ -61,21 +62,17 @@ export function parseManifest(text: string): ManifestResult {
 const FIELD_LIMITS: JsonLimits = { maxDepth: MAX_SCHEMA_DEPTH, maxBytes: MAX_FIELD_BYTES };
 
 function boundsProblem(raw: unknown): string | null {
-  if (!isObject(raw)) return null;
+  if (!isRecord(raw)) return null;
   const fields: Array<[string, unknown]> = KNOWN_KEYS.filter(
     (key) => key !== 'parameters' && key !== 'description' && Object.hasOwn(raw, key),
   ).map((key) => [key, raw[key]]);
-  if (isObject(raw.parameters) && Object.hasOwn(raw.parameters, 'required'))
+  if (isRecord(raw.parameters) && Object.hasOwn(raw.parameters, 'required'))
     fields.push(['parameters.required', raw.parameters.required]);
   for (const [field, value] of fields) {
     const problem = jsonBoundsProblem(value, FIELD_LIMITS);
     if (problem) return `"${field}" is ${problem}`;
   }
   return null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // Keys authors write expecting them to work: each gets the reason it does nothing, or the key they meant.

@@ -2,6 +2,7 @@
 // and only while nothing has been yielded, so a caller never sees a response start twice.
 import type { StreamEvent } from './provider';
 import { ProviderError } from './provider';
+import { sleep as waitFor } from '../../../tools/sdk/values';
 
 /** How often and how patiently a call is retried. */
 export interface RetryPolicy {
@@ -115,17 +116,8 @@ export async function* withRetry(
 
 /** Waits `ms`, rejecting with a `cancelled` ProviderError as soon as `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(cancelledError(signal));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelledError(signal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+  return waitFor(ms, signal).catch(() => {
+    throw cancelledError(signal);
   });
 }
 

@@ -23,9 +23,9 @@ export interface ParameterNode {
 }
 
 /** A plain JSON object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../../../tools/sdk/values';
+
+export { isRecord };
 
 /**
  * Every parameter: the top-level properties, the properties of nested objects, and the properties of
