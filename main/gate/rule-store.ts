@@ -1,8 +1,8 @@
 // approval-rules.json in $AGENVOY_HOME/desktop: user rules and revoked defaults, read fresh when the file changes.
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../core/atomic-write';
+import type { JsonFileState } from '../core/json-file-store';
+import { JsonFileStore } from '../core/json-file-store';
 import { jsonBoundsProblem } from '../core/schema-bounds';
 import { shownValue } from '../core/zod-issues';
 import type { StoredRule } from './rule-types';
@@ -19,7 +19,7 @@ export interface RuleFile {
 }
 
 /** What reading the file found: its rules, or a damaged file (then no rule applies and every call asks). */
-export type RuleFileState = { kind: 'ok'; file: RuleFile } | { kind: 'damaged'; problem: string };
+export type RuleFileState = JsonFileState<RuleFile>;
 
 /** The largest rules file read (far beyond any real one): a larger file is reported, never parsed. */
 export const MAX_RULES_FILE_BYTES = 8 * 1024 * 1024;
@@ -33,66 +33,21 @@ export class RuleFileError extends Error {
 }
 
 /** The rules file: every read sees changes other processes made (the CLI beside the app); writes are atomic. */
-export class RuleStore {
-  private cache: { stamp: string; state: RuleFileState } | null = null;
-  private writing: Promise<unknown> = Promise.resolve();
-
-  constructor(readonly file: string) {}
+export class RuleStore extends JsonFileStore<RuleFile> {
+  constructor(file: string) {
+    super(file, {
+      empty: emptyFile,
+      parse: parseRuleFile,
+      maxBytes: MAX_RULES_FILE_BYTES,
+      noun: 'a rules file',
+      damagedError: (problem) =>
+        new RuleFileError(`${problem}; fix or remove the file to change approval rules`),
+    });
+  }
 
   /** The store of `$AGENVOY_HOME/desktop/approval-rules.json` for a desktop folder. */
   static inDesktop(desktopDir: string): RuleStore {
     return new RuleStore(path.join(desktopDir, RULES_FILE));
-  }
-
-  /** Reads the file (cached until its size or mtime changes); a missing file is an empty one. */
-  async read(): Promise<RuleFileState> {
-    let stamp: string;
-    try {
-      const stat = await fs.stat(this.file);
-      stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ok', file: emptyFile() };
-      return { kind: 'damaged', problem: `cannot read ${this.file}: ${(error as Error).message}` };
-    }
-    if (this.cache?.stamp === stamp) return this.cache.state;
-    const state = await this.load();
-    this.cache = { stamp, state };
-    return state;
-  }
-
-  /** Reads the file fresh, applies `change` and writes the result atomically; one change at a time in this process. */
-  update<T>(change: (file: RuleFile) => T): Promise<T> {
-    const next = this.writing.then(async () => {
-      this.cache = null;
-      const state = await this.read();
-      if (state.kind === 'damaged') {
-        throw new RuleFileError(`${state.problem}; fix or remove the file to change approval rules`);
-      }
-      const file = structuredClone(state.file);
-      const result = change(file);
-      await writeFileAtomic(this.file, JSON.stringify(file, null, 2) + '\n');
-      this.cache = null;
-      return result;
-    });
-    this.writing = next.catch(() => undefined);
-    return next;
-  }
-
-  private async load(): Promise<RuleFileState> {
-    let text: string;
-    try {
-      const size = (await fs.stat(this.file)).size;
-      if (size > MAX_RULES_FILE_BYTES)
-        return {
-          kind: 'damaged',
-          problem: `${this.file} is ${size} bytes, more than a rules file can be (8 MiB)`,
-        };
-      text = await fs.readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ok', file: emptyFile() };
-      return { kind: 'damaged', problem: `cannot read ${this.file}: ${(error as Error).message}` };
-    }
-    return parseRuleFile(text, this.file);
   }
 }
 

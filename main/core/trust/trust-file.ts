@@ -45,7 +45,10 @@ const MAX_FOLDERS = 10_000;
 // More tools than any folder holds; a bound so a crafted file cannot make every check slow.
 const MAX_TOOLS = 1000;
 // Checked before the schema looks at the file: no trust file nests this deep or grows this large.
-const TRUST_FILE_BOUNDS = { maxDepth: 16, maxBytes: 64 * 1024 * 1024 };
+/** The largest trusted-folders.json read (far beyond any real one): a larger file is damaged, never parsed. */
+export const MAX_TRUST_FILE_BYTES = 64 * 1024 * 1024;
+
+const TRUST_FILE_BOUNDS = { maxDepth: 16, maxBytes: MAX_TRUST_FILE_BYTES };
 const PIN_NAME = /^script_[A-Za-z0-9_-]{1,57}$/;
 const PIN = /^[0-9a-f]{64}$/;
 

@@ -5,9 +5,9 @@
 // commands and scripts.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../atomic-write';
+import { JsonFileStore } from '../json-file-store';
 import type { ToolPin, TrustedFolder, TrustFile, TrustFileState } from './trust-file';
-import { emptyTrustFile, parseTrustFile } from './trust-file';
+import { emptyTrustFile, MAX_TRUST_FILE_BYTES, parseTrustFile } from './trust-file';
 
 /** The file name, in $AGENVOY_HOME/desktop. */
 export const TRUST_FILE = 'trusted-folders.json';
@@ -43,10 +43,18 @@ export class TrustError extends Error {
 
 /** trusted-folders.json: every read sees changes other processes made (the CLI beside the app); writes are atomic. */
 export class TrustedFolders {
-  private cache: { stamp: string; state: TrustFileState } | null = null;
-  private writing: Promise<unknown> = Promise.resolve();
+  private readonly store: JsonFileStore<TrustFile>;
 
-  constructor(readonly file: string) {}
+  constructor(readonly file: string) {
+    this.store = new JsonFileStore(file, {
+      empty: emptyTrustFile,
+      parse: parseTrustFile,
+      maxBytes: MAX_TRUST_FILE_BYTES,
+      noun: 'a trust file',
+      damagedError: (problem) =>
+        new TrustError(`${problem}; fix or remove the file to change trusted folders`),
+    });
+  }
 
   /** The store of `$AGENVOY_HOME/desktop/trusted-folders.json` for a desktop folder. */
   static inDesktop(desktopDir: string): TrustedFolders {
@@ -54,19 +62,8 @@ export class TrustedFolders {
   }
 
   /** Reads the file (cached until it changes); a missing file trusts nothing and is not damaged. */
-  async read(): Promise<TrustFileState> {
-    let stamp: string;
-    try {
-      const stat = await fs.stat(this.file);
-      stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
-    } catch (error) {
-      if (isMissing(error)) return { kind: 'ok', file: emptyTrustFile() };
-      return { kind: 'damaged', problem: `cannot read ${this.file}: ${(error as Error).message}` };
-    }
-    if (this.cache?.stamp === stamp) return this.cache.state;
-    const state = await this.load();
-    this.cache = { stamp, state };
-    return state;
+  read(): Promise<TrustFileState> {
+    return this.store.read();
   }
 
   /** Whether `folder` (resolved through symlinks) is exactly a trusted folder, and the tools trusted with it. */
@@ -127,31 +124,7 @@ export class TrustedFolders {
 
   // Reads the file fresh, applies `change`, writes it atomically; one change at a time in this process.
   private update<T>(change: (file: TrustFile) => T): Promise<T> {
-    const next = this.writing.then(async () => {
-      this.cache = null;
-      const state = await this.read();
-      if (state.kind === 'damaged') {
-        throw new TrustError(`${state.problem}; fix or remove the file to change trusted folders`);
-      }
-      const file = structuredClone(state.file);
-      const result = change(file);
-      await writeFileAtomic(this.file, JSON.stringify(file, null, 2) + '\n');
-      this.cache = null;
-      return result;
-    });
-    this.writing = next.catch(() => undefined);
-    return next;
-  }
-
-  private async load(): Promise<TrustFileState> {
-    let text: string;
-    try {
-      text = await fs.readFile(this.file, 'utf8');
-    } catch (error) {
-      if (isMissing(error)) return { kind: 'ok', file: emptyTrustFile() };
-      return { kind: 'damaged', problem: `cannot read ${this.file}: ${(error as Error).message}` };
-    }
-    return parseTrustFile(text, this.file);
+    return this.store.update(change);
   }
 }
 
@@ -171,8 +144,4 @@ export async function realFolder(folder: string): Promise<string | null> {
   } catch {
     return null;
   }
-}
-
-function isMissing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException).code === 'ENOENT';
 }
