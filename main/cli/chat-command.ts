@@ -61,9 +61,7 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
         : unattendedAskUser('no one can answer here (no terminal, or --approve is not ask)'),
       onSandboxUnavailable: (reason: string) => io.stderr(sandboxUnavailableNote(reason)),
     }),
-    settings: () => settings,
-    offered: headlessOffer,
-    background: false,
+    chat: { settings: () => settings, offered: headlessOffer, background: false },
     homes: sensitiveOptions(home, io.env).homes,
   });
   const { core, chats } = runtime;

@@ -1,7 +1,7 @@
 // `agenvoy rules list|add|revoke`: the persisted approval rules (and the shipped defaults) of docs/security.md, "Decisions and rules".
 import { parseArgs } from 'node:util';
 import type { Core } from '../app';
-import { createCore } from '../app';
+import { openRuntime } from '../runtime';
 import { policyGate } from '../core/gate-port';
 import { agenvoyHome } from '../core/paths';
 import { ruleBookFor } from '../gate/create-gate';
@@ -27,11 +27,15 @@ export async function rulesCommand(argv: string[], io: CliIo): Promise<number> {
 
 // The registry tells which rules a changed tool definition voids, and which definitions a new rule approves.
 async function withRegistry<T>(io: CliIo, run: (core: Core) => Promise<T>): Promise<T> {
-  const core = await createCore({ workspace: io.cwd, gate: policyGate('deny'), home: agenvoyHome(io.env) });
+  const runtime = await openRuntime({
+    home: agenvoyHome(io.env),
+    workspace: io.cwd,
+    prompts: () => ({ gate: policyGate('deny') }),
+  });
   try {
-    return await run(core);
+    return await run(runtime.core);
   } finally {
-    await core.close();
+    await runtime.close();
   }
 }
 

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Core } from '../app';
-import { createCore } from '../app';
+import { openRuntime } from '../runtime';
 import { sandboxUnavailableNote } from '../host/sandbox-status';
 import { sensitiveOptions } from '../gate/create-gate';
 import { agenvoyHome, agenvoyPaths } from '../core/paths';
@@ -43,19 +43,21 @@ async function withCore<T>(
   workspace: string,
   run: (core: Core) => Promise<T>,
 ): Promise<T> {
-  const core = await createCore({
+  const runtime = await openRuntime({
+    home: agenvoyHome(io.env),
     workspace,
-    gate,
-    home: io.env.AGENVOY_HOME ? path.resolve(io.env.AGENVOY_HOME) : undefined,
     // store_secret and auto-heal ask on the terminal when there is one.
-    secretPrompt: io.interactive ? new TerminalSecretPrompt(io.stdin as never, io.stderr) : undefined,
+    prompts: () => ({
+      gate,
+      ...(io.interactive ? { secretPrompt: new TerminalSecretPrompt(io.stdin as never, io.stderr) } : {}),
+      onSandboxUnavailable: (reason: string) => io.stderr(sandboxUnavailableNote(reason)),
+    }),
     homes: sensitiveOptions(agenvoyHome(io.env), io.env).homes,
-    onSandboxUnavailable: (reason) => io.stderr(sandboxUnavailableNote(reason)),
   });
   try {
-    return await run(core);
+    return await run(runtime.core);
   } finally {
-    await core.close();
+    await runtime.close();
   }
 }
 

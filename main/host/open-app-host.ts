@@ -102,13 +102,15 @@ export async function openAppHost(options: AppHostOptions): Promise<AppHost> {
           emit('notice', { kind: 'message', level: 'warn', message: sandboxUnavailableNote(reason).trim() }),
       };
     },
-    settings: () => loadSettings({ home, env }),
-    offered: desktopOffer,
-    background: true,
+    chat: {
+      settings: () => loadSettings({ home, env }),
+      offered: desktopOffer,
+      background: true,
+      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+    },
     watchScripts: options.watchScripts ?? true,
     mcp: options.mcp ?? 'background',
     ...(options.hostServices ? { hostServices: options.hostServices } : {}),
-    ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),
   });
   const { core, chats, gate } = runtime;

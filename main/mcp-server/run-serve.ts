@@ -4,7 +4,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Core } from '../app';
-import { createCore } from '../app';
+import { openRuntime } from '../runtime';
 import { agenvoyHome } from '../core/paths';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { HEADLESS_APPROVAL_TIMEOUT_MS } from '../gate/confirm-gate';
@@ -32,7 +32,10 @@ export interface McpServeOptions {
 
 /** Serves until stdin ends, the transport closes or `stop` resolves; then closes the core. */
 export async function runMcpServe(options: McpServeOptions): Promise<void> {
+  // Two references stay late by nature: the authoring helpers are tools of the core they reach (through `port`, only
+  // when called), and the prompter asks through the server that serves the core's tools (once it is connected).
   let core: Core | null = null;
+  let server: Server | null = null;
   const port = (): AuthoringPort => {
     if (!core) throw new Error('the core is still starting');
     return {
@@ -43,32 +46,34 @@ export async function runMcpServe(options: McpServeOptions): Promise<void> {
       dispatcher: core.dispatcher,
     };
   };
-  // The prompter asks through the client once it is connected (the gate is built before the server).
-  let server: Server | null = null;
   const helpers = [guideTool(), ...authoringTools(port)];
   const helperNames = new Set(helpers.map((tool) => tool.name));
-  core = await createCore({
-    home: options.home,
+  const home = options.home ?? agenvoyHome();
+  const runtime = await openRuntime({
+    home,
     workspace: options.workspace,
     // The MCP host asks its own user before calling a tool, so an ordinary call is allowed; the user's rules
     // still apply, a sensitive target or a call only a person may allow is asked again through the client
     // (elicitation) and denied when it cannot ask; --approve deny refuses all but alwaysAllow tools.
-    gate: createConfirmGate({
-      home: options.home ?? agenvoyHome(),
-      policy: options.approve === 'deny' ? 'deny' : 'ask',
-      prompter:
-        options.approve === 'deny'
-          ? null
-          : new ClientPrompter(
-              () => server,
-              (text) => core?.redactor.redact(text) ?? text,
-            ),
-      timeoutMs: approvalTimeoutFromEnv(process.env, HEADLESS_APPROVAL_TIMEOUT_MS),
+    prompts: ({ redactor }) => ({
+      gate: createConfirmGate({
+        home,
+        policy: options.approve === 'deny' ? 'deny' : 'ask',
+        prompter:
+          options.approve === 'deny'
+            ? null
+            : new ClientPrompter(
+                () => server,
+                (text) => redactor.redact(text),
+              ),
+        timeoutMs: approvalTimeoutFromEnv(process.env, HEADLESS_APPROVAL_TIMEOUT_MS),
+      }),
     }),
     hostTools: helpers,
     watchScripts: true,
     mcp: 'off',
   });
+  core = runtime.core;
   const exposed = (tool: RegisteredTool) =>
     tool.spec.source.kind === 'script' || helperNames.has(tool.spec.name);
   try {
@@ -85,6 +90,6 @@ export async function runMcpServe(options: McpServeOptions): Promise<void> {
     await Promise.race([served.closed, inputEnded, options.stop ?? new Promise<void>(() => {})]);
     await served.close().catch(() => {});
   } finally {
-    await core.close();
+    await runtime.close();
   }
 }
