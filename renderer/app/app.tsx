@@ -6,7 +6,7 @@ import { ResultsList } from '../features/chat/results-list';
 import { TodoList } from '../features/chat/todo-list';
 import { SettingsPanel } from '../features/settings/settings-panel';
 import { TasksPanel } from '../features/tasks/tasks-panel';
-import { ToolsPanel } from '../features/tools/tools-panel';
+import { ToolsPanel } from '../features/tool-catalog/tools-panel';
 import { useAppStore } from '../store/app-store';
 import { AppHeader } from './app-header';
 import { DialogHost } from './dialogs/dialog-host';

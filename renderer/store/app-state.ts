@@ -8,7 +8,7 @@ import type { ChatsSlice } from '../features/chat/chats-slice';
 import type { SecretsSlice } from '../features/secrets/secrets-slice';
 import type { SettingsSlice } from '../features/settings/settings-slice';
 import type { TasksSlice } from '../features/tasks/tasks-slice';
-import type { ToolsSlice } from '../features/tools/tools-slice';
+import type { ToolsSlice } from '../features/tool-catalog/tools-slice';
 import type { TrustSlice } from '../features/trust/trust-slice';
 
 /** Every slice of the renderer's store. */

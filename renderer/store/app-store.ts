@@ -8,7 +8,7 @@ import { createChatsSlice } from '../features/chat/chats-slice';
 import { createSecretsSlice } from '../features/secrets/secrets-slice';
 import { createSettingsSlice } from '../features/settings/settings-slice';
 import { createTasksSlice } from '../features/tasks/tasks-slice';
-import { createToolsSlice } from '../features/tools/tools-slice';
+import { createToolsSlice } from '../features/tool-catalog/tools-slice';
 import { createTrustSlice } from '../features/trust/trust-slice';
 import type { AppState } from './app-state';
 

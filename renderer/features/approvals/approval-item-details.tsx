@@ -1,7 +1,7 @@
 // One call of an approval request in full: tool, source, flags, timeout, how it runs, warnings and the complete
 // arguments.
 import type { ApprovalItemView } from '../../../preload/contract';
-import { sourceLabel } from '../tools/call-labels';
+import { sourceLabel } from '../tool-catalog/call-labels';
 import { formatLimit } from '../../shared/time/format-duration';
 import { ApprovalRunNote } from './approval-run-note';
 

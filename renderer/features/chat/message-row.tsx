@@ -1,7 +1,7 @@
 // One row of the message list: a user message, an assistant message (text and tool-call cards in order) or a note.
 import { memo } from 'react';
 import type { MessageView } from '../../../preload/contract';
-import { ToolCallCard } from '../tools/tool-call-card';
+import { ToolCallCard } from '../tool-catalog/tool-call-card';
 import { MarkdownView } from './markdown-view';
 
 const statusText: Record<string, string | null> = {
