@@ -38,9 +38,8 @@ export interface ChatServiceOptions {
 /** Runs turns, keeps one in flight per chat, and emits every committed event. */
 export class ChatService {
   private readonly events = new Emitter<TurnEvent>();
-  private readonly running = new Map<string, AbortController>();
-  // Each running turn's promise, settled (never rejected) when it has committed its end: what stopAll awaits.
-  private readonly inFlight = new Map<string, Promise<void>>();
+  // Each running turn: its controller, and `done`, settled once the turn has committed its end (what stopAll awaits).
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly warned = new Set<string>();
   private readonly unsubscribe: () => void;
 
@@ -64,7 +63,7 @@ export class ChatService {
 
   /** Runs one user turn; a chat runs one turn at a time. */
   async send(chatId: string, text: string, signal?: AbortSignal): Promise<TurnResult> {
-    return this.track(chatId, this.runTurn(chatId, text, signal, false));
+    return this.runTurn(chatId, text, signal, false);
   }
 
   /**
@@ -72,8 +71,10 @@ export class ChatService {
    * provider ignores the abort is left behind rather than holding up quitting).
    */
   async stopAll(graceMs = 3000): Promise<void> {
-    for (const controller of this.running.values()) controller.abort();
-    const turns = [...this.inFlight.values()];
+    const turns = [...this.running.values()].map((turn) => {
+      turn.controller.abort();
+      return turn.done;
+    });
     if (turns.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => {
@@ -92,26 +93,12 @@ export class ChatService {
         title: `↳ ${task.title}`,
         workspace: parent?.workspace ?? this.options.core.workspace,
       });
-      const result = await this.track(child.id, this.runTurn(child.id, task.prompt, signal, true));
+      const result = await this.runTurn(child.id, task.prompt, signal, true);
       return result.error === undefined
         ? { chatId: child.id, status: result.status, text: result.text }
         : { chatId: child.id, status: result.status, text: result.text, error: result.error };
     },
   };
-
-  private track(chatId: string, turn: Promise<TurnResult>): Promise<TurnResult> {
-    const settled = turn.then(
-      () => undefined,
-      () => undefined,
-    );
-    // A second send to a busy chat is refused by runTurn; the turn already tracked stays the one awaited.
-    if (this.inFlight.has(chatId)) return turn;
-    this.inFlight.set(chatId, settled);
-    void settled.then(() => {
-      if (this.inFlight.get(chatId) === settled) this.inFlight.delete(chatId);
-    });
-    return turn;
-  }
 
   private async runTurn(
     chatId: string,
@@ -126,7 +113,9 @@ export class ChatService {
     const controller = new AbortController();
     const forward = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', forward, { once: true });
-    this.running.set(chatId, controller);
+    let finished: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    this.running.set(chatId, { controller, done });
     core.schemas.restore(chatId, store.schemas.get(chatId));
     const settings = this.options.settings();
     // Read per turn, so an edit of settings.json applies to the next turn; a bad value is named and its default used.
@@ -171,6 +160,7 @@ export class ChatService {
       store.schemas.set(chatId, core.schemas.loaded(chatId));
       signal?.removeEventListener('abort', forward);
       this.running.delete(chatId);
+      finished();
     }
   }
 
@@ -186,9 +176,9 @@ export class ChatService {
 
   /** Stops a chat's running turn; false when none runs. */
   cancel(chatId: string): boolean {
-    const controller = this.running.get(chatId);
-    if (!controller) return false;
-    controller.abort();
+    const turn = this.running.get(chatId);
+    if (!turn) return false;
+    turn.controller.abort();
     return true;
   }
 
@@ -199,7 +189,7 @@ export class ChatService {
 
   /** Stops every turn and stops listening to the core. */
   close(): void {
-    for (const controller of this.running.values()) controller.abort();
+    for (const turn of this.running.values()) turn.controller.abort();
     this.unsubscribe();
   }
 }

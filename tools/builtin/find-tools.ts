@@ -80,11 +80,9 @@ export const findToolsTool = defineTool({
           .filter((n) => n && !loaded.includes(n))
       : [];
     // A selected name that exists but is broken is said to be broken, with why, never called unknown.
-    const broken = missing.flatMap((name) => {
-      const why = catalog.broken?.(name);
-      return why ? [`${name} (${why})`] : [];
-    });
-    const unknown = missing.filter((name) => !catalog.broken?.(name));
+    const reasons = missing.map((name) => ({ name, why: catalog.broken?.(name) }));
+    const broken = reasons.flatMap(({ name, why }) => (why ? [`${name} (${why})`] : []));
+    const unknown = reasons.flatMap(({ name, why }) => (why ? [] : [name]));
     const notes =
       (unknown.length > 0 ? ` Unknown names: ${unknown.join(', ')}.` : '') +
       (broken.length > 0 ? ` Broken, so they cannot be used: ${broken.join('; ')}.` : '');
