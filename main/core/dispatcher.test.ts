@@ -3,6 +3,8 @@ import { CredentialError, defineTool, NO_TOOL_TIMEOUT, ToolError } from '../../t
 import type { CallEvent } from './dispatcher';
 import { policyGate } from './gate-port';
 import { testCore } from './testing/test-core';
+import { backgroundCommandTool } from '../../tools/builtin/background-command';
+import { RUN_COMMAND_TIMEOUT_MS, runCommandTool } from '../../tools/builtin/run-command';
 
 const params = (props: Record<string, unknown> = {}, required: string[] = []) => ({
   type: 'object',
@@ -175,6 +177,33 @@ describe('Dispatcher', () => {
     await core.dispatcher.dispatch({ id: '2', name: 'echo_text', args: { text: 'a' } }, scope);
     expect(asked).toEqual(['write_thing']);
     expect(ran).toBe(0);
+  });
+
+  it("shows the gate a background task's own limit, not the tool's foreground default", async () => {
+    const limits: Record<string, number | null> = {};
+    const core = testCore([backgroundCommandTool, runCommandTool], {
+      gate: policyGate((request) => {
+        limits[request.callId] = request.timeoutMs;
+        return { kind: 'deny' };
+      }),
+    });
+    await core.dispatcher.dispatch(
+      { id: 'bg', name: 'background_command', args: { command: 'sleep 1' } },
+      scope,
+    );
+    await core.dispatcher.dispatch(
+      { id: 'bg5', name: 'background_command', args: { command: 'sleep 1', timeout_min: 5 } },
+      scope,
+    );
+    await core.dispatcher.dispatch({ id: 'fg', name: 'run_command', args: { command: 'sleep 1' } }, scope);
+    expect(limits).toEqual({ bg: 60 * 60_000, bg5: 5 * 60_000, fg: RUN_COMMAND_TIMEOUT_MS });
+    // The limit the gate was shown is the one the task then runs under.
+    const allowed = testCore([backgroundCommandTool], { gate: policyGate('allow') });
+    await allowed.dispatcher.dispatch(
+      { id: 'bg', name: 'background_command', args: { command: 'true', timeout_min: 5 } },
+      scope,
+    );
+    expect(allowed.tasks.list().map((task) => task.limitMs)).toEqual([5 * 60_000]);
   });
 
   it('emits progress events with elapsed time', async () => {

@@ -89,7 +89,8 @@ export class Dispatcher {
       tool: call.name,
       source: call.tool.spec.source,
       flags: { ...call.tool.spec.flags },
-      timeoutMs: timeoutJson(call.tool.spec.timeoutMs),
+      // A background tool is shown the task's own limit (its `timeout_min`), not its foreground default.
+      timeoutMs: timeoutJson(this.scaled(limitOf(call))),
       definitionHash: call.tool.definitionHash,
       args: call.args,
       workspace: scope.workspace,
@@ -197,7 +198,7 @@ export class Dispatcher {
 
   private startTask(call: ReadyCall, scope: CallScope, startedAt: number): CallOutcome {
     const { spec } = call.tool;
-    const limitMs = this.scaled(spec.taskLimitMs?.(call.args) ?? spec.timeoutMs);
+    const limitMs = this.scaled(limitOf(call));
     const task = this.deps.tasks.start({
       tool: call.name,
       chatId: scope.chatId,
@@ -271,4 +272,10 @@ export class Dispatcher {
       event.type === 'call.queued' ? { ...event, args: this.deps.redactor.redactDeep(event.args) } : event,
     );
   }
+}
+
+/** The limit a call runs under: a background task's own (from its arguments), else the tool's timeout. */
+function limitOf(call: ReadyCall): number {
+  const { spec } = call.tool;
+  return (spec.flags.background ? spec.taskLimitMs?.(call.args) : undefined) ?? spec.timeoutMs;
 }
