@@ -5,6 +5,7 @@ import { isSecretKey } from '../secrets/key-name';
 import { defaultWorkspace, readSettingsView, saveSettingsInput } from './desktop-settings';
 import type { HandlerTable, HostContext } from './host-context';
 import { HostError } from './host-error';
+import { providerHandlers } from './provider-handlers';
 import { optionalString, requestObject, requiredString } from './request-fields';
 import { sandboxStatusView } from './sandbox-status';
 import { trustHandlers } from './trust-handlers';
@@ -29,6 +30,7 @@ export function adminHandlers(ctx: HostContext): HandlerTable<AdminChannel> {
   const definitionOf = (tool: string) => core.registry.get(tool)?.definitionHash;
   return {
     ...trustHandlers(ctx),
+    ...providerHandlers(ctx),
     'app.info': () => ({
       mode: ctx.mode,
       version: ctx.version,

@@ -5,7 +5,11 @@ import type { SettingsInput, SettingsView } from '../../preload/contract';
 import type { SettingsLayer } from '../settings/settings';
 import {
   loadSettings,
+  loadSettingsDraft,
+  PROVIDER_DEFAULTS,
   PROVIDER_KINDS,
+  PROVIDER_LABELS,
+  providerChosen,
   saveSettings,
   SettingsError,
   settingsPath,
@@ -27,10 +31,17 @@ export interface SettingsPlace {
 export function readSettingsView(place: SettingsPlace): SettingsView {
   let settings;
   try {
-    settings = loadSettings({ home: place.home, env: place.env });
+    settings = loadSettingsDraft({ home: place.home, env: place.env });
   } catch (error) {
     if (error instanceof SettingsError) throw new HostError('invalid_settings', error.message);
     throw error;
+  }
+  let problem: string | null = null;
+  try {
+    loadSettings({ home: place.home, env: place.env });
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    problem = error.message;
   }
   const overridden: SettingsView['overridden'] = [];
   if (place.env.AGENVOY_PROVIDER) overridden.push('provider');
@@ -41,6 +52,13 @@ export function readSettingsView(place: SettingsPlace): SettingsView {
     defaultWorkspace: defaultWorkspace(place) ?? '',
     chatsFolder: chatsRoot(place.env),
     providers: [...PROVIDER_KINDS],
+    presets: PROVIDER_KINDS.map((kind) => ({
+      kind,
+      label: PROVIDER_LABELS[kind],
+      ...PROVIDER_DEFAULTS[kind],
+    })),
+    configured: providerChosen({ home: place.home, env: place.env }),
+    problem,
     overridden,
   };
 }

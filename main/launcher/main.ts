@@ -6,6 +6,7 @@ import { processIo, UsageError } from '../cli/io';
 import { mcpCommand } from './mcp-command';
 import { rulesCommand } from '../cli/rules-command';
 import { secretsCommand } from '../cli/secrets-command';
+import { setupCommand } from '../cli/setup-command';
 import { toolsCommand } from '../cli/tools-command';
 import { trustCommand } from '../cli/trust-command';
 import { webCommand } from './web-command';
@@ -13,7 +14,11 @@ import { webCommand } from './web-command';
 const USAGE = `usage: agenvoy <command> [options]
 
 commands:
-  chat "<prompt>" [--chat ID] [--workspace DIR] [--provider anthropic|openai] [--base-url URL]
+  setup [--provider anthropic|openai|openrouter|deepseek|ollama|lmstudio|custom] [--base-url URL]
+        [--model NAME] [--no-key | --api-key-name KEY] [--no-test]
+                                                  choose the model provider (asks step by step on a
+                                                  terminal), test the connection and save
+  chat "<prompt>" [--chat ID] [--workspace DIR] [--provider KIND] [--base-url URL]
        [--model NAME] [--approve ask|allow|deny] [--json]
                                                   run one agent turn headlessly
   tools list [--json] [--system]                  every registered tool
@@ -23,7 +28,9 @@ commands:
                                                   run one tool through the dispatcher (- reads the
                                                   arguments from standard input, @FILE from a file)
   mcp serve [--approve ask|deny] [--workspace DIR]  serve the script tools and their authoring helpers over stdio
-  web [--port N] [--workspace DIR] [--rebuild]    browser mode: the app on 127.0.0.1, its URL (with token) printed
+  web [--port N] [--workspace DIR] [--rebuild] [--open]
+                                                  browser mode: the app on 127.0.0.1, its URL (with token) printed;
+                                                  --open also opens it in the default browser
   secrets set KEY [--stdin]                       store a secret (masked prompt, or piped with --stdin)
   secrets delete KEY                              remove a secret from the keychain and the file
   secrets list [--json]                           secret names, where each lives, the active backend
@@ -44,6 +51,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   const [command, ...rest] = argv;
   try {
     switch (command) {
+      case 'setup':
+        return await setupCommand(rest, io);
       case 'chat':
         return await chatCommand(rest, io);
       case 'tools':

@@ -7,11 +7,30 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_TOOL_ARGUMENTS_BYTES } from '../core/argument-size';
 
-/** Every provider kind, in the order a settings screen lists them. */
-export const PROVIDER_KINDS = ['anthropic', 'openai'] as const;
+/**
+ * Every provider, in the order a settings screen lists them. Each speaks one of two wire formats (providerWire):
+ * Anthropic's Messages API, or OpenAI's Chat Completions, which every other one here speaks.
+ */
+export const PROVIDER_KINDS = [
+  'anthropic',
+  'openai',
+  'openrouter',
+  'deepseek',
+  'ollama',
+  'lmstudio',
+  'custom',
+] as const;
+
+/** A provider the settings may name. */
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 /** The two wire formats. */
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+export type ProviderWire = 'anthropic' | 'openai';
+
+/** The wire format `kind` speaks. */
+export function providerWire(kind: ProviderKind): ProviderWire {
+  return kind === 'anthropic' ? 'anthropic' : 'openai';
+}
 
 // Secret names double as environment variable names (the last step of the secret lookup).
 const KEY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -21,7 +40,9 @@ const says = (error: string) => ({ error });
 
 /** The provider fields one layer (the file, the environment, command-line flags) may set. */
 export const providerLayerSchema = z.object({
-  provider: z.enum(PROVIDER_KINDS, says('must be "anthropic" or "openai"')).optional(),
+  provider: z
+    .enum(PROVIDER_KINDS, says(`must be one of ${PROVIDER_KINDS.map((kind) => `"${kind}"`).join(', ')}`))
+    .optional(),
   baseUrl: z.url({ protocol: /^https?$/, ...says('must be an http:// or https:// URL') }).optional(),
   model: z
     .string(says('must be a non-empty string'))

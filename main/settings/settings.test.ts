@@ -4,7 +4,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   loadSettings,
+  loadSettingsDraft,
   PROVIDER_DEFAULTS,
+  PROVIDER_KINDS,
+  providerChosen,
+  providerWire,
   readSettingsFile,
   saveSettings,
   SettingsError,
@@ -94,7 +98,7 @@ describe('loadSettings', () => {
     const file = writeFile({ provider: 'gemini' });
     expect(() => loadSettings({ home, env: {} })).toThrow(SettingsError);
     expect(() => loadSettings({ home, env: {} })).toThrow(
-      `${file}: "provider" must be "anthropic" or "openai" (got "gemini")`,
+      `${file}: "provider" must be one of "anthropic", "openai", "openrouter", "deepseek", "ollama", "lmstudio", "custom" (got "gemini")`,
     );
     writeFile({ baseUrl: 'localhost:11434' });
     expect(() => loadSettings({ home, env: {} })).toThrow(/"baseUrl" must be an http:\/\/ or https:\/\/ URL/);
@@ -123,7 +127,7 @@ describe('loadSettings', () => {
       message = (error as Error).message;
     }
     expect(message).toMatch(
-      /"provider" must be "anthropic" or "openai" \(got "p{60}"… \(5000000 characters\)\)$/,
+      /"provider" must be one of "anthropic", .*, "custom" \(got "p{60}"… \(5000000 characters\)\)$/,
     );
     writeFile({ apiKeyName: { nested: true } });
     expect(() => loadSettings({ home, env: {} })).toThrow(/"apiKeyName" must be .* \(got an object\)$/);
@@ -223,5 +227,50 @@ describe('readSettings', () => {
       defaultWorkspace: null,
       warnings: [],
     });
+  });
+});
+
+describe('providers beyond the two wire formats', () => {
+  it('speaks Anthropic only for anthropic; every other provider is OpenAI-compatible', () => {
+    expect(PROVIDER_KINDS.map((kind) => [kind, providerWire(kind)])).toEqual([
+      ['anthropic', 'anthropic'],
+      ['openai', 'openai'],
+      ['openrouter', 'openai'],
+      ['deepseek', 'openai'],
+      ['ollama', 'openai'],
+      ['lmstudio', 'openai'],
+      ['custom', 'openai'],
+    ]);
+  });
+
+  it('local servers take no key by default, so no hand-edited "apiKeyName": null is needed', () => {
+    writeFile({ provider: 'ollama', model: 'llama3.2' });
+    expect(loadSettings({ home, env: {} })).toEqual({
+      provider: 'ollama',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'llama3.2',
+      apiKeyName: null,
+    });
+    expect(PROVIDER_DEFAULTS.lmstudio.apiKeyName).toBeNull();
+    expect(PROVIDER_DEFAULTS.openrouter.apiKeyName).toBe('OPENROUTER_API_KEY');
+  });
+
+  it('a provider without a default model must be given one: loadSettings says how, the draft shows ""', () => {
+    writeFile({ provider: 'lmstudio' });
+    expect(() => loadSettings({ home, env: {} })).toThrow(
+      /provider "lmstudio" has no default model: choose one with `agenvoy setup`/,
+    );
+    expect(loadSettingsDraft({ home, env: {} }).model).toBe('');
+    expect(loadSettings({ home, env: { AGENVOY_MODEL: 'qwen3-8b' } }).model).toBe('qwen3-8b');
+  });
+
+  it('a provider is chosen once settings.json, AGENVOY_PROVIDER or a flag names one, not by other fields', () => {
+    expect(providerChosen({ home, env: {} })).toBe(false);
+    writeFile({ model: 'x', baseUrl: 'http://127.0.0.1:1/v1' });
+    expect(providerChosen({ home, env: {} })).toBe(false);
+    expect(providerChosen({ home, env: { AGENVOY_PROVIDER: 'openai' } })).toBe(true);
+    expect(providerChosen({ home, env: {}, flags: { provider: 'custom' } })).toBe(true);
+    writeFile({ provider: 'deepseek' });
+    expect(providerChosen({ home, env: {} })).toBe(true);
   });
 });

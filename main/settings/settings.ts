@@ -9,8 +9,8 @@ import type { ProviderKind, SettingsLayer } from './settings-schema';
 import { providerLayerSchema } from './settings-schema';
 import { previewValue } from './settings-value';
 
-export type { ProviderKind, SettingsLayer } from './settings-schema';
-export { KNOWN_SETTINGS_KEYS, PROVIDER_KINDS } from './settings-schema';
+export type { ProviderKind, ProviderWire, SettingsLayer } from './settings-schema';
+export { KNOWN_SETTINGS_KEYS, PROVIDER_KINDS, providerWire } from './settings-schema';
 
 /** Fully resolved provider settings. */
 export interface ProviderSettings {
@@ -21,7 +21,10 @@ export interface ProviderSettings {
   apiKeyName: string | null;
 }
 
-/** Defaults per provider, applied to whatever no layer set. */
+/**
+ * Defaults per provider, applied to whatever no layer set. A model of '' means the provider has no sensible default
+ * (a local server lists what it has loaded): one must be chosen (`agenvoy setup`, the Welcome page, or `model`).
+ */
 export const PROVIDER_DEFAULTS: Readonly<Record<ProviderKind, Omit<ProviderSettings, 'provider'>>> = {
   anthropic: {
     baseUrl: 'https://api.anthropic.com',
@@ -29,6 +32,30 @@ export const PROVIDER_DEFAULTS: Readonly<Record<ProviderKind, Omit<ProviderSetti
     apiKeyName: 'ANTHROPIC_API_KEY',
   },
   openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1', apiKeyName: 'OPENAI_API_KEY' },
+  openrouter: {
+    baseUrl: 'https://openrouter.ai/api/v1',
+    model: 'openai/gpt-4.1',
+    apiKeyName: 'OPENROUTER_API_KEY',
+  },
+  deepseek: {
+    baseUrl: 'https://api.deepseek.com/v1',
+    model: 'deepseek-chat',
+    apiKeyName: 'DEEPSEEK_API_KEY',
+  },
+  ollama: { baseUrl: 'http://127.0.0.1:11434/v1', model: '', apiKeyName: null },
+  lmstudio: { baseUrl: 'http://127.0.0.1:1234/v1', model: '', apiKeyName: null },
+  custom: { baseUrl: 'http://127.0.0.1:8000/v1', model: '', apiKeyName: 'CUSTOM_API_KEY' },
+};
+
+/** How each provider is named to a person. */
+export const PROVIDER_LABELS: Readonly<Record<ProviderKind, string>> = {
+  anthropic: 'Anthropic',
+  openai: 'OpenAI',
+  openrouter: 'OpenRouter',
+  deepseek: 'DeepSeek',
+  ollama: 'Ollama',
+  lmstudio: 'LM Studio',
+  custom: 'OpenAI-compatible (custom)',
 };
 
 /** The provider when nothing says otherwise. */
@@ -110,6 +137,21 @@ export function resolveSettings(layers: readonly SettingsLayer[]): ProviderSetti
   };
 }
 
+/**
+ * Whether a provider has been chosen: settings.json names one, or AGENVOY_PROVIDER does (flags count where a host has
+ * them). Until then the app shows its Welcome page and `agenvoy chat` points to `agenvoy setup` (docs/hosts.md).
+ */
+export function providerChosen(options: {
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  flags?: SettingsLayer;
+}): boolean {
+  const env = options.env ?? process.env;
+  if (options.flags?.provider !== undefined) return true;
+  if (env.AGENVOY_PROVIDER) return true;
+  return readSettings(settingsPath(options.home ?? agenvoyHome(env))).object.provider !== undefined;
+}
+
 /** Where loadSettings looks. */
 export interface LoadSettingsOptions {
   /** $AGENVOY_HOME; defaults to the environment's. */
@@ -119,8 +161,23 @@ export interface LoadSettingsOptions {
   flags?: SettingsLayer;
 }
 
-/** The effective settings: file, then environment, then flags, then defaults. Throws SettingsError. */
+/**
+ * The effective settings: file, then environment, then flags, then defaults. Throws SettingsError, also when no model
+ * is chosen for a provider without a default one (a local server).
+ */
 export function loadSettings(options: LoadSettingsOptions = {}): ProviderSettings {
+  const settings = loadSettingsDraft(options);
+  if (settings.model === '') {
+    throw new SettingsError(
+      `provider "${settings.provider}" has no default model: choose one with \`agenvoy setup\`, in Settings, ` +
+        'or with "model" in settings.json',
+    );
+  }
+  return settings;
+}
+
+/** The settings as loadSettings resolves them, a model of '' allowed (what a settings screen shows). */
+export function loadSettingsDraft(options: LoadSettingsOptions = {}): ProviderSettings {
   const env = options.env ?? process.env;
   const file = settingsPath(options.home ?? agenvoyHome(env));
   const flags = checkLayer({ ...options.flags }, (field) => `flag ${FLAG_NAMES[field] ?? field}`);

@@ -91,7 +91,9 @@ describe('browser mode: app channels', () => {
       provider: 'openai',
       model: 'test-model',
       apiKeyName: null,
-      providers: ['anthropic', 'openai'],
+      providers: ['anthropic', 'openai', 'openrouter', 'deepseek', 'ollama', 'lmstudio', 'custom'],
+      configured: true,
+      problem: null,
     });
     expect(before.defaultWorkspace).toBe(fixture.workspace);
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-default-ws-'));

@@ -7,8 +7,10 @@ import type {
   ChatSnapshot,
   ChatSummary,
   McpServerItem,
+  ModelListView,
   OutcomeView,
   ProgressView,
+  ProviderKind,
   ResultFile,
   RuleItem,
   SecretsView,
@@ -81,6 +83,14 @@ export interface InvokeChannels {
   /** Whether commands and script tools run in the OS sandbox here, and what it allows. */
   'sandbox.status': { request: Record<string, never>; result: SandboxStatusView };
   'settings.save': { request: SettingsInput; result: SettingsView };
+  /**
+   * Asks the provider's server (main may reach loopback and the LAN) for its models, with the key stored under
+   * `apiKeyName` (null: none sent). Refused with `unavailable` and the problem in words when it fails.
+   */
+  'provider.models': {
+    request: { provider: ProviderKind; baseUrl: string; apiKeyName: string | null };
+    result: ModelListView;
+  };
   /** Stored key names and the active backend; never a value. */
   'secrets.list': { request: Record<string, never>; result: SecretsView };
   /** Asks main to open the masked secret dialog for `key` (e.g. the provider's key from settings); the value never comes back. */

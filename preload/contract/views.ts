@@ -281,8 +281,21 @@ export interface RuleItem {
   note: string | null;
 }
 
-/** The two provider wire formats. */
-export type ProviderKind = 'anthropic' | 'openai';
+/** The providers settings may name; every one but Anthropic speaks the OpenAI-compatible wire format. */
+export type ProviderKind =
+  'anthropic' | 'openai' | 'openrouter' | 'deepseek' | 'ollama' | 'lmstudio' | 'custom';
+
+/** What the Welcome page and Settings prefill when a provider is picked. */
+export interface ProviderPreset {
+  kind: ProviderKind;
+  /** How it is named to a person ("LM Studio", "OpenAI-compatible (custom)"). */
+  label: string;
+  baseUrl: string;
+  /** The default model; '' when the server's own list must be asked. */
+  model: string;
+  /** The secret its key is stored under; null for a local server that takes none. */
+  apiKeyName: string | null;
+}
 
 /** The settings screen's fields. */
 export interface SettingsView {
@@ -297,8 +310,25 @@ export interface SettingsView {
   chatsFolder: string;
   /** Every provider, in display order. */
   providers: ProviderKind[];
+  /** Every provider's defaults, in display order. */
+  presets: ProviderPreset[];
+  /**
+   * Whether a provider has been chosen (settings.json or AGENVOY_PROVIDER names one). Until then the app shows its
+   * Welcome page. When true, the other fields may still be unusable: `problem` says why.
+   */
+  configured: boolean;
+  /** Why the provider settings cannot be used as they stand (e.g. no model chosen); null when they can. */
+  problem: string | null;
   /** Fields an environment variable (AGENVOY_PROVIDER, AGENVOY_BASE_URL, AGENVOY_MODEL) overrides: saving them changes the file, not what is used. */
   overridden: Array<'provider' | 'baseUrl' | 'model'>;
+}
+
+/** The model list a provider's server gives (the Welcome page's "Test connection"). */
+export interface ModelListView {
+  /** The address asked. */
+  url: string;
+  /** The ids exactly as the server lists them. */
+  models: string[];
 }
 
 /** What settings.save changes; a field left out is kept. */

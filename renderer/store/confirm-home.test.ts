@@ -39,6 +39,9 @@ beforeEach(() => {
             defaultWorkspace: r.defaultWorkspace ?? '',
             chatsFolder: '/home/person/Agenvoy',
             providers: ['openai'],
+            presets: [],
+            configured: true,
+            problem: null,
             overridden: [],
           },
   });

@@ -1,5 +1,6 @@
 // Builds the provider the settings name.
 import type { ProviderSettings } from '../../settings/settings';
+import { providerWire } from '../../settings/settings';
 import { AnthropicProvider } from './anthropic';
 import { OpenAiProvider } from './openai';
 import type { Provider } from './provider';
@@ -25,7 +26,7 @@ export function createProvider(
     keyName: settings.apiKeyName,
     ...options,
   };
-  switch (settings.provider) {
+  switch (providerWire(settings.provider)) {
     case 'anthropic':
       return new AnthropicProvider(common);
     case 'openai':

@@ -168,8 +168,8 @@ async function* timed(body: AsyncIterable<Uint8Array>, stall: StallTimer): Async
   }
 }
 
-// An error page is read for its message, but never more than `max` bytes of it.
-async function boundedText(response: Response, max: number): Promise<string> {
+/** A response's text, never more than `max` bytes of it (an error page is read for its message). */
+export async function boundedText(response: Response, max: number): Promise<string> {
   if (!response.body) return '';
   const parts: Buffer[] = [];
   let size = 0;
@@ -186,7 +186,8 @@ async function boundedText(response: Response, max: number): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-function describe(error: unknown): string {
+/** What went wrong with a request that got no answer, with the cause undici hides (ECONNREFUSED, ENOTFOUND). */
+export function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   // undici says "fetch failed" or "terminated"; the useful part (ECONNREFUSED, other side closed) is the cause.
   const cause: unknown = error.cause;

@@ -16,7 +16,12 @@ export interface AnthropicScriptOptions {
 
 /** Starts a local Anthropic-speaking server; its baseUrl is the origin. */
 export function startAnthropicTestServer(): Promise<ScriptedServer> {
-  return startScriptedServer({ path: '/v1/messages', basePath: '', errorBody: anthropicErrorBody });
+  return startScriptedServer({
+    path: '/v1/messages',
+    basePath: '',
+    errorBody: anthropicErrorBody,
+    modelsPath: '/v1/models',
+  });
 }
 
 /** The JSON error body the API sends with a failed status. */

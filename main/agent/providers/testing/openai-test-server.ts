@@ -19,7 +19,12 @@ export interface OpenAiScriptOptions {
 
 /** Starts a local OpenAI-compatible server; its baseUrl ends in /v1 like the real ones. */
 export function startOpenAiTestServer(): Promise<ScriptedServer> {
-  return startScriptedServer({ path: '/v1/chat/completions', basePath: '/v1', errorBody: openAiErrorBody });
+  return startScriptedServer({
+    path: '/v1/chat/completions',
+    basePath: '/v1',
+    errorBody: openAiErrorBody,
+    modelsPath: '/v1/models',
+  });
 }
 
 /** The JSON error body OpenAI sends with a failed status. */

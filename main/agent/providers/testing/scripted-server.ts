@@ -63,6 +63,11 @@ export interface ScriptedServer {
   enqueue(...responses: ScriptedResponse[]): void;
   /** Answers still queued. */
   pending(): number;
+  /**
+   * The model ids GET {baseUrl}/models (Anthropic: /v1/models) lists, in both APIs' shape `{data: [{id}]}`; null
+   * answers 404 as a server without a model list does. Assign to change it.
+   */
+  models: string[] | null;
   /** Drops the answers still queued (a fuzz case that ended before its retry was used). */
   clear(): void;
   /** Connections a client dropped before the answer ended (cancels, early breaks). */
@@ -78,6 +83,8 @@ export interface ScriptedServerOptions {
   basePath: string;
   /** The JSON body of an error answer made from a message (each API has its own shape). */
   errorBody: (status: number, message: string) => unknown;
+  /** Where the model list is answered, e.g. /v1/models. */
+  modelsPath: string;
 }
 
 /** Starts a scripted server on an ephemeral port of 127.0.0.1. */
@@ -85,6 +92,8 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   const queue: ScriptedResponse[] = [];
   const requests: RecordedRequest[] = [];
   let aborts = 0;
+  // Read by the handler through the returned object, so a test may assign a new list at any time.
+  const state: { models: string[] | null } = { models: ['test-model'] };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -101,6 +110,10 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       res.on('close', () => {
         if (!res.writableFinished) aborts += 1;
       });
+      if (req.method === 'GET' && path === options.modelsPath && state.models !== null) {
+        const data = state.models.map((id) => ({ id, object: 'model', type: 'model', display_name: id }));
+        return sendJson(res, 200, { object: 'list', data, has_more: false });
+      }
       if (req.method !== 'POST' || path !== options.path) {
         return sendJson(res, 404, options.errorBody(404, `test server: no route ${req.method} ${path}`));
       }
@@ -116,6 +129,12 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     origin,
     baseUrl: `${origin}${options.basePath}`,
     requests,
+    get models() {
+      return state.models;
+    },
+    set models(list) {
+      state.models = list;
+    },
     enqueue: (...responses) => void queue.push(...responses),
     pending: () => queue.length,
     clear: () => void queue.splice(0),

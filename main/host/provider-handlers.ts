@@ -1,0 +1,45 @@
+// The Welcome page's "Test connection" (docs/hosts.md, "First run"): main asks the provider's server for its model
+// list with the key from the secret store, so the page never holds the key; loopback and the LAN are allowed (the
+// address is the person's own choice, not the model's).
+import type { InvokeChannel } from '../../preload/contract';
+import { listModels } from '../agent/providers/model-list';
+import { isSecretKey } from '../secrets/key-name';
+import { PROVIDER_KINDS, providerWire } from '../settings/settings';
+import type { ProviderKind } from '../settings/settings';
+import type { HandlerTable, HostContext } from './host-context';
+import { HostError } from './host-error';
+import { requestObject, requiredString } from './request-fields';
+
+type ProviderChannel = Extract<InvokeChannel, 'provider.models'>;
+
+/** The provider handlers over the core's secret store. */
+export function providerHandlers(ctx: HostContext): HandlerTable<ProviderChannel> {
+  return {
+    'provider.models': async (request) => {
+      const fields = requestObject(request);
+      const provider = requiredString(fields, 'provider', 32);
+      if (!(PROVIDER_KINDS as readonly string[]).includes(provider)) {
+        throw new HostError('invalid_request', `"provider" must be one of ${PROVIDER_KINDS.join(', ')}`);
+      }
+      const baseUrl = requiredString(fields, 'baseUrl', 2000).trim();
+      const keyName = fields.apiKeyName;
+      if (keyName !== null && (typeof keyName !== 'string' || !isSecretKey(keyName))) {
+        throw new HostError(
+          'invalid_request',
+          '"apiKeyName" must be a key name such as OPENAI_API_KEY, or null',
+        );
+      }
+      const apiKey = keyName === null ? null : ((await ctx.core.secrets.get(keyName)) ?? null);
+      const result = await listModels({
+        wire: providerWire(provider as ProviderKind),
+        baseUrl,
+        apiKey,
+        keyName,
+        signal: ctx.signal,
+      });
+      // The key's value never appears in a message: errors name the key, and the server's words are redacted too.
+      if (!result.ok) throw new HostError('unavailable', ctx.core.redactor.redact(result.error));
+      return { url: result.url, models: result.models };
+    },
+  };
+}
