@@ -213,8 +213,9 @@ export class ConfirmGate implements ApprovalGate {
         voidedRules: match.kind === 'none' ? match.voided.map((rule) => rule.id) : [],
         personOnly,
         noStanding,
+        // A chained command line is never offered a standing approval: no rule or grant could cover it later.
         offers: {
-          chat: !sensitive && !personOnly && !noStanding,
+          chat: !sensitive && !compound && !personOnly && !noStanding,
           always: !sensitive && !compound && !personOnly && !noStanding,
         },
       },

@@ -21,7 +21,7 @@ export interface PromptItem {
   personOnly: string | null;
   /** Why no standing approval covers it although one could exist (e.g. no sandbox here for commands), or null. */
   noStanding: string | null;
-  /** Which standing approvals can be offered: none for a sensitive target. */
+  /** Which standing approvals can be offered: none for a sensitive target or a chained (compound) command line. */
   offers: { chat: boolean; always: boolean };
 }
 

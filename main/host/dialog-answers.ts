@@ -6,7 +6,7 @@ import type {
   SecretAnswer,
   TrustAnswer,
 } from '../../preload/contract';
-import type { PromptChoice } from '../gate/prompter-port';
+import type { PromptChoice, PromptItem } from '../gate/prompter-port';
 import { HostError } from './host-error';
 import { optionalString, requestObject } from './request-fields';
 
@@ -35,6 +35,25 @@ export function parseApprovalChoice(raw: unknown): PromptChoice {
     default:
       throw new HostError('invalid_request', `unknown approval choice ${JSON.stringify(fields.kind)}`);
   }
+}
+
+/**
+ * Why `choice` is refused for `item`, or null: a standing approval the item does not offer (a chained command line,
+ * a sensitive target, …) is never accepted, even from a page that shows the button anyway (docs/security.md).
+ */
+export function unofferedChoice(item: PromptItem, choice: PromptChoice): string | null {
+  const offered =
+    choice.kind === 'allow_chat'
+      ? item.offers.chat
+      : choice.kind === 'allow_always'
+        ? item.offers.always
+        : true;
+  if (offered) return null;
+  const what = choice.kind === 'allow_chat' ? 'allow for this chat' : 'always allow';
+  const why = item.compound
+    ? `the command chains with "${item.compound}", and no grant or rule can cover a chained command line`
+    : 'no standing approval can cover this call';
+  return `"${what}" is not offered for this call: ${why}; allow it once or deny it`;
 }
 
 function patternOf(fields: Record<string, unknown>): string | null | undefined {

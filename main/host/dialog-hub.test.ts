@@ -1,7 +1,11 @@
 // The dialog hub: dialogs open, change and close through the presenter; answers reach the waiting port.
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import type { DialogEvent } from '../../preload/contract';
 import type { PromptChoice, PromptItem, PromptSession } from '../gate/prompter-port';
+import { gateFixture } from '../gate/testing/gate-fixture';
 import { DialogHub } from './dialog-hub';
 import { HostError } from './host-error';
 
@@ -135,6 +139,35 @@ describe('DialogHub: approvals', () => {
     cancelled.controller.abort(new Error('the turn was cancelled'));
     await second;
     expect(events.at(-1)).toMatchObject({ type: 'dialog.closed', reason: 'cancelled' });
+  });
+
+  it('offers a chained command no chat grant, and refuses one sent anyway, through the real confirm gate', async () => {
+    const { dialogs, events } = hub();
+    const fx = gateFixture({ prompter: dialogs.approvalPrompter() });
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-hub-ws-'));
+    const outcome = fx.dispatcher.dispatch(
+      { id: 'c1', name: 'run_command', args: { command: 'npm test && npm run build' } },
+      { chatId: 'chat-1', workspace },
+    );
+    await vi.waitFor(() => expect(dialogs.pending()).toHaveLength(1));
+    const dialog = dialogs.pending()[0];
+    if (dialog?.kind !== 'approval') throw new Error('no approval dialog');
+    expect(dialog.items[0]).toMatchObject({ compound: '&&', offers: { chat: false, always: false } });
+    await expect(dialogs.answerApproval(dialog.id, 0, { kind: 'allow_chat' })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining(
+        '"allow for this chat" is not offered for this call: the command chains',
+      ),
+    });
+    await expect(dialogs.answerApproval(dialog.id, 0, { kind: 'allow_always' })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+    // Still open and undecided: the person can allow it once.
+    expect(dialogs.pending()).toHaveLength(1);
+    expect(await dialogs.answerApproval(dialog.id, 0, { kind: 'allow_once' })).toEqual([]);
+    expect((await outcome).outcome).toBe('ok');
+    expect(fx.gate.grants.list('chat-1')).toEqual([]);
+    expect(events.at(-1)).toMatchObject({ type: 'dialog.closed', reason: 'answered' });
   });
 
   it('forwards gate notices as app notices', () => {

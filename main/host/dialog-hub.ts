@@ -19,6 +19,7 @@ import {
   parseQuestionAnswer,
   parseSecretAnswer,
   parseTrustAnswer,
+  unofferedChoice,
 } from './dialog-answers';
 import { HostError } from './host-error';
 
@@ -89,6 +90,9 @@ export class DialogHub {
     if (index >= dialog.view.items.length)
       throw new HostError('invalid_request', `no item ${index} in this dialog`);
     if (!dialog.session.isPending(index)) throw new HostError('busy', `item ${index} is already decided`);
+    const item = dialog.session.items[index];
+    const refused = item ? unofferedChoice(item, choice) : null;
+    if (refused) throw new HostError('invalid_request', refused);
     await dialog.session.answer(index, choice);
     if (!this.open.has(id)) return [];
     const pending = pendingOf(dialog);

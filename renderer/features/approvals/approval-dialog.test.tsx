@@ -62,7 +62,7 @@ describe('ApprovalDialog', () => {
     render(
       <ApprovalDialog
         request={approvalRequest([
-          approvalItem({ sensitive: 'reads ~/.ssh', compound: '&&', offers: { chat: false, always: false } }),
+          approvalItem({ sensitive: 'reads ~/.ssh', offers: { chat: false, always: false } }),
         ])}
         onAnswer={async () => null}
         overlay
@@ -71,7 +71,29 @@ describe('ApprovalDialog', () => {
     expect(screen.getByRole('button', { name: 'Allow for this chat' })).toHaveProperty('disabled', true);
     expect(screen.getByRole('button', { name: 'Always allow' })).toHaveProperty('disabled', true);
     expect(screen.getByRole('dialog').textContent).toContain('Sensitive: reads ~/.ssh');
-    expect(screen.getByRole('dialog').textContent).toContain('“&&”');
+  });
+
+  it('shows a chained command no chat grant or rule button, and says only this call can be allowed', () => {
+    render(
+      <ApprovalDialog
+        request={approvalRequest([
+          approvalItem({
+            args: '{\n  "command": "npm test && npm run build"\n}',
+            canonical: 'npm test && npm run build',
+            compound: '&&',
+            offers: { chat: false, always: false },
+          }),
+        ])}
+        onAnswer={async () => null}
+        overlay
+      />,
+    );
+    expect(screen.queryByRole('button', { name: 'Allow for this chat' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Always allow' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Allow once' })).toHaveProperty('disabled', false);
+    expect(screen.getByRole('dialog').textContent).toContain(
+      'The command chains with “&&”: no chat grant or allow rule can cover it, so it can only be allowed once.',
+    );
   });
 
   it('says a command runs in the OS sandbox', () => {

@@ -49,8 +49,9 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
 
   const count = request.items.length;
   const unconfined = runsUnconfined(item.sandbox);
-  // docs/security.md: a call only a person's decision for that call may run is never offered a standing approval.
-  const standing = item.personOnly === null;
+  // docs/security.md: a call only a person's decision for that call may run, and a chained command line that no
+  // grant or rule can cover, are never offered a standing approval.
+  const standing = item.personOnly === null && item.compound === null;
   return (
     <DialogFrame
       title={count > 1 ? `Approve ${count} tool calls` : `Approve ${item.tool}?`}

@@ -50,7 +50,8 @@ export function ApprovalItemDetails({ item }: { item: ApprovalItemView }) {
       )}
       {item.compound && (
         <p className="warning" role="note">
-          The command chains with “{item.compound}”: no allow rule can cover it.
+          The command chains with “{item.compound}”: no chat grant or allow rule can cover it, so it can only
+          be allowed once.
         </p>
       )}
       {item.voidedRules.length > 0 && (
