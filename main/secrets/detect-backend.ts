@@ -1,6 +1,7 @@
-// Which backend the store uses, decided by a probe write/read/delete bounded by our own timer (docs/secrets.md, "No keychain").
+// Which backend the store uses, decided by a probe write/read/delete bounded by our own timer (docs/secrets.md,
+// "No keychain" and "Without keytar"): keytar when it loads and works, else secret-tool, else no keychain.
 import { randomBytes } from 'node:crypto';
-import type { Keytar } from './keychain';
+import type { KeychainAccess, Keytar } from './keychain';
 import { loadKeytar } from './keychain';
 import { SECRET_SERVICE, SecretTool } from './secret-tool';
 import { KeychainTimeoutError, withTimeout } from './with-timeout';
@@ -13,7 +14,14 @@ export const PROBE_ACCOUNT_PREFIX = 'agenvoy-probe-';
 
 /** What the probe found. */
 export type Detection =
-  | { usable: true; keytar: Keytar; interop: SecretTool | null; interopNote: string; probeMs: number }
+  | {
+      usable: true;
+      access: KeychainAccess;
+      interopNote: string;
+      /** Why keytar is not used, when the keychain is reached through secret-tool alone; null otherwise. */
+      keytarNote: string | null;
+      probeMs: number;
+    }
   | { usable: false; reason: string; probeMs: number };
 
 /** What the probe needs; tests and hosts may swap the pieces. */
@@ -25,44 +33,64 @@ export interface DetectOptions {
 }
 
 /**
- * Probes the keychain within `timeoutMs`. With secret-tool (Linux) it goes first: store, clear; then keytar
- * writes and reads back; secret-tool must see keytar's item (interop); the item is cleared.
+ * Probes the keychain within `timeoutMs`. With secret-tool (Linux) it goes first: store, lookup, clear; then keytar
+ * writes and reads back; secret-tool must see keytar's item (interop); the item is cleared. Where keytar cannot be
+ * loaded or fails, a secret-tool that passed its own probe is the keychain.
  */
 export async function detectKeychain(options: DetectOptions): Promise<Detection> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
   const remaining = () => Math.max(1, Math.round(timeoutMs - (performance.now() - started)));
-  const unusable = (error: unknown): Detection => ({
-    usable: false,
-    reason:
-      error instanceof KeychainTimeoutError
-        ? `the keychain did not answer within ${timeoutMs} ms`
-        : message(error),
-    probeMs: elapsed(),
-  });
-  let keytar: Keytar;
+  let keytar: Keytar | null = null;
+  let keytarNote: string | null = null;
   try {
     keytar = (options.loadKeytar ?? loadKeytar)();
   } catch (error) {
-    return { usable: false, reason: `keytar could not be loaded (${message(error)})`, probeMs: elapsed() };
+    // The first line only: a missing module's message goes on with its require stack.
+    keytarNote = `keytar could not be loaded (${message(error).split('\n')[0]})`;
   }
+  const unusable = (error: unknown): Detection => {
+    const why =
+      error instanceof KeychainTimeoutError
+        ? `the keychain did not answer within ${timeoutMs} ms`
+        : message(error);
+    return { usable: false, reason: keytarNote ? `${keytarNote}; ${why}` : why, probeMs: elapsed() };
+  };
   const account = `${PROBE_ACCOUNT_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`;
   const value = randomBytes(12).toString('hex');
-  const tool = () => (options.secretTool ? new SecretTool(options.secretTool.command, remaining()) : null);
-  let interopNote = options.secretTool
-    ? ''
-    : 'secret-tool is not installed: items other programs stored without keytar are not seen';
+  const secretTool = options.secretTool;
+  const tool = (found: SecretTool) => new SecretTool(found.command, remaining());
 
   // secret-tool first: it is a child process we can kill. A keychain that would hang keytar hangs it instead,
   // so keytar is never called there (a stuck keytar call holds a libuv worker, and so the process, ~25 s).
-  try {
-    await tool()?.store(account, value);
-    await tool()?.clear(account);
-  } catch (error) {
-    if (error instanceof KeychainTimeoutError) return unusable(error);
-    // A secret-tool failure that is not a hang: keytar (bounded below) has the last word.
-    interopNote = `secret-tool failed (${message(error)})`;
+  let toolProblem: string | null = secretTool ? null : 'secret-tool is not installed';
+  if (secretTool) {
+    try {
+      await tool(secretTool).store(account, value);
+      let back: string | null;
+      try {
+        back = await tool(secretTool).lookup(account);
+      } finally {
+        await tool(secretTool).clear(account);
+      }
+      if (back !== value) toolProblem = 'secret-tool did not return the probe value it was given';
+    } catch (error) {
+      if (error instanceof KeychainTimeoutError) return unusable(error);
+      // A secret-tool failure that is not a hang: keytar (bounded below) has the last word.
+      toolProblem = `secret-tool failed (${message(error)})`;
+    }
+  }
+  const viaSecretTool = (why: string): Detection => ({
+    usable: true,
+    access: { via: 'secret-tool', secretTool: secretTool as SecretTool },
+    interopNote: 'secret-tool reads and writes every item, so items other programs stored are found',
+    keytarNote: why,
+    probeMs: elapsed(),
+  });
+  if (!keytar) {
+    const why = keytarNote ?? 'keytar could not be loaded';
+    return toolProblem === null ? viaSecretTool(why) : unusable(new Error(toolProblem));
   }
 
   let written = false;
@@ -83,13 +111,18 @@ export async function detectKeychain(options: DetectOptions): Promise<Detection>
       void withTimeout(keytar.deletePassword(SECRET_SERVICE, account), 1000, 'probe cleanup').catch(
         () => false,
       );
-    return unusable(error);
+    const failure = unusable(error);
+    if (toolProblem === null && !failure.usable) return viaSecretTool(`keytar failed (${failure.reason})`);
+    return failure;
   }
 
   let interop: SecretTool | null = null;
-  if (options.secretTool && !interopNote) {
+  let interopNote = toolProblem
+    ? `${toolProblem}: items other programs stored without keytar are not seen`
+    : '';
+  if (secretTool && toolProblem === null) {
     try {
-      interop = (await tool()?.lookup(account)) === value ? options.secretTool : null;
+      interop = (await tool(secretTool).lookup(account)) === value ? secretTool : null;
       interopNote = interop
         ? 'secret-tool finds items other programs stored'
         : 'secret-tool did not see the probe item';
@@ -102,7 +135,13 @@ export async function detectKeychain(options: DetectOptions): Promise<Detection>
     remaining(),
     'the keychain probe delete',
   ).catch(() => false);
-  return { usable: true, keytar, interop, interopNote, probeMs: elapsed() };
+  return {
+    usable: true,
+    access: { via: 'keytar', keytar, secretTool: interop },
+    interopNote,
+    keytarNote: null,
+    probeMs: elapsed(),
+  };
 }
 
 function message(error: unknown): string {

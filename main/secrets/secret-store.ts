@@ -3,6 +3,7 @@ import type { Redactor } from '../core/redactor';
 import type { Detection } from './detect-backend';
 import { detectKeychain, PROBE_ACCOUNT_PREFIX } from './detect-backend';
 import { assertSecretKey, isSecretKey, SecretStoreError } from './key-name';
+import type { Keytar } from './keychain';
 import { Keychain } from './keychain';
 import { findSecretTool, SecretTool } from './secret-tool';
 import { SecretsFile } from './secrets-file';
@@ -20,7 +21,9 @@ export interface SecretEntry {
 export interface SecretStoreStatus {
   /** 'none': no keychain and no file fallback (macOS/Windows); values can only come from the environment. */
   backend: 'keychain' | 'file' | 'none';
-  /** Why this backend is active, in words a user can act on. */
+  /** How the keychain is reached: keytar, or secret-tool where keytar is missing or failed; null without one. */
+  via: 'keytar' | 'secret-tool' | null;
+  /** Why this backend is active (and, through secret-tool, why not keytar), in words a user can act on. */
   reason: string;
   /** How items other programs stored (without keytar's schema) are found; null when they are not. */
   interop: 'secret-tool' | null;
@@ -42,6 +45,8 @@ export interface SecretStoreOptions {
   platform?: NodeJS.Platform;
   /** Replaces the keychain probe (hosts that already know, tests of the store logic). */
   detect?: () => Promise<Detection>;
+  /** Loads keytar for the probe (tests make it throw, as where keytar is not installed). */
+  loadKeytar?: () => Keytar;
   probeTimeoutMs?: number;
 }
 
@@ -146,18 +151,24 @@ export class SecretStore {
       detectKeychain({
         secretTool: secretToolPath ? new SecretTool(secretToolPath) : null,
         timeoutMs: this.options.probeTimeoutMs,
+        ...(this.options.loadKeytar ? { loadKeytar: this.options.loadKeytar } : {}),
       }));
     const file = this.file?.file ?? null;
     if (detection.usable) {
-      const keychain = new Keychain(detection.keytar, detection.interop, (key, value) =>
-        this.redactor.add(key, value),
-      );
+      const { access } = detection;
+      const keychain = new Keychain(access, (key, value) => this.redactor.add(key, value));
+      const reason =
+        access.via === 'keytar'
+          ? `the OS keychain answered a probe write, read and delete in ${detection.probeMs} ms`
+          : `the OS keychain answered secret-tool's probe write, read and delete in ${detection.probeMs} ms; ` +
+            `secret-tool is used because ${detection.keytarNote ?? 'keytar is not available'}`;
       return {
         keychain,
         status: {
           backend: 'keychain',
-          reason: `the OS keychain answered a probe write, read and delete in ${detection.probeMs} ms`,
-          interop: detection.interop ? 'secret-tool' : null,
+          via: access.via,
+          reason,
+          interop: access.secretTool ? 'secret-tool' : null,
           interopNote: platform === 'linux' ? detection.interopNote : null,
           file,
           probeMs: detection.probeMs,
@@ -171,6 +182,7 @@ export class SecretStore {
       keychain: null,
       status: {
         backend: this.file ? 'file' : 'none',
+        via: null,
         reason,
         interop: null,
         interopNote: null,

@@ -1,11 +1,13 @@
-// Linux interop through libsecret's own `secret-tool` command (package libsecret-tools).
+// libsecret's own `secret-tool` command (package libsecret-tools): interop beside keytar on Linux, and the whole
+// keychain where keytar is not installed (docs/secrets.md, "Other programs' items" and "Without keytar").
 //
 // Why secret-tool and not keytar alone: keytar adds its schema name (xdg:schema =
 // org.freedesktop.Secret.Generic) to every search, so it never sees items other programs stored under
 // `service=agenvoy account=KEY` without that marker (what `secret-tool store` and the Agenvoy CLI
 // write). secret-tool searches by the attributes alone. It is libsecret itself, the library keytar is
-// built on, so it talks to the same Secret Service with no extra Node D-Bus client; and as a child
-// process it can be killed on our own timeout, which a keytar call stuck in a libuv worker cannot.
+// built on, so it talks to the same Secret Service with no extra Node D-Bus client, needs no native
+// build of ours; and as a child process it can be killed on our own timeout, which a keytar call stuck in
+// a libuv worker cannot.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +18,9 @@ export const SECRET_SERVICE = 'agenvoy';
 
 /** Default limit of one secret-tool run. */
 export const SECRET_TOOL_TIMEOUT_MS = 5000;
+
+/** The schema name keytar stores with every item (as the attribute `xdg:schema`) and matches in every search. */
+export const KEYTAR_SCHEMA = 'org.freedesktop.Secret.Generic';
 
 /** Finds an executable `secret-tool` on PATH; null when it is not installed. */
 export function findSecretTool(env: NodeJS.ProcessEnv = process.env): string | null {
@@ -53,10 +58,16 @@ export class SecretTool {
     throw this.failure('lookup', result);
   }
 
-  /** Stores `value` for `account` without keytar's schema marker, as other programs do (the value goes on stdin). */
-  async store(account: string, value: string, label = `${SECRET_SERVICE}/${account}`): Promise<void> {
+  /**
+   * Stores `value` for `account` (the value goes on stdin). Plain, it is the item other programs store, without
+   * keytar's schema marker; `asKeytar` adds the marker and keytar's label, so the item is the one keytar would have
+   * written and keytar finds it too. An item with the same attributes is replaced.
+   */
+  async store(account: string, value: string, options: { asKeytar?: boolean } = {}): Promise<void> {
+    const marker = options.asKeytar ? ['xdg:schema', KEYTAR_SCHEMA] : [];
+    const label = `${SECRET_SERVICE}/${account}`;
     const result = await this.run(
-      ['store', '--label', label, 'service', SECRET_SERVICE, 'account', account],
+      ['store', '--label', label, ...marker, 'service', SECRET_SERVICE, 'account', account],
       value,
     );
     if (result.code !== 0) throw this.failure('store', result);
