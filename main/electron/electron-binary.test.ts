@@ -41,11 +41,11 @@ describe('findElectronBinary', () => {
     });
   });
 
-  it('reports a missing package; the message is one line pointing to browser mode', () => {
+  it('reports a missing package; the message is one line saying browser mode starts instead', () => {
     expect(findElectronBinary(null, {})).toMatchObject({ kind: 'missing' });
     const message = missingBinaryMessage('no binary');
     expect(message).not.toContain('\n');
-    expect(message).toContain('npx agenvoy web');
+    expect(message).toContain('starting browser mode instead (npx agenvoy web --open)');
   });
 
   it('this machine: the installed electron package (types only) has no binary', () => {

@@ -34,7 +34,7 @@ export function findElectronBinary(
   return { kind: 'found', path: candidate };
 }
 
-/** The one line `npm start` prints when it cannot launch the desktop app. */
+/** The one line `npm start` prints when it cannot launch the desktop app and starts browser mode instead. */
 export function missingBinaryMessage(reason: string): string {
-  return `agenvoy: cannot start the desktop app here (${reason}); run it in your browser instead: npx agenvoy web`;
+  return `agenvoy: no desktop app here (${reason}); starting browser mode instead (npx agenvoy web --open)`;
 }

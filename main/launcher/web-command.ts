@@ -1,7 +1,9 @@
-// `agenvoy web [--port N] [--workspace DIR]`: browser mode — the app served to a local browser from this process.
+// `agenvoy web [--port N] [--workspace DIR] [--open]`: browser mode — the app served to a local browser from this
+// process; `--open` also opens it in the default browser (what `npm start` does without an Electron binary).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openAppHost } from '../host/open-app-host';
+import { openBrowser } from './open-browser';
 import { ensureRenderer } from '../web/renderer-build';
 import { startWebServer } from '../web/web-server';
 import type { CliIo } from '../cli/io';
@@ -28,6 +30,7 @@ export async function webCommand(
       port: { type: 'string' },
       workspace: { type: 'string' },
       rebuild: { type: 'boolean' },
+      open: { type: 'boolean' },
     },
   });
   const port = values.port === undefined ? 0 : Number(values.port);
@@ -52,6 +55,17 @@ export async function webCommand(
   io.stdout(`Agenvoy browser mode: open ${server.url}\n`);
   options.started?.(server.url);
   io.stderr('(127.0.0.1 only; the token in the URL is the key to this session. Ctrl+C stops it.)\n');
+  if (values.open) {
+    const opened = await openBrowser(server.url, {
+      env: io.env,
+      failed: (why) => io.stderr(`the browser may not have opened (${why}): open the URL above\n`),
+    });
+    io.stderr(
+      opened.opened
+        ? `opening it in your default browser (${opened.command})\n`
+        : `not opening a browser: ${opened.reason}; open the URL above\n`,
+    );
+  }
   await new Promise<void>((resolve) => {
     const done = () => {
       process.off('SIGINT', done);
