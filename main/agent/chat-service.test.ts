@@ -83,27 +83,6 @@ describe('ChatService turns', () => {
     expect(fixture.store.schemas.get(chat.id)).toEqual(['script_word_count']);
   });
 
-  it('answers a call to a tool the chat has not loaded with its schema, then runs the repeated call', async () => {
-    fixture = await chatFixture({ prepare: (home) => writeScriptTool(home, 'wc', wordCount, wordCountJs) });
-    const { server, service } = fixture;
-    const chat = service.createChat({ workspace: fixture.workspace });
-    server.enqueue(
-      {
-        events: openAiEvents([{ toolCall: { id: 'a', name: 'script_word_count', args: '{"text":"x y"}' } }]),
-      },
-      {
-        events: openAiEvents([{ toolCall: { id: 'b', name: 'script_word_count', args: '{"text":"x y"}' } }]),
-      },
-      { events: openAiEvents([{ text: 'two' }]) },
-    );
-    await service.send(chat.id, 'count');
-    const calls = fixture.store.toolCalls.list(chat.id);
-    expect(calls.map((c) => [c.callId, c.outcome, c.code])).toEqual([
-      ['a', 'error', 'not_loaded'],
-      ['b', 'ok', null],
-    ]);
-  });
-
   it('asks for a summary without tools when the round limit is reached', async () => {
     fixture = await chatFixture({ maxRounds: 2 });
     const { server, service } = fixture;

@@ -167,21 +167,78 @@ describe('BatchExecutor', () => {
     expect(log).toEqual([]);
   });
 
-  it('answers a tool the chat has not loaded with its schema instead of running it', async () => {
+  it('runs a valid call to a tool the chat has not loaded at once, direct or through run_tool, and loads it', async () => {
     const log: string[] = [];
-    const core = testCore([timedTool('lazy_tool', {}, 1, log)]);
+    const core = testCore([timedTool('lazy_tool', {}, 1, log), timedTool('other_tool', {}, 1, log)]);
     const lazy = { chatId: 'c1', schemas: core.schemas };
-    const [first] = await core.executor.run([{ id: '1', name: 'lazy_tool', args: {} }], { ...scope, lazy });
-    expect(first?.outcome).toMatchObject({ outcome: 'error', code: 'not_loaded' });
-    expect(log).toEqual([]);
-    const [second] = await core.executor.run([{ id: '2', name: 'run_tool', args: { name: 'lazy_tool' } }], {
-      ...scope,
-      lazy,
+    const results = await core.executor.run(
+      [
+        { id: '1', name: 'lazy_tool', args: { n: 1 } },
+        { id: '2', name: 'run_tool', args: { name: 'other_tool', args: { n: 2 } } },
+      ],
+      { ...scope, lazy },
+    );
+    expect(results).toMatchObject([
+      { tool: 'lazy_tool', outcome: { outcome: 'ok', text: 'lazy_tool:1' } },
+      { tool: 'other_tool', outcome: { outcome: 'ok', text: 'other_tool:2' } },
+    ]);
+    expect(log).toEqual(['start lazy_tool:1', 'end lazy_tool:1', 'start other_tool:2', 'end other_tool:2']);
+    expect(core.schemas.loaded('c1')).toEqual(['lazy_tool', 'other_tool']);
+  });
+
+  it('answers invalid arguments for a tool the chat has not loaded with its schema instead of running it', async () => {
+    let ran = 0;
+    const strict = defineTool({
+      name: 'strict_tool',
+      description: 'strict tool.\nUse when testing.',
+      parameters: {
+        type: 'object',
+        properties: { path: { type: 'string', description: 'A path, e.g. "a.txt".' } },
+        required: ['path'],
+      },
+      flags: { alwaysAllow: true },
+      handler: () => `ran ${++ran}`,
     });
-    // Now loaded: the call (through run_tool, unwrapped first) runs.
-    expect(second).toMatchObject({ tool: 'lazy_tool', outcome: { outcome: 'ok' } });
-    expect(log).toEqual(['start lazy_tool:', 'end lazy_tool:']);
-    expect(core.schemas.loaded('c1')).toEqual(['lazy_tool']);
+    const core = testCore([strict]);
+    const lazy = { chatId: 'c1', schemas: core.schemas };
+    const queued: unknown[] = [];
+    core.dispatcher.on((e) => {
+      if (e.type === 'call.queued') queued.push(e.args);
+    });
+    const [direct, wrapped] = await core.executor.run(
+      [
+        { id: '1', name: 'strict_tool', args: { file: 'a.txt' } },
+        { id: '2', name: 'run_tool', args: { name: 'strict_tool', args: { file: 'b.txt' } } },
+      ],
+      { ...scope, lazy },
+    );
+    expect(ran).toBe(0);
+    expect(direct?.outcome).toMatchObject({ outcome: 'error', code: 'not_loaded' });
+    const message = (direct?.outcome as { message: string }).message;
+    expect(message).toContain('strict_tool was not run');
+    expect(message).toContain('missing required field `path`');
+    expect(message).toContain('"required":["path"]');
+    // Loaded by the first call: the second is an ordinary invalid call.
+    expect(wrapped).toMatchObject({ tool: 'strict_tool', outcome: { code: 'invalid_arguments' } });
+    expect(core.schemas.loaded('c1')).toEqual(['strict_tool']);
+    // The calls' cards show what the model sent.
+    expect(queued).toEqual([{ file: 'a.txt' }, { file: 'b.txt' }]);
+  });
+
+  it('asks the gate for a tool loaded by its call; denied, it does not run', async () => {
+    const log: string[] = [];
+    const asked: string[] = [];
+    const core = testCore([timedTool('risky_lazy', { alwaysAllow: false }, 1, log)], {
+      gate: policyGate((request) => {
+        asked.push(request.tool);
+        return { kind: 'deny', message: 'denied by the user' };
+      }),
+    });
+    const lazy = { chatId: 'c1', schemas: core.schemas };
+    const [result] = await core.executor.run([{ id: '1', name: 'risky_lazy', args: {} }], { ...scope, lazy });
+    expect(asked).toEqual(['risky_lazy']);
+    expect(result?.outcome).toMatchObject({ outcome: 'denied' });
+    expect(log).toEqual([]);
   });
 
   it('heals a structured credential failure by prompting and retrying, at most twice per tool per turn', async () => {

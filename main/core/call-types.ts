@@ -10,7 +10,7 @@ export interface CallScope {
   chatId: string;
   workspace: string;
   signal?: AbortSignal;
-  /** Set for model turns: tools the chat has not loaded are not run (docs/tools.md, "Tool discovery"). */
+  /** Set for model turns: a call loads the schema of a tool the chat has not loaded (docs/tools.md, "Tool discovery"). */
   lazy?: LazyScope | null;
   /** Services of this turn or host, merged over the core's (e.g. the turn's heal budget). */
   services?: ToolServices;

@@ -59,7 +59,8 @@ export class Dispatcher {
   /** Pass-1 preparation of one call (see prepareCall). */
   prepare(call: CallRequest, scope: CallScope): PreparedCall {
     const prepared = prepareCall(call, this.deps, scope.lazy ?? null, scope.offered);
-    const args = prepared.kind === 'ready' ? prepared.args : {};
+    // A call answered without running still shows what the model sent (docs/tools.md, "Tool discovery").
+    const args = prepared.args ?? {};
     this.emit({ type: 'call.queued', callId: prepared.id, chatId: scope.chatId, tool: prepared.name, args });
     return prepared;
   }

@@ -1,4 +1,4 @@
-// Pass-1 work for one call: clean the name, unwrap run_tool, find the tool, check it is loaded, validate arguments.
+// Pass-1 work for one call: clean the name, unwrap run_tool, find the tool, validate arguments, load a lazy schema.
 import type { CallApproval } from '../../tools/sdk/types';
 import type { RegisteredTool, ToolRegistry } from './registry';
 import type { LoadedSchemas } from './loaded-schemas';
@@ -32,7 +32,14 @@ export type PreparedCall =
       /** How it was approved; set by Dispatcher.approve (absent: it never was, and counts as a policy's allow). */
       approval?: CallApproval;
     }
-  | { kind: 'done'; id: string; name: string; outcome: CallOutcome };
+  | {
+      kind: 'done';
+      id: string;
+      name: string;
+      outcome: CallOutcome;
+      /** The arguments as the model sent them (run_tool's inner ones), when they parsed; shown on the call's card. */
+      args?: Record<string, unknown>;
+    };
 
 /** What preparation needs from the core. */
 export interface PrepareDeps {
@@ -44,7 +51,10 @@ export interface PrepareDeps {
   argumentLimitBytes?: () => number;
 }
 
-/** Lazy exposure of one chat: calls to tools it has not loaded are answered with the schema instead of run. */
+/**
+ * Lazy exposure of one chat (docs/tools.md, "Tool discovery"): a call to a tool it has not loaded loads the schema;
+ * with valid arguments it goes on in the same round, with invalid ones it is answered with the schema instead of run.
+ */
 export interface LazyScope {
   chatId: string;
   schemas: LoadedSchemas;
@@ -76,13 +86,15 @@ export function prepareCall(
         call.id,
         name,
         errorOutcome('invalid_arguments', `invalid arguments for run_tool: ${inner.message}`),
+        args,
       );
     ({ name, args } = inner);
     viaRunTool = true;
   }
+  const sent = args;
   const tool = deps.registry.get(name);
   const broken = tool ? undefined : deps.registry.entry(name)?.broken;
-  if (broken) return done(call.id, name, errorOutcome('broken_tool', brokenMessage(name, broken)));
+  if (broken) return done(call.id, name, errorOutcome('broken_tool', brokenMessage(name, broken)), sent);
   if (!tool) {
     const near = deps.suggest?.(name) ?? [];
     const hint = near.length > 0 ? ` Did you mean ${near.join(', ')}?` : '';
@@ -90,6 +102,7 @@ export function prepareCall(
       call.id,
       name,
       errorOutcome('unknown_tool', `unknown tool "${name}".${hint} Use find_tools to search for tools.`),
+      sent,
     );
   }
   if (offered && !offered(tool)) {
@@ -97,25 +110,24 @@ export function prepareCall(
       call.id,
       name,
       errorOutcome('not_offered', `${name} is not available here; use another tool or answer without it`),
-    );
-  }
-  if (lazy && !lazy.schemas.has(lazy.chatId, name)) {
-    lazy.schemas.load(lazy.chatId, [name]);
-    const schema = stableStringify(tool.spec.parameters);
-    return done(
-      call.id,
-      name,
-      errorOutcome(
-        'not_loaded',
-        `${name} was not run: its schema was not loaded in this chat. It is loaded now; ` +
-          `call ${name} again with arguments that match this schema: ${schema}`,
-      ),
+      sent,
     );
   }
   // A null for an optional argument means "not given" (docs/robustness.md): dropped before Ajv and the handler.
   args = dropNullOptionals(tool.spec.parameters, args);
   const valid = deps.validator.validate(name, tool.spec.parameters, args);
-  if (!valid.ok) return done(call.id, name, errorOutcome('invalid_arguments', valid.message));
+  // Loaded either way: valid arguments go on in this round, invalid ones get the schema to try again with.
+  const unloaded = lazy !== null && !lazy.schemas.has(lazy.chatId, name);
+  if (unloaded) lazy.schemas.load(lazy.chatId, [name]);
+  if (!valid.ok)
+    return done(
+      call.id,
+      name,
+      unloaded
+        ? notLoadedOutcome(name, tool, valid.message)
+        : errorOutcome('invalid_arguments', valid.message),
+      sent,
+    );
   return { kind: 'ready', id: call.id, name, args, tool, viaRunTool };
 }
 
@@ -177,6 +189,16 @@ function unwrapRunTool(
   return { ok: true, name, args: inner.value };
 }
 
-function done(id: string, name: string, outcome: CallOutcome): PreparedCall {
-  return { kind: 'done', id, name, outcome };
+// The answer to invalid arguments for a tool whose schema the model had not seen: the schema, to call again with.
+function notLoadedOutcome(name: string, tool: RegisteredTool, problem: string): CallOutcome {
+  return errorOutcome(
+    'not_loaded',
+    `${name} was not run: its schema was not loaded in this chat and the arguments do not match it (${problem}). ` +
+      `It is loaded now; call ${name} again with arguments that match this schema: ` +
+      stableStringify(tool.spec.parameters),
+  );
+}
+
+function done(id: string, name: string, outcome: CallOutcome, args?: Record<string, unknown>): PreparedCall {
+  return args === undefined ? { kind: 'done', id, name, outcome } : { kind: 'done', id, name, outcome, args };
 }

@@ -27,8 +27,9 @@ the rest is summarised by source with a count.
 
 - Call a loaded tool directly, or call run_tool with name and args. run_tool is unwrapped at once: the
   inner tool's validation, approval, flags and timeout apply exactly as for a direct call.
-- A call to a tool whose schema this chat has not loaded is not executed: its schema is loaded and
-  returned instead. Read it and call again with the right arguments.
+- You may call a tool you know only by name, directly or through run_tool: its schema is loaded, and
+  if your arguments match it the call runs at once. If they do not, it is not executed: the schema
+  comes back with what was wrong. Read it and call again with the right arguments.
 - Loaded schemas stay loaded for the rest of the chat; do not search for them again.
 
 ## Reading flags
