@@ -13,6 +13,9 @@ export function sourceLabel(source: ToolSourceView): string {
   }
 }
 
+/** The code of a call answered with its tool's schema instead of run, for the model to call again (docs/tools.md). */
+export const SCHEMA_LOADED_CODE = 'not_loaded';
+
 /** The card's state in a word or two, and its class for colour. */
 export function callState(call: ToolCallView): {
   label: string;
@@ -33,6 +36,9 @@ export function callState(call: ToolCallView): {
     case 'ok':
       return { label: 'ok', tone: 'ok' };
     case 'error':
+      // Not a failure: a step of the conversation, which the model's next call takes up.
+      if (call.code === SCHEMA_LOADED_CODE)
+        return { label: 'schema loaded; the model retries', tone: 'muted' };
       return { label: call.code ? `error (${call.code})` : 'error', tone: 'error' };
     case 'timed_out':
       return { label: 'timed out', tone: 'error' };

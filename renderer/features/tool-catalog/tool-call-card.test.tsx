@@ -77,6 +77,28 @@ describe('ToolCallCard', () => {
     }
   });
 
+  it('shows a call answered with its schema as a quiet step with the arguments the model sent', () => {
+    const schema = '{"properties":{"command":{"type":"string"}},"required":["command"],"type":"object"}';
+    show(
+      toolCall({
+        status: 'finished',
+        outcome: 'error',
+        code: 'not_loaded',
+        args: '{"cmd":"ls -la"}',
+        result: `run_command was not run: its schema was not loaded in this chat. It is loaded now; call run_command again with arguments that match this schema: ${schema}`,
+        durationMs: 0,
+      }),
+    );
+    expect(cardEl().dataset.state).toBe('schema loaded; the model retries');
+    expect(cardEl().className).toContain('tone-muted');
+    expect(cardEl().className).not.toContain('tone-error');
+    // Folded: its one line is what the model sent, not the schema it got back.
+    expect(cardEl().querySelector('.tool-summary')?.textContent).toBe('{"cmd":"ls -la"}');
+    expect(cardEl().querySelector('.tool-card-body')?.hasAttribute('hidden')).toBe(true);
+    fireEvent.click(screen.getByRole('button', { expanded: false }));
+    expect(cardEl().querySelector('.tool-args')?.textContent).toBe('{\n  "cmd": "ls -la"\n}');
+  });
+
   it('folds a finished ok call to a summary and opens on request', () => {
     show(toolCall({ status: 'finished', outcome: 'ok', result: 'first line\nsecond line', durationMs: 12 }));
     const toggle = screen.getByRole('button', { expanded: false });

@@ -5,7 +5,7 @@ import { useAppStore } from '../../store/app-store';
 import { formatDuration } from '../../shared/time/format-duration';
 import { LimitBar } from '../../shared/time/limit-bar';
 import { useNow } from '../../shared/time/use-now';
-import { callState, decisionLabel, prettyArgs, sourceLabel } from './call-labels';
+import { callState, decisionLabel, prettyArgs, SCHEMA_LOADED_CODE, sourceLabel } from './call-labels';
 import { CallProgressView } from './call-progress-view';
 
 /** The card of the open chat's call `callId` (a draft while the model is still streaming it). */
@@ -34,6 +34,8 @@ function CallCard({ call }: { call: ToolCallView }) {
   const bodyId = useId();
   const now = useNow(running);
   const elapsed = running && call.startedAt ? now - call.startedAt : (call.durationMs ?? 0);
+  // A call answered with its schema sums up as what the model sent; the schema itself is for the model.
+  const summary = call.code === SCHEMA_LOADED_CODE ? call.args : call.result;
   return (
     <div
       className={`tool-card tone-${state.tone}`}
@@ -64,7 +66,7 @@ function CallCard({ call }: { call: ToolCallView }) {
         <LimitBar elapsedMs={elapsed} limitMs={call.limitMs} live={running} label={call.tool} />
       )}
       {running && <CallProgressView callId={call.callId} />}
-      {!expanded && call.result !== null && <div className="tool-summary">{firstLine(call.result)}</div>}
+      {!expanded && summary !== null && <div className="tool-summary">{firstLine(summary)}</div>}
       <div id={bodyId} className="tool-card-body" hidden={!expanded}>
         <div className="field-label">Arguments</div>
         <pre className="tool-args">{prettyArgs(call.args)}</pre>
