@@ -119,39 +119,33 @@ async function interactive(io: CliIo): Promise<number> {
     if (keyAnswer.startsWith('n')) apiKeyName = null;
     else if (keyAnswer.startsWith('y') && apiKeyName === null)
       apiKeyName = `${provider.toUpperCase()}_API_KEY`;
-    lines.close();
-    if (apiKeyName !== null && !(await ensureKey(io, apiKeyName))) return 1;
+    if (apiKeyName !== null && !(await ensureKey(io, apiKeyName, lines))) return 1;
 
     const choice: Choice = { provider, baseUrl, apiKeyName, model: undefined, test: true };
     const listed = await testConnection(io, choice);
-    const more = new LineReader(io);
-    try {
-      let model: string;
-      if (listed) {
-        const shown = listed.slice(0, LISTED_MODELS);
-        shown.forEach((id, index) => io.stderr(`  ${index + 1}. ${id}\n`));
-        if (listed.length > shown.length)
-          io.stderr(`  … and ${listed.length - shown.length} more (type an id)\n`);
-        const fallback = listed.includes(defaults.model) ? defaults.model : (listed[0] ?? '');
-        const answer = await more.ask(`Model [${fallback}]: `);
-        model = /^\d+$/.test(answer) ? (shown[Number(answer) - 1] ?? '') : answer || fallback;
-        if (model === '' || !listed.includes(model))
-          return fail(io, `"${answer}" is not one of the listed models`);
-      } else {
-        model = await more.ask('Model id to save anyway (Enter gives up): ');
-        if (model === '') return fail(io, 'nothing saved');
-      }
-      return save(io, { ...choice, model });
-    } finally {
-      more.close();
+    let model: string;
+    if (listed) {
+      const shown = listed.slice(0, LISTED_MODELS);
+      shown.forEach((id, index) => io.stderr(`  ${index + 1}. ${id}\n`));
+      if (listed.length > shown.length)
+        io.stderr(`  … and ${listed.length - shown.length} more (type an id)\n`);
+      const fallback = listed.includes(defaults.model) ? defaults.model : (listed[0] ?? '');
+      const answer = await lines.ask(`Model [${fallback}]: `);
+      model = /^\d+$/.test(answer) ? (shown[Number(answer) - 1] ?? '') : answer || fallback;
+      if (model === '' || !listed.includes(model))
+        return fail(io, `"${answer}" is not one of the listed models`);
+    } else {
+      model = await lines.ask('Model id to save anyway (Enter gives up): ');
+      if (model === '') return fail(io, 'nothing saved');
     }
+    return await save(io, { ...choice, model });
   } finally {
     lines.close();
   }
 }
 
 /** The key is stored, or asked for now on the terminal (masked); false when it is neither. */
-async function ensureKey(io: CliIo, key: string): Promise<boolean> {
+async function ensureKey(io: CliIo, key: string, lines: LineReader): Promise<boolean> {
   const store = cliSecretStore(io);
   if ((await store.get(key)) !== undefined) {
     io.stderr(`Using the stored ${key}.\n`);
@@ -161,10 +155,14 @@ async function ensureKey(io: CliIo, key: string): Promise<boolean> {
     fail(io, `${key} is not stored: run \`agenvoy secrets set ${key}\` first, or setup with --no-key`);
     return false;
   }
-  const value = await new TerminalSecretPrompt(io.stdin, io.stderr).read(
-    { key, question: `Enter the API key (kept in your keychain as ${key}).` },
-    new AbortController().signal,
-  );
+  // The masked prompt reads the terminal raw: the line reader lets go of it meanwhile.
+  lines.pause();
+  const value = await new TerminalSecretPrompt(io.stdin, io.stderr)
+    .read(
+      { key, question: `Enter the API key (kept in your keychain as ${key}).` },
+      new AbortController().signal,
+    )
+    .finally(() => lines.resume());
   if (value === null || value === '') {
     fail(io, `no key was given for ${key}`);
     return false;
@@ -248,10 +246,10 @@ function fail(io: CliIo, message: string): number {
   return 1;
 }
 
-/** One answer per line from the CLI's input; an ended input answers ''. */
+/** One answer per line from the CLI's input; an ended input answers ''. It can let go of the input for a while. */
 class LineReader {
-  private readonly rl: readline.Interface;
-  private readonly lines: AsyncIterator<string>;
+  private rl: readline.Interface;
+  private lines: AsyncIterator<string>;
 
   constructor(private readonly io: CliIo) {
     this.rl = readline.createInterface({ input: io.stdin, terminal: false });
@@ -262,6 +260,17 @@ class LineReader {
     this.io.stderr(question);
     const next = await this.lines.next();
     return next.done ? '' : String(next.value).trim();
+  }
+
+  /** Lets go of the input (a terminal has nothing buffered ahead of a question). */
+  pause(): void {
+    this.rl.close();
+  }
+
+  /** Reads lines again after pause. */
+  resume(): void {
+    this.rl = readline.createInterface({ input: this.io.stdin, terminal: false });
+    this.lines = this.rl[Symbol.asyncIterator]();
   }
 
   close(): void {
