@@ -1,4 +1,5 @@
-// The chat window: header with the screens, the chat list, the chat (or a panel), the side column, dialogs, toasts.
+// The chat window: header with the screens, the chat list, the chat (or the Welcome page until a provider is chosen,
+// or a panel), the side column, dialogs, toasts.
 import { RulesPanel } from '../features/approvals/rules-panel';
 import { ChatList } from '../features/chat/chat-list';
 import { ChatView } from '../features/chat/chat-view';
@@ -7,6 +8,7 @@ import { TodoList } from '../features/chat/todo-list';
 import { SettingsPanel } from '../features/settings/settings-panel';
 import { TasksPanel } from '../features/tasks/tasks-panel';
 import { ToolsPanel } from '../features/tool-catalog/tools-panel';
+import { WelcomePage } from '../features/welcome/welcome-page';
 import { useAppStore } from '../store/app-store';
 import { AppHeader } from './app-header';
 import { DialogHost } from './dialogs/dialog-host';
@@ -15,11 +17,14 @@ import { Toasts } from './toasts';
 /** The whole chat window. */
 export function App() {
   const view = useAppStore((s) => s.view);
+  const settings = useAppStore((s) => s.settings);
+  // No provider chosen yet: the Welcome page stands where the chat would (docs/hosts.md, "First run").
+  const welcome = settings !== null && !settings.configured;
   return (
     <div className="app">
       <AppHeader />
       <ChatList />
-      {view === 'chat' && <ChatView />}
+      {view === 'chat' && (welcome ? <WelcomePage settings={settings} /> : <ChatView />)}
       {view === 'tools' && <ToolsPanel />}
       {view === 'rules' && <RulesPanel />}
       {view === 'settings' && <SettingsPanel />}

@@ -48,12 +48,16 @@ export function connectStore(): Unsubscribe {
   };
 }
 
-/** First load: the host, the chat list, tasks, open dialogs and workspace trust, then the chat the URL names (or the newest). */
+/**
+ * First load: the host, the settings (no provider chosen yet: the Welcome page), the chat list, tasks, open dialogs and
+ * workspace trust, then the chat the URL names (or the newest).
+ */
 export async function loadApp(): Promise<void> {
   const store = useAppStore.getState();
   if (!getApi()) return store.loadDialogs();
   await Promise.all([
     store.loadAppInfo(),
+    store.loadSettings(),
     store.loadChats(),
     store.loadTasks(),
     store.loadDialogs(),

@@ -17,7 +17,10 @@ export interface ChatSlice {
   /** Fetches the open chat again (after a reconnect, or to fill what a mid-stream open missed). */
   refreshChat(): Promise<void>;
   closeChat(): void;
-  /** Starts a turn; false when it did not start (the text stays in the composer then). */
+  /**
+   * Starts a turn; with no chat open it first creates one ("type and go"; main titles a new chat from its first
+   * message). False when it did not start (the text stays in the composer then).
+   */
   sendMessage(text: string): Promise<boolean>;
   stopTurn(): Promise<void>;
   /** Moves the open chat to `workspace`; the home folder asks the person first. */
@@ -57,8 +60,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => ({
     set({ chat: emptyChat });
   },
   async sendMessage(text) {
-    const chatId = get().chat.chatId;
-    if (!chatId || text.trim() === '') return false;
+    if (text.trim() === '') return false;
+    const chatId = get().chat.chatId ?? (await get().createChat());
+    if (!chatId) return false;
     const result = await invoke('turn.send', { chatId, text });
     if (result.ok) return true;
     get().pushNotice('error', `Not sent: ${result.error.message}`);

@@ -5,39 +5,42 @@ import { ChatBar } from './chat-bar';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 
-/** The open chat, or an invitation to start one. */
+/** The open chat, or an empty page whose composer starts one: the composer keeps its place (and its text) either way. */
 export function ChatView() {
   const chatId = useAppStore((s) => s.chat.chatId);
   const loading = useAppStore((s) => s.chatLoading);
-  const createChat = useAppStore((s) => s.createChat);
-  if (!chatId) {
-    return (
-      <main className="chat">
-        <TrustNotice />
-        <div className="empty">
-          {loading ? (
-            'Opening…'
-          ) : (
-            <>
-              <p>No chat open.</p>
-              <button type="button" className="primary" onClick={() => void createChat()}>
-                Start a new chat
-              </button>
-            </>
-          )}
-        </div>
-        <Composer />
-      </main>
-    );
-  }
   return (
     <main className="chat" aria-busy={loading}>
       <TrustNotice />
-      <ChatBar />
-      <MessageList />
-      <TurnStatus />
+      {chatId ? (
+        <>
+          <ChatBar />
+          <MessageList />
+          <TurnStatus />
+        </>
+      ) : (
+        <EmptyChat loading={loading} />
+      )}
       <Composer />
     </main>
+  );
+}
+
+function EmptyChat({ loading }: { loading: boolean }) {
+  const createChat = useAppStore((s) => s.createChat);
+  return (
+    <div className="empty">
+      {loading ? (
+        'Opening…'
+      ) : (
+        <>
+          <p>Type a message below to start a new chat.</p>
+          <button type="button" onClick={() => void createChat()}>
+            New empty chat
+          </button>
+        </>
+      )}
+    </div>
   );
 }
 

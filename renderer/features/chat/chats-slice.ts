@@ -13,8 +13,11 @@ export interface ChatsSlice {
   searchHits: ChatSearchHit[];
   loadChats(): Promise<void>;
   searchChats(query: string): Promise<void>;
-  /** Creates a chat in the default workspace, a folder of its own, or `workspace` (the home folder asks first), and opens it. */
-  createChat(workspace?: string): Promise<void>;
+  /**
+   * Creates a chat in the default workspace, a folder of its own, or `workspace` (the home folder asks first), and
+   * opens it. The new chat's id, or null when none was created.
+   */
+  createChat(workspace?: string): Promise<string | null>;
   renameChat(chatId: string, title: string): Promise<void>;
   deleteChat(chatId: string): Promise<void>;
   /** A chat was created, changed or (null) deleted. */
@@ -49,11 +52,15 @@ export const createChatsSlice: SliceCreator<ChatsSlice> = (set, get) => ({
     const result = await sendConfirmingHome((confirmHome) =>
       invoke('chats.create', workspace ? { workspace, ...(confirmHome ? { confirmHome } : {}) } : {}),
     );
-    if (!result) return;
-    if (!result.ok) return get().pushNotice('error', `Could not create a chat: ${result.error.message}`);
+    if (!result) return null;
+    if (!result.ok) {
+      get().pushNotice('error', `Could not create a chat: ${result.error.message}`);
+      return null;
+    }
     get().chatChanged(result.value.id, result.value);
     get().setView('chat');
     await get().openChat(result.value.id);
+    return result.value.id;
   },
   async renameChat(chatId, title) {
     const result = await invoke('chats.rename', { chatId, title });

@@ -1,4 +1,5 @@
-// The message box with Send and Stop: Enter sends, Shift+Enter adds a line.
+// The message box with Send and Stop: Enter sends, Shift+Enter adds a line. With no chat open it is ready all the same:
+// sending creates a chat titled from the message.
 import type { FormEvent, KeyboardEvent } from 'react';
 import { useState } from 'react';
 import { useAppStore } from '../../store/app-store';
@@ -11,7 +12,7 @@ export function Composer() {
   const stopTurn = useAppStore((s) => s.stopTurn);
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
-  const canSend = chatId !== null && !running && !sending && text.trim() !== '';
+  const canSend = !running && !sending && text.trim() !== '';
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -33,9 +34,11 @@ export function Composer() {
         rows={2}
         value={text}
         placeholder={
-          chatId ? 'Ask the agent… (Enter sends, Shift+Enter for a new line)' : 'Create a chat to start'
+          chatId
+            ? 'Ask the agent… (Enter sends, Shift+Enter for a new line)'
+            : 'Ask anything to start a new chat… (Enter sends, Shift+Enter for a new line)'
         }
-        disabled={chatId === null}
+        autoFocus
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
       />

@@ -49,6 +49,16 @@ function SettingsForm({ settings }: { settings: SettingsView }) {
       <span className="muted"> (set by an environment variable; saving changes the file only)</span>
     ) : null;
 
+  // Another provider brings its own address, model and key name; what was typed for the old one means nothing there.
+  const choose = (kind: ProviderKind) => {
+    const preset = settings.presets.find((p) => p.kind === kind);
+    setProvider(kind);
+    if (!preset) return;
+    setBaseUrl(preset.baseUrl);
+    setModel(preset.model);
+    setNoKey(preset.apiKeyName === null);
+    setKeyName(preset.apiKeyName ?? '');
+  };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(
@@ -65,10 +75,10 @@ function SettingsForm({ settings }: { settings: SettingsView }) {
     <form className="settings-form" onSubmit={(e) => void submit(e)}>
       <label>
         Provider{overridden('provider')}
-        <select value={provider} onChange={(e) => setProvider(e.target.value as ProviderKind)}>
-          {settings.providers.map((p) => (
-            <option key={p} value={p}>
-              {p === 'anthropic' ? 'Anthropic Messages API' : 'OpenAI-compatible Chat Completions'}
+        <select value={provider} onChange={(e) => choose(e.target.value as ProviderKind)}>
+          {settings.presets.map((p) => (
+            <option key={p.kind} value={p.kind}>
+              {p.label}
             </option>
           ))}
         </select>

@@ -1,0 +1,189 @@
+// The first-run page (docs/hosts.md, "First run"): shown while no provider is chosen. The person picks a provider, its
+// Base URL, a key (typed into main's masked prompt, never into this page) or "No key", tests the connection (main asks
+// the server for its model list), picks a model exactly as the server lists it, and starts chatting.
+import type { FormEvent } from 'react';
+import { useId, useState } from 'react';
+import type { ProviderKind, ProviderPreset, SettingsView } from '../../../preload/contract';
+import { invoke } from '../../boot/bridge';
+import { useAppStore } from '../../store/app-store';
+
+/** What "Test connection" found. */
+type Connection =
+  | { state: 'untested' }
+  | { state: 'testing' }
+  | { state: 'listed'; models: string[]; url: string }
+  | { state: 'failed'; message: string };
+
+/** The Welcome page over the loaded settings. */
+export function WelcomePage({ settings }: { settings: SettingsView }) {
+  const saveSettings = useAppStore((s) => s.saveSettings);
+  const promptSecret = useAppStore((s) => s.promptSecret);
+  const presets = settings.presets;
+  const initial = presets.find((p) => p.kind === settings.provider) ?? presets[0];
+  const [kind, setKind] = useState<ProviderKind>(initial?.kind ?? 'anthropic');
+  const preset = presets.find((p) => p.kind === kind) ?? initial;
+  const [baseUrl, setBaseUrl] = useState(initial?.baseUrl ?? '');
+  const [noKey, setNoKey] = useState(initial?.apiKeyName === null);
+  const [connection, setConnection] = useState<Connection>({ state: 'untested' });
+  const [model, setModel] = useState(initial?.model ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const ids = { provider: useId(), baseUrl: useId(), model: useId(), status: useId() };
+  const keyName = noKey ? null : keyNameOf(preset);
+
+  const choose = (next: ProviderPreset) => {
+    setKind(next.kind);
+    setBaseUrl(next.baseUrl);
+    setNoKey(next.apiKeyName === null);
+    setModel(next.model);
+    setConnection({ state: 'untested' });
+    setError(null);
+  };
+  const test = async () => {
+    setConnection({ state: 'testing' });
+    const result = await invoke('provider.models', {
+      provider: kind,
+      baseUrl: baseUrl.trim(),
+      apiKeyName: keyName,
+    });
+    if (!result.ok) return setConnection({ state: 'failed', message: result.error.message });
+    setConnection({ state: 'listed', models: result.value.models, url: result.value.url });
+    const listed = result.value.models;
+    if (!listed.includes(model)) setModel(listed[0] ?? '');
+  };
+  const start = async (event: FormEvent) => {
+    event.preventDefault();
+    if (model.trim() === '') return setError('Choose a model first: "Test connection" lists them.');
+    setSaving(true);
+    const problem = await saveSettings({
+      provider: kind,
+      baseUrl: baseUrl.trim(),
+      model: model.trim(),
+      apiKeyName: keyName,
+    });
+    setSaving(false);
+    setError(problem);
+  };
+
+  return (
+    <main className="panel welcome" aria-labelledby="welcome-heading">
+      <section role="region" aria-labelledby="welcome-heading">
+        <h2 id="welcome-heading">Welcome</h2>
+        <p>Choose the model the agent thinks with. You can change it later in Settings.</p>
+        <form className="settings-form" onSubmit={(e) => void start(e)}>
+          <label htmlFor={ids.provider}>Provider</label>
+          <select
+            id={ids.provider}
+            value={kind}
+            onChange={(e) => {
+              const next = presets.find((p) => p.kind === e.target.value);
+              if (next) choose(next);
+            }}
+          >
+            {presets.map((p) => (
+              <option key={p.kind} value={p.kind}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+          <label htmlFor={ids.baseUrl}>Base URL</label>
+          <input
+            id={ids.baseUrl}
+            value={baseUrl}
+            spellCheck={false}
+            onChange={(e) => {
+              setBaseUrl(e.target.value);
+              setConnection({ state: 'untested' });
+            }}
+          />
+          <div className="welcome-key">
+            <button
+              type="button"
+              disabled={noKey || keyName === null}
+              onClick={() =>
+                keyName && void promptSecret(keyName, `The API key for ${preset?.label ?? kind}.`)
+              }
+            >
+              Enter API key
+            </button>
+            <label className="checkbox">
+              <input type="checkbox" checked={noKey} onChange={(e) => setNoKey(e.target.checked)} /> No key
+            </label>
+            {keyName && <span className="muted">kept in your keychain as {keyName}</span>}
+          </div>
+          <div>
+            <button
+              type="button"
+              disabled={connection.state === 'testing' || baseUrl.trim() === ''}
+              onClick={() => void test()}
+              aria-describedby={ids.status}
+            >
+              Test connection
+            </button>
+          </div>
+          <ConnectionStatus id={ids.status} connection={connection} />
+          <label htmlFor={ids.model}>Model</label>
+          {connection.state === 'listed' ? (
+            <select id={ids.model} value={model} onChange={(e) => setModel(e.target.value)}>
+              {connection.models.map((id) => (
+                <option key={id} value={id}>
+                  {id}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input
+              id={ids.model}
+              value={model}
+              spellCheck={false}
+              placeholder="a model id, or Test connection to list them"
+              onChange={(e) => setModel(e.target.value)}
+            />
+          )}
+          {error && (
+            <p className="dialog-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div>
+            <button type="submit" className="primary" disabled={saving}>
+              Start chatting
+            </button>
+          </div>
+        </form>
+      </section>
+    </main>
+  );
+}
+
+function ConnectionStatus({ id, connection }: { id: string; connection: Connection }) {
+  switch (connection.state) {
+    case 'untested':
+      return <p id={id} className="muted" role="status" />;
+    case 'testing':
+      return (
+        <p id={id} className="muted" role="status">
+          Asking the server for its models…
+        </p>
+      );
+    case 'listed':
+      return (
+        <p id={id} role="status">
+          Connected: {connection.models.length} {connection.models.length === 1 ? 'model' : 'models'} at{' '}
+          {connection.url}.
+        </p>
+      );
+    case 'failed':
+      return (
+        <p id={id} className="dialog-error" role="alert">
+          Connection failed: {connection.message}
+        </p>
+      );
+  }
+}
+
+// A local server's preset takes no key; ticking "No key" off then stores one under a generic name.
+function keyNameOf(preset: ProviderPreset | undefined): string | null {
+  if (!preset) return null;
+  return preset.apiKeyName ?? `${preset.kind.toUpperCase()}_API_KEY`;
+}
