@@ -136,8 +136,25 @@ describe('agenvoy tools call through the confirm gate', () => {
     const listed = cli();
     await main(['rules', 'list'], listed.io);
     expect(listed.stdout()).toContain('VOID: definition changed (script_touch_marker)');
-    expect(await callMarker(cli().io)).toBe(1);
+    const voided = cli();
+    expect(await callMarker(voided.io)).toBe(1);
     expect(fs.existsSync(marker)).toBe(false);
+    // The denial names the voided rule as voided, and says adding it again approves the new definition.
+    expect(voided.stderr()).toContain(
+      `denied: script_touch_marker needs approval (allow rule ${rule?.id} was voided: the tool's definition ` +
+        'changed since it approved it) and there is no terminal to ask; pass --yes to allow it, or, once you have ' +
+        'checked what changed, add the voided rule again to approve the new definition',
+    );
+    const asked = cli({ interactive: true, input: 'n\n\n' });
+    expect(await callMarker(asked.io)).toBe(1);
+    expect(asked.stderr()).toContain(
+      `! rule ${rule?.id} was voided: the tool's definition changed since it approved it`,
+    );
+    expect(await main(['rules', 'add', '--tool', 'script_touch_marker', '--allow'], cli().io)).toBe(0);
+    expect((await rules()).filter((r) => r.origin === 'user').map((r) => [r.id, r.void])).toEqual([
+      [rule?.id, false],
+    ]);
+    expect(await callMarker(cli().io)).toBe(0);
   });
 
   it('denies without asking under an always-deny rule, even at a terminal and with --yes', async () => {

@@ -42,6 +42,12 @@ export function cliGate(io: CliIo, policy: ApprovalPolicy, allowFlag: string, pe
       // Only a person's decision for this call: --yes typed for it; --approve allow never covers it.
       if (item.personOnly) return `${head}run it yourself with agenvoy tools call ${request.tool} … --yes`;
       if (item.sensitive || item.noStanding || item.compound) return `${head}pass ${allowFlag} to allow it`;
+      // A voided rule is renewed by adding it again (the same tool and pattern), which approves the new definition.
+      if (item.voidedRules.length > 0)
+        return (
+          `${head}pass ${allowFlag} to allow it, or, once you have checked what changed, add the voided rule again ` +
+          `to approve the new definition (agenvoy rules list shows it as VOID, with its tool and pattern)`
+        );
       return `${head}pass ${allowFlag} to allow it, or add a rule: agenvoy rules add --tool ${request.tool} --allow`;
     },
   });

@@ -249,10 +249,18 @@ function noStandingReason(request: ApprovalRequest, canonical: CanonicalArgument
 /** Why a call had to be asked, in words for a denial with nobody to ask: " (…)", or '' for an ordinary call. */
 export function whyAsked(item: PromptItem): string {
   const reasons = [
+    voidedText(item.voidedRules),
     item.personOnly && `it ${item.personOnly}, which only a person's decision for this call allows`,
     item.sensitive && `it touches ${item.sensitive}, which always asks`,
     item.noStanding,
     item.compound && `a compound command line, ${item.compound}: no rule or grant covers it`,
   ].filter((reason): reason is string => Boolean(reason));
   return reasons.length > 0 ? ` (${reasons.join('; ')})` : '';
+}
+
+/** The allow rules a changed tool definition voided, named as voided; null when there are none. */
+export function voidedText(ids: readonly string[]): string | null {
+  if (ids.length === 0) return null;
+  const rules = ids.length === 1 ? `allow rule ${ids[0]} was` : `allow rules ${ids.join(', ')} were`;
+  return `${rules} voided: the tool's definition changed since ${ids.length === 1 ? 'it' : 'they'} approved it`;
 }

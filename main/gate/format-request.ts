@@ -48,7 +48,7 @@ export function formatItem(
   if (item.sensitive)
     lines.push(`  ! sensitive: ${visible(item.sensitive)}: this always asks, whatever the rules`);
   for (const id of item.voidedRules)
-    lines.push(`  ! rule ${id} no longer applies: the tool's definition changed since it was approved`);
+    lines.push(`  ! rule ${id} was voided: the tool's definition changed since it approved it`);
   if (item.compound) lines.push(`  ! compound command (${item.compound}): no rule or chat grant covers it`);
   const sandbox = describeSandbox(request.sandbox);
   if (sandbox) lines.push(`  ${sandbox}`);

@@ -96,6 +96,28 @@ describe('ApprovalDialog', () => {
     );
   });
 
+  it('names the rules a changed definition voided, as voided', () => {
+    render(
+      <ApprovalDialog
+        request={approvalRequest([approvalItem({ voidedRules: ['rule-1a2b3c4d'] })])}
+        onAnswer={async () => null}
+        overlay
+      />,
+    );
+    expect(screen.getByRole('dialog').textContent).toContain(
+      'Voided rule rule-1a2b3c4d: the tool’s definition changed since it approved it, so it no longer applies.',
+    );
+    cleanup();
+    render(
+      <ApprovalDialog
+        request={approvalRequest([approvalItem({ voidedRules: ['rule-a', 'rule-b'] })])}
+        onAnswer={async () => null}
+        overlay
+      />,
+    );
+    expect(screen.getByRole('dialog').textContent).toContain('Voided rules rule-a, rule-b: ');
+  });
+
   it('says a command runs in the OS sandbox', () => {
     render(
       <ApprovalDialog request={approvalRequest([approvalItem()])} onAnswer={async () => null} overlay />,

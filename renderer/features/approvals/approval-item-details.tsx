@@ -56,7 +56,7 @@ export function ApprovalItemDetails({ item }: { item: ApprovalItemView }) {
       )}
       {item.voidedRules.length > 0 && (
         <p className="warning" role="note">
-          The tool’s definition changed, so {item.voidedRules.length} rule(s) for it no longer apply.
+          {voidedNote(item.voidedRules)}
         </p>
       )}
       <div className="field-label">Arguments</div>
@@ -64,5 +64,14 @@ export function ApprovalItemDetails({ item }: { item: ApprovalItemView }) {
         {item.args}
       </pre>
     </div>
+  );
+}
+
+// The allow rules a changed definition voided, named: the person can find them in the rules panel.
+function voidedNote(ids: readonly string[]): string {
+  const one = ids.length === 1;
+  return (
+    `Voided ${one ? 'rule' : 'rules'} ${ids.join(', ')}: the tool’s definition changed since ` +
+    `${one ? 'it' : 'they'} approved it, so ${one ? 'it no longer applies' : 'they no longer apply'}.`
   );
 }
