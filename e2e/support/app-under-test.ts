@@ -41,6 +41,8 @@ export interface AppOptions {
    * of its own under `userHome`/Agenvoy, as the desktop app does by default (docs/security.md).
    */
   ownFolders?: boolean;
+  /** A first run: no settings.json at all, so no provider is chosen and the app opens on its Welcome page. */
+  firstRun?: boolean;
 }
 
 const AGENVOY = path.resolve('bin', 'agenvoy');
@@ -53,16 +55,17 @@ export async function startAppUnderTest(options: AppOptions = {}): Promise<AppUn
   const model = await startOpenAiTestServer();
   const userHome = options.ownFolders ? fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-e2e-user-')) : null;
   fs.mkdirSync(path.join(home, 'desktop'), { recursive: true });
-  fs.writeFileSync(
-    path.join(home, 'desktop', 'settings.json'),
-    JSON.stringify({
-      provider: 'openai',
-      baseUrl: model.baseUrl,
-      model: 'test-model',
-      apiKeyName: null,
-      ...(userHome ? {} : { defaultWorkspace: workspace }),
-    }),
-  );
+  if (!options.firstRun)
+    fs.writeFileSync(
+      path.join(home, 'desktop', 'settings.json'),
+      JSON.stringify({
+        provider: 'openai',
+        baseUrl: model.baseUrl,
+        model: 'test-model',
+        apiKeyName: null,
+        ...(userHome ? {} : { defaultWorkspace: workspace }),
+      }),
+    );
   options.prepare?.({ home, workspace });
   const env: NodeJS.ProcessEnv = { ...process.env, AGENVOY_HOME: home };
   // No keychain in these tests (secrets go to the 0600 file under the temp home): with a D-Bus address or a

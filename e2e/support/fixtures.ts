@@ -62,9 +62,13 @@ export async function openApp(page: Page, app: AppUnderTest): Promise<void> {
   await expect(page.getByRole('button', { name: 'New chat', exact: true })).toBeVisible();
 }
 
-/** Creates a chat with the sidebar's New chat button and waits for the composer. */
+/** Creates a chat with the sidebar's New chat button and waits until it is the open one (first in the list, current). */
 export async function newChat(page: Page): Promise<void> {
+  const items = page.locator('nav[aria-label="Chats"] .chat-list button');
+  const before = await items.count();
   await page.getByRole('button', { name: 'New chat', exact: true }).click();
+  await expect(items).toHaveCount(before + 1);
+  await expect(items.first()).toHaveAttribute('aria-current', 'true');
   await expect(page.getByLabel('Message')).toBeEnabled();
 }
 
