@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorCheck } from './doctor-command';
 import type { CliIo } from './io';
 import { main } from '../launcher/main';
+import { startOpenAiTestServer } from '../agent/providers/testing/openai-test-server';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -54,9 +55,10 @@ describe('agenvoy doctor', () => {
         level: 'warn',
         detail: expect.stringContaining('/nonexistent/chromium'),
       });
+      // The server answers but wants a key: it is there (a warning), and the words say what it wants.
       expect(byName.provider).toMatchObject({
-        level: 'ok',
-        detail: expect.stringContaining('answered HTTP 401'),
+        level: 'warn',
+        detail: expect.stringMatching(/^openai at .* answered in \d+ ms: .*HTTP 401: it needs an API key/),
       });
       // The limits in force; the bad idle value is named and its default applies.
       expect(byName.limits?.level).toBe('warn');
@@ -68,10 +70,35 @@ describe('agenvoy doctor', () => {
     }
   });
 
+  it('lists the models and says whether the chosen one is among them; no provider chosen points to setup', async () => {
+    const server = await startOpenAiTestServer();
+    try {
+      server.models = ['local', 'other'];
+      const settings = { provider: 'ollama', baseUrl: server.baseUrl };
+      const ok = await doctor({ ...settings, model: 'local' });
+      expect(ok.checks.find((check) => check.name === 'provider')).toMatchObject({
+        level: 'ok',
+        detail: expect.stringMatching(/^ollama at .* lists 2 models in \d+ ms; model local is among them$/),
+      });
+      const missing = await doctor({ ...settings, model: 'gone' });
+      expect(missing.checks.find((check) => check.name === 'provider')).toMatchObject({
+        level: 'warn',
+        detail: expect.stringContaining('model gone is not among them'),
+      });
+      const fresh = await doctor({ model: 'x' });
+      expect(fresh.checks.find((check) => check.name === 'provider')).toMatchObject({
+        level: 'warn',
+        detail: expect.stringContaining('no provider chosen yet: run `agenvoy setup`'),
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('fails when the provider does not answer', async () => {
     const { code, checks } = await doctor({
       provider: 'openai',
-      baseUrl: 'http://127.0.0.1:9/v1',
+      baseUrl: 'http://127.0.0.1:1/v1',
       apiKeyName: null,
     });
     expect(checks.find((check) => check.name === 'provider')).toMatchObject({

@@ -4,7 +4,8 @@ import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { readWebSettings } from '../settings/web-settings-file';
 import { readLimits } from '../settings/limits';
-import { loadSettings } from '../settings/settings';
+import { listModels } from '../agent/providers/model-list';
+import { loadSettings, providerChosen, providerWire } from '../settings/settings';
 import { formatBytes } from '../core/argument-size';
 import { agenvoyHome, agenvoyPaths } from '../core/paths';
 import { sensitiveOptions } from '../gate/create-gate';
@@ -94,9 +95,18 @@ async function chromiumCheck(io: CliIo): Promise<DoctorCheck> {
 }
 
 async function providerCheck(io: CliIo): Promise<DoctorCheck> {
+  const home = agenvoyHome(io.env);
+  if (!providerChosen({ home, env: io.env })) {
+    return {
+      name: 'provider',
+      level: 'warn',
+      detail:
+        'no provider chosen yet: run `agenvoy setup` (or open the app, which starts on its Welcome page)',
+    };
+  }
   let settings;
   try {
-    settings = loadSettings({ home: agenvoyHome(io.env), env: io.env });
+    settings = loadSettings({ home, env: io.env });
   } catch (error) {
     return {
       name: 'provider',
@@ -104,29 +114,33 @@ async function providerCheck(io: CliIo): Promise<DoctorCheck> {
       detail: error instanceof Error ? error.message : String(error),
     };
   }
-  const url = `${settings.baseUrl.replace(/\/+$/, '')}/models`;
+  const where = `${settings.provider} at ${settings.baseUrl}`;
   const started = performance.now();
-  try {
-    // Any HTTP answer (even 401 without a key) means the server is there; only no answer at all fails.
-    const response = await fetch(url, { signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
-    await response.body?.cancel();
-    const ms = Math.round(performance.now() - started);
+  // The same question as the Welcome page's "Test connection", with the stored key (docs/hosts.md, "First run").
+  const apiKey =
+    settings.apiKeyName === null ? null : ((await cliSecretStore(io).get(settings.apiKeyName)) ?? null);
+  const listed = await listModels({
+    wire: providerWire(settings.provider),
+    baseUrl: settings.baseUrl,
+    apiKey,
+    keyName: settings.apiKeyName,
+    timeoutMs: PROVIDER_TIMEOUT_MS,
+  });
+  const ms = Math.round(performance.now() - started);
+  if (!listed.ok) {
+    // A server that answers (with a refusal, or without a model list) is there: a warning; no answer fails.
     return {
       name: 'provider',
-      level: 'ok',
-      detail: `${settings.provider} at ${settings.baseUrl} answered HTTP ${response.status} in ${ms} ms (model ${settings.model})`,
-    };
-  } catch (error) {
-    const reason =
-      error instanceof Error
-        ? error.cause instanceof Error
-          ? error.cause.message
-          : error.message
-        : String(error);
-    return {
-      name: 'provider',
-      level: 'fail',
-      detail: `${settings.provider} at ${settings.baseUrl} did not answer: ${reason}`,
+      level: listed.answered ? 'warn' : 'fail',
+      detail: `${where} ${listed.answered ? 'answered' : 'did not answer'} in ${ms} ms: ${listed.error}`,
     };
   }
+  const known = listed.models.includes(settings.model);
+  return {
+    name: 'provider',
+    level: known ? 'ok' : 'warn',
+    detail:
+      `${where} lists ${listed.models.length} ${listed.models.length === 1 ? 'model' : 'models'} in ${ms} ms; ` +
+      (known ? `model ${settings.model} is among them` : `model ${settings.model} is not among them`),
+  };
 }

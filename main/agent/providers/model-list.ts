@@ -31,7 +31,9 @@ export interface ModelListRequest {
 
 /** The answer: the ids exactly as the server lists them, or a message in words. */
 export type ModelListResult =
-  { ok: true; url: string; models: string[] } | { ok: false; url: string; error: string };
+  | { ok: true; url: string; models: string[] }
+  /** `answered`: the server was reached and answered (with an error status or no model list). */
+  | { ok: false; url: string; error: string; answered: boolean };
 
 // Both APIs (and Ollama, LM Studio, vLLM, OpenRouter, DeepSeek) answer {data: [{id, ...}]}; other fields are ignored.
 const modelListSchema = z.object({
@@ -54,6 +56,7 @@ export async function listModels(request: ModelListRequest): Promise<ModelListRe
       ok: false,
       url: request.baseUrl,
       error: `"${request.baseUrl}" is not a URL (e.g. http://127.0.0.1:11434/v1)`,
+      answered: false,
     };
   }
   if (!/^https?:$/.test(new URL(url).protocol)) {
@@ -61,12 +64,14 @@ export async function listModels(request: ModelListRequest): Promise<ModelListRe
       ok: false,
       url,
       error: `the Base URL must start with http:// or https:// (got ${request.baseUrl})`,
+      answered: false,
     };
   }
   const timeoutMs = request.timeoutMs ?? MODEL_LIST_TIMEOUT_MS;
   const timer = AbortSignal.timeout(timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, timer]) : timer;
-  const failed = (error: string): ModelListResult => ({ ok: false, url, error });
+  let answered = false;
+  const failed = (error: string): ModelListResult => ({ ok: false, url, error, answered });
   let response: Response;
   try {
     response = await fetch(url, { headers: headers(request), signal, dispatcher: agent, redirect: 'follow' });
@@ -75,6 +80,7 @@ export async function listModels(request: ModelListRequest): Promise<ModelListRe
     if (timer.aborted) return failed(`no answer from ${url} within ${timeoutMs / 1000} s`);
     return failed(unreachable(url, error));
   }
+  answered = true;
   const text = await boundedText(response, MODEL_LIST_MAX_BYTES + 1).catch(() => '');
   if (timer.aborted) return failed(`no complete answer from ${url} within ${timeoutMs / 1000} s`);
   if (!response.ok) return failed(statusProblem(request, url, response.status, text));
@@ -113,7 +119,8 @@ function unreachable(url: string, error: unknown): string {
   if (/ECONNREFUSED/.test(detail))
     return `nothing answers at ${host} (connection refused): is the server running?`;
   if (/ENOTFOUND|EAI_AGAIN/.test(detail)) return `the host name in ${url} could not be found (${detail})`;
-  if (/bad port/.test(detail)) return `port ${new URL(url).port} of ${url} is one fetch refuses (a reserved port)`;
+  if (/bad port/.test(detail))
+    return `port ${new URL(url).port} of ${url} is one fetch refuses (a reserved port)`;
   if (/certificate|CERT|SSL|TLS/i.test(detail)) return `a secure connection to ${host} failed: ${detail}`;
   return `cannot reach ${url}: ${detail}`;
 }
