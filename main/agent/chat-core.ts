@@ -10,6 +10,7 @@ import type { ProcessGroups } from '../process/process-group';
 import type { Redactor } from '../core/redactor';
 import type { ToolRegistry } from '../core/registry';
 import type { TaskRegistry } from '../core/task-registry';
+import type { ToolCatalogPort } from '../../tools/sdk/types';
 
 /** The core services a chat runs on. */
 export interface ChatCore {
@@ -17,6 +18,8 @@ export interface ChatCore {
   /** The default workspace of new chats. */
   workspace: string;
   registry: ToolRegistry;
+  /** The find_tools catalogue over the registry; each chat sees it narrowed to the tools its host offers. */
+  catalog: ToolCatalogPort;
   schemas: LoadedSchemas;
   dispatcher: Dispatcher;
   executor: BatchExecutor;

@@ -15,6 +15,7 @@ import { readSettings } from '../settings/settings-file';
 import { streamLimits } from './turn-limits';
 import { storePersistence } from './store-persistence';
 import { childOffer } from './host-offers';
+import { offeredCatalog } from './offered-catalog';
 import type { ToolFilter } from './tool-exposure';
 import type { TurnResult } from './turn-engine';
 import { TurnEngine } from './turn-engine';
@@ -128,8 +129,13 @@ export class ChatService {
       ...this.options.providerOptions,
       limits: { ...streamLimits(limits), ...this.options.providerOptions?.limits },
     };
+    const offered: ToolFilter = child
+      ? (tool) => this.options.offered(tool) && childOffer(tool)
+      : this.options.offered;
     const services: ToolServices = {
       chat: storeChatPort(store, (event) => this.events.emit(event)),
+      // find_tools lists, finds and loads only what this chat can call (docs/hosts.md, "What each host offers").
+      catalog: offeredCatalog(core.catalog, core.registry, offered),
       ...(this.options.askUser && !child ? { askUser: this.options.askUser } : {}),
       ...(child ? {} : { subagents: this.subagents }),
     };
@@ -145,7 +151,7 @@ export class ChatService {
       ),
       model: settings.model,
       healer: this.options.healer,
-      offered: child ? (tool) => this.options.offered(tool) && childOffer(tool) : this.options.offered,
+      offered,
       background: this.options.background && !child,
       services,
       maxRounds: this.options.maxRounds,

@@ -79,13 +79,21 @@ export const findToolsTool = defineTool({
           .map((n) => n.trim())
           .filter((n) => n && !loaded.includes(n))
       : [];
-    // A selected name that exists but is broken is said to be broken, with why, never called unknown.
-    const reasons = missing.map((name) => ({ name, why: catalog.broken?.(name) }));
+    // A selected name that exists but is broken, or not offered here, is said to be so, with why, never called unknown.
+    const reasons = missing.map((name) => ({
+      name,
+      why: catalog.broken?.(name),
+      absent: catalog.unavailable?.(name),
+    }));
     const broken = reasons.flatMap(({ name, why }) => (why ? [`${name} (${why})`] : []));
-    const unknown = reasons.flatMap(({ name, why }) => (why ? [] : [name]));
+    const unavailable = reasons.flatMap(({ name, why, absent }) =>
+      !why && absent ? [`${name} (${absent})`] : [],
+    );
+    const unknown = reasons.flatMap(({ name, why, absent }) => (why || absent ? [] : [name]));
     const notes =
       (unknown.length > 0 ? ` Unknown names: ${unknown.join(', ')}.` : '') +
-      (broken.length > 0 ? ` Broken, so they cannot be used: ${broken.join('; ')}.` : '');
+      (broken.length > 0 ? ` Broken, so they cannot be used: ${broken.join('; ')}.` : '') +
+      (unavailable.length > 0 ? ` Not offered here: ${unavailable.join('; ')}.` : '');
     const note =
       found.length === 0
         ? select

@@ -95,6 +95,8 @@ export interface ToolCatalogPort {
   loadSchemas(chatId: string, names: string[]): string[];
   /** Why a tool of that name is broken (its step and reason, in words); undefined when it is not broken. */
   broken?(name: string): string | undefined;
+  /** Why a tool of that name exists but is not offered in this host or chat; undefined when it is offered or unknown. */
+  unavailable?(name: string): string | undefined;
 }
 
 /** A background task as tools and the UI see it. */
