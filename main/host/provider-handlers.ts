@@ -4,7 +4,7 @@
 import type { InvokeChannel } from '../../preload/contract';
 import { listModels } from '../agent/providers/model-list';
 import { isSecretKey } from '../secrets/key-name';
-import { PROVIDER_KINDS, providerWire } from '../settings/settings';
+import { loadSettingsDraft, PROVIDER_DEFAULTS, PROVIDER_KINDS, providerWire } from '../settings/settings';
 import type { ProviderKind } from '../settings/settings';
 import type { HandlerTable, HostContext } from './host-context';
 import { HostError } from './host-error';
@@ -29,6 +29,15 @@ export function providerHandlers(ctx: HostContext): HandlerTable<ProviderChannel
           '"apiKeyName" must be a key name such as OPENAI_API_KEY, or null',
         );
       }
+      if (keyName !== null && !providerKeyNames(ctx, provider as ProviderKind).includes(keyName)) {
+        // Any other secret would go to an address the request names: a page that is not ours could aim a stored
+        // token at its own server this way. Only a provider key is ever sent (docs/security.md).
+        throw new HostError(
+          'invalid_request',
+          `"${keyName}" is not a key of this provider: Test connection sends only ` +
+            `${providerKeyNames(ctx, provider as ProviderKind).join(' or ')}`,
+        );
+      }
       const apiKey = keyName === null ? null : ((await ctx.core.secrets.get(keyName)) ?? null);
       const result = await listModels({
         wire: providerWire(provider as ProviderKind),
@@ -42,4 +51,21 @@ export function providerHandlers(ctx: HostContext): HandlerTable<ProviderChannel
       return { url: result.url, models: result.models };
     },
   };
+}
+
+/**
+ * The key names Test connection may send for `provider`: its default, the generic `<KIND>_API_KEY` the Welcome page
+ * uses for a local server given a key, and the one settings.json names now.
+ */
+function providerKeyNames(ctx: HostContext, provider: ProviderKind): string[] {
+  const names = new Set<string>([`${provider.toUpperCase()}_API_KEY`]);
+  const preset = PROVIDER_DEFAULTS[provider].apiKeyName;
+  if (preset) names.add(preset);
+  try {
+    const saved = loadSettingsDraft({ home: ctx.settings.home, env: ctx.settings.env }).apiKeyName;
+    if (saved) names.add(saved);
+  } catch {
+    // A broken settings.json names no key.
+  }
+  return [...names];
 }

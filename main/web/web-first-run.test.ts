@@ -21,7 +21,13 @@ beforeAll(async () => {
     // A fresh home: no settings.json at all; a key already in the fallback secrets file.
     prepare: (home) => {
       fs.rmSync(path.join(home, 'desktop', 'settings.json'));
-      fs.writeFileSync(path.join(home, '.secrets'), `FIRST_RUN_KEY=${CANARY}\n`, { mode: 0o600 });
+      fs.writeFileSync(
+        path.join(home, '.secrets'),
+        `CUSTOM_API_KEY=${CANARY}\nFIRST_RUN_KEY=other-secret-77\n`,
+        {
+          mode: 0o600,
+        },
+      );
     },
   });
   client = await fixture.connect();
@@ -63,7 +69,7 @@ describe('browser mode: first run', () => {
       await client.bridge.api.invoke('provider.models', {
         provider: 'custom',
         baseUrl: fixture.provider.baseUrl,
-        apiKeyName: 'FIRST_RUN_KEY',
+        apiKeyName: 'CUSTOM_API_KEY',
       }),
     );
     expect(listed).toEqual({ url: `${fixture.provider.baseUrl}/models`, models: ['local-a', 'local-b'] });
@@ -95,6 +101,23 @@ describe('browser mode: first run', () => {
         apiKeyName: 'not a key; rm -rf',
       }),
     ).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+  });
+
+  it('never sends a secret that is not a provider key: a stored token cannot be aimed at another server', async () => {
+    const attacker = await startOpenAiTestServer();
+    try {
+      const aimed = await client.bridge.api.invoke('provider.models', {
+        provider: 'custom',
+        baseUrl: attacker.baseUrl,
+        apiKeyName: 'FIRST_RUN_KEY',
+      });
+      // FIRST_RUN_KEY is neither custom's key (CUSTOM_API_KEY) nor the one settings.json names.
+      expect(aimed).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+      if (!aimed.ok) expect(aimed.error.message).toContain('Test connection sends only CUSTOM_API_KEY');
+      expect(attacker.requests).toEqual([]);
+    } finally {
+      await attacker.close();
+    }
   });
 
   it('saving a provider and a model ends the first run, and a turn then reaches that server', async () => {
