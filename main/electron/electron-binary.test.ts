@@ -19,7 +19,7 @@ describe('findElectronBinary', () => {
     const dir = fakePackage({ 'package.json': '{}' });
     expect(findElectronBinary(dir, {})).toMatchObject({
       kind: 'missing',
-      reason: expect.stringContaining('without its binary'),
+      reason: expect.stringContaining('has no binary yet; npx install-electron fetches it'),
     });
   });
 

@@ -27,7 +27,8 @@ export function findElectronBinary(
   if (candidate === null) {
     return {
       kind: 'missing',
-      reason: 'electron was installed without its binary (ELECTRON_SKIP_BINARY_DOWNLOAD)',
+      // electron 45 has no install script: it fetches its binary on first use, or with `npx install-electron`.
+      reason: 'the electron package has no binary yet; npx install-electron fetches it',
     };
   }
   if (!fs.existsSync(candidate)) return { kind: 'missing', reason: `no Electron binary at ${candidate}` };
