@@ -1,7 +1,11 @@
 // Plain-text table of tools for `agenvoy tools list`.
 import type { ToolJson } from '../core/registry';
+import { humanDuration } from './human-text';
 
-/** One line per tool: name, source, flags, limit, notes (broken, not offered headless, lint errors, warnings). */
+/**
+ * One line per tool: name, source, flags, limit, notes (broken, not offered headless, lint errors and guidance by
+ * code, warnings); `agenvoy tools lint` prints each finding's message.
+ */
 export function formatToolTable(tools: Array<ToolJson & { offeredHeadless?: boolean }>): string {
   const rows = tools.map((t) => [
     t.name,
@@ -10,16 +14,15 @@ export function formatToolTable(tools: Array<ToolJson & { offeredHeadless?: bool
       .filter(([, on]) => on)
       .map(([flag]) => flag)
       .join(',') || '-',
-    t.timeoutMs === null ? 'none' : `${t.timeoutMs / 1000}s`,
+    t.timeoutMs === null ? 'none' : humanDuration(t.timeoutMs),
     [
       // A broken tool says only that: its flags and limits no longer matter, it cannot be called.
       t.broken ? `BROKEN at ${t.broken.step}: ${oneLine(t.broken.reason)}` : '',
       t.offeredHeadless === false && !t.broken ? 'not in agenvoy chat' : '',
       t.trusted === false ? 'untrusted workspace tool: asks every call, no secrets' : '',
       t.writable && t.writable.length > 0 ? `writes ${t.writable.join(', ')}` : '',
-      t.lint.some((f) => f.level === 'error')
-        ? `${t.lint.filter((f) => f.level === 'error').length} lint error(s)`
-        : '',
+      lintNote(t.lint, 'error'),
+      lintNote(t.lint, 'guidance'),
       t.warnings && t.warnings.length > 0 ? t.warnings.map(oneLine).join('; ') : '',
     ]
       .filter(Boolean)
@@ -39,4 +42,12 @@ export function formatToolTable(tools: Array<ToolJson & { offeredHeadless?: bool
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}
+
+// The findings of one level, by code: `2 lint guidance (R2_WHEN_ALTERNATIVE, R3_EXAMPLE)`; '' when there are none.
+function lintNote(lint: ToolJson['lint'], level: 'error' | 'guidance'): string {
+  const codes = [...new Set(lint.filter((f) => f.level === level).map((f) => f.code))];
+  if (codes.length === 0) return '';
+  const count = lint.filter((f) => f.level === level).length;
+  return `${count} lint ${level === 'error' ? (count === 1 ? 'error' : 'errors') : 'guidance'} (${codes.join(', ')})`;
 }

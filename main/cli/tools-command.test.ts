@@ -191,6 +191,59 @@ describe('agenvoy tools', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('list shows limits in words and the lint guidance of each tool by code', async () => {
+    writeTool(
+      path.join(home, 'tools', 'script'),
+      'cc',
+      {
+        ...wordCount,
+        name: 'char_count',
+        description:
+          'Count the characters of a text.\nUse when you need a character count; word_count for words.',
+        parameters: {
+          type: 'object',
+          properties: { text: { type: 'string', description: 'The text whose characters are counted.' } },
+          required: ['text'],
+        },
+        timeout: 5400,
+      },
+      'console.log(0)',
+    );
+    const { code, stdout } = await cli(['tools', 'list']);
+    expect(code).toBe(0);
+    const row = (name: string) => stdout.split('\n').find((line) => line.startsWith(`${name} `)) ?? '';
+    expect(row('run_command')).toMatch(/ 30 min(\s|$)/);
+    expect(row('script_word_count')).toMatch(/ 5 s(\s|$)/);
+    expect(row('script_char_count')).toMatch(/ 1 h 30 min /);
+    expect(row('script_char_count')).toContain('1 lint guidance (R3_NO_EXAMPLE)');
+    expect(stdout).not.toMatch(/\d+s\b/);
+  });
+
+  it('search says when no tool matched, and prints [] with --json', async () => {
+    const plain = await cli(['tools', 'search', 'qzxv wqpz']);
+    expect(plain).toMatchObject({ code: 0, stdout: 'no tool matched "qzxv wqpz"\n' });
+    const json = await cli(['tools', 'search', 'qzxv wqpz', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual([]);
+  });
+
+  it('call says how it ended once, and exits non-zero when the command it ran failed', async () => {
+    const denied = await cli(['tools', 'call', 'script_word_count', '{"text":"a b c"}']);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toMatch(
+      /^denied: script_word_count needs approval and there is no terminal to ask; /,
+    );
+    expect(denied.stderr).not.toContain('denied: denied:');
+    const failed = await cli(['tools', 'call', 'run_command', '{"command":"false"}', '--yes']);
+    expect(failed.stdout).toMatch(/^exit code 1 \(failed\)/);
+    expect(failed.code).toBe(1);
+    const failedJson = await cli(['tools', 'call', 'run_command', '{"command":"exit 3"}', '--yes', '--json']);
+    expect(JSON.parse(failedJson.stdout)).toMatchObject({ outcome: 'ok', data: { exitCode: 3 } });
+    expect(failedJson.code).toBe(1);
+    const passed = await cli(['tools', 'call', 'run_command', '{"command":"true"}', '--yes']);
+    expect(passed.stdout).toMatch(/^exit code 0 after/);
+    expect(passed.code).toBe(0);
+  });
+
   it('works through the real bin/agenvoy right after install', async () => {
     const bin = path.resolve(__dirname, '../../bin/agenvoy');
     const env: NodeJS.ProcessEnv = { ...process.env, AGENVOY_HOME: home };

@@ -19,6 +19,7 @@ import { readArgumentInput } from './argument-input';
 import { lintFindings, printFindings } from './lint-report';
 import { cliGate } from './terminal-approval';
 import { formatToolTable } from './tool-table';
+import { callFailed, outcomeLine } from './human-text';
 
 /** Runs a `tools` sub-command; resolves to the exit status. */
 export async function toolsCommand(argv: string[], io: CliIo): Promise<number> {
@@ -99,6 +100,7 @@ async function search(argv: string[], io: CliIo): Promise<number> {
       timeoutMs,
     }));
     if (values.json) io.stdout(JSON.stringify(hits, null, 2) + '\n');
+    else if (hits.length === 0) io.stdout(`no tool matched "${query}"\n`);
     else
       io.stdout(
         hits
@@ -154,9 +156,14 @@ async function call(argv: string[], io: CliIo): Promise<number> {
         io.stdout(outcome.text.endsWith('\n') ? outcome.text : outcome.text + '\n');
       else
         io.stderr(
-          `${outcome.outcome}${outcome.outcome === 'error' ? ` [${outcome.code}]` : ''}: ${outcomeText(outcome)}\n`,
+          outcomeLine(
+            outcome.outcome,
+            outcomeText(outcome),
+            outcome.outcome === 'error' ? outcome.code : undefined,
+          ) + '\n',
         );
-      return outcome.outcome === 'ok' ? 0 : 1;
+      // A command that ran and failed is an ok outcome for the model, but a failure for the shell that called us.
+      return callFailed(outcome) ? 1 : 0;
     } finally {
       process.off('SIGINT', onSigint);
     }
