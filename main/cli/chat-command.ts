@@ -17,6 +17,7 @@ import type { CliIo } from './io';
 import { UsageError } from './io';
 import { cliGate } from './terminal-approval';
 import { terminalAskUser, unattendedAskUser } from './terminal-ask-user';
+import { PlainChatPrinter } from './chat-printer';
 
 /** Runs one turn; exit 0 when it completed, 1 when it failed, 130 when it was stopped. */
 export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
@@ -70,10 +71,13 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
     const found = core.registry.get(tool);
     return found ? sourceView(found.spec.source) : { kind: 'builtin' };
   };
-  const offGate = runtime.gate.on((event) => printEvent(gateEventView(event), Boolean(values.json), io));
-  const offChat = chats.service.on((event) =>
-    printEvent(chatEvent(event, sourceOf), Boolean(values.json), io),
-  );
+  const plain = new PlainChatPrinter(io, (id) => chats.store.chats.get(id)?.title);
+  const print = (event: ChatEvent | GateEventView) => {
+    if (values.json) io.stdout(JSON.stringify(event) + '\n');
+    else plain.print(event);
+  };
+  const offGate = runtime.gate.on((event) => print(gateEventView(event)));
+  const offChat = chats.service.on((event) => print(chatEvent(event, sourceOf)));
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
@@ -81,9 +85,10 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
     const chatId = values.chat ?? chats.service.createChat({ workspace, title: prompt.slice(0, 60) }).id;
     if (!chats.store.chats.get(chatId))
       chats.service.createChat({ id: chatId, workspace, title: prompt.slice(0, 60) });
+    plain.answerChat(chatId);
     const result = await chats.service.send(chatId, prompt, controller.signal);
     if (!values.json) {
-      io.stdout(result.text && !result.text.endsWith('\n') ? '\n' : '');
+      plain.end();
       io.stderr(`[chat ${chatId}: ${result.status}${result.error ? `: ${result.error}` : ''}]\n`);
     }
     return result.status === 'completed' ? 0 : result.status === 'cancelled' ? 130 : 1;
@@ -92,32 +97,5 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
     offGate();
     offChat();
     await runtime.close();
-  }
-}
-
-function printEvent(event: ChatEvent | GateEventView, json: boolean, io: CliIo): void {
-  if (json) {
-    io.stdout(JSON.stringify(event) + '\n');
-    return;
-  }
-  switch (event.type) {
-    case 'text.delta':
-      io.stdout(event.delta);
-      break;
-    case 'call.started':
-      io.stderr(
-        `\n[tool ${event.tool} started${event.limitMs ? `, limit ${event.limitMs / 1000} s` : ''}]\n`,
-      );
-      break;
-    case 'call.finished':
-      io.stderr(
-        `[tool ${event.tool}: ${event.outcome.outcome}${event.outcome.outcome === 'ok' ? '' : ` — ${event.outcome.message}`}]\n`,
-      );
-      break;
-    case 'notice':
-      io.stderr(`[${event.level}] ${event.message}\n`);
-      break;
-    default:
-      break;
   }
 }
