@@ -9,7 +9,7 @@ import { sandboxUnavailableNote } from '../host/sandbox-status';
 import { sensitiveOptions } from '../gate/create-gate';
 import { headlessOffer } from '../agent/host-offers';
 import type { ProviderKind, SettingsLayer } from '../settings/settings';
-import { loadSettings } from '../settings/settings';
+import { loadSettings, PROVIDER_KINDS, providerChosen } from '../settings/settings';
 import { agenvoyHome } from '../core/paths';
 import type { ApprovalPolicy } from '../gate/confirm-gate';
 import { TerminalSecretPrompt } from '../secrets/terminal-prompt';
@@ -39,8 +39,8 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
   const approve = values.approve as ApprovalPolicy;
   if (!['ask', 'allow', 'deny'].includes(approve))
     throw new UsageError('--approve must be ask, allow or deny');
-  if (values.provider !== undefined && values.provider !== 'anthropic' && values.provider !== 'openai') {
-    throw new UsageError('--provider must be anthropic or openai');
+  if (values.provider !== undefined && !(PROVIDER_KINDS as readonly string[]).includes(values.provider)) {
+    throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(', ')}`);
   }
   const flags: SettingsLayer = {
     ...(values.provider ? { provider: values.provider as ProviderKind } : {}),
@@ -48,6 +48,12 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
     ...(values.model ? { model: values.model } : {}),
   };
   const home = agenvoyHome(io.env);
+  // No provider chosen anywhere: the first run's job, not a guess at Anthropic (docs/hosts.md, "First run").
+  if (!providerChosen({ home, env: io.env, flags })) {
+    throw new UsageError(
+      'no model provider is set up yet: run `agenvoy setup` (or give --provider, or set AGENVOY_PROVIDER)',
+    );
+  }
   const settings = loadSettings({ home, env: io.env, flags });
   const workspace = path.resolve(io.cwd, values.workspace ?? '.');
   const canAsk = io.interactive && approve === 'ask';

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAiTestServer } from '../agent/providers/testing/openai-test-server';
 import type { ScriptedServer } from '../agent/providers/testing/scripted-server';
 import { main } from '../launcher/main';
+import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import type { CliIo } from './io';
 
 let server: ScriptedServer;
@@ -157,5 +158,21 @@ describe('agenvoy setup', () => {
       model: 'qwen3:8b',
       apiKeyName: null,
     });
+  });
+
+  it('chat before any setup points to agenvoy setup; after it, the first answer comes from the chosen server', async () => {
+    const before = await cli(['chat', 'hello']);
+    expect(before.code).toBe(2);
+    expect(before.stderr).toContain('no model provider is set up yet: run `agenvoy setup`');
+    expect(
+      await cli(['setup', '--provider', 'ollama', '--base-url', server.baseUrl, '--model', 'qwen3:8b']),
+    ).toMatchObject({ code: 0 });
+    server.enqueue({ events: openAiEvents([{ text: 'hi from qwen' }]) });
+    const after = await cli(['chat', 'hello', '--approve', 'deny']);
+    expect(after.stdout).toContain('hi from qwen');
+    expect(after.code).toBe(0);
+    const request = server.requests.at(-1);
+    expect(request?.body.model).toBe('qwen3:8b');
+    expect(request?.headers.authorization).toBeUndefined();
   });
 });
