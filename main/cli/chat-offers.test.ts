@@ -29,6 +29,8 @@ describe('headless find_tools', () => {
         },
         { name: 'find_tools', args: { query: 'select:background_command,run_command' } },
         { name: 'background_command', args: { command: 'sleep 1' } },
+        // A misspelt name is pointed only at tools this host runs.
+        { name: 'background_comand', args: { command: 'sleep 1' } },
       ],
       place(),
       'deny',
@@ -47,5 +49,8 @@ describe('headless find_tools', () => {
     expect(select).not.toContain('"name": "background_command"');
     // And a call to it is refused without asking.
     expect(call).toContain('background_command is not available here');
+    const misspelt = run.toolResults.call_4 ?? '';
+    expect(misspelt).toContain('unknown tool "background_comand"');
+    expect(misspelt).not.toContain('Did you mean background_command');
   });
 });

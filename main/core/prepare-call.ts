@@ -96,7 +96,11 @@ export function prepareCall(
   const broken = tool ? undefined : deps.registry.entry(name)?.broken;
   if (broken) return done(call.id, name, errorOutcome('broken_tool', brokenMessage(name, broken)), sent);
   if (!tool) {
-    const near = deps.suggest?.(name) ?? [];
+    // Only tools this host offers are suggested: a headless chat is never pointed at a background tool.
+    const near = (deps.suggest?.(name) ?? []).filter((other) => {
+      const found = deps.registry.get(other);
+      return !offered || (found !== undefined && offered(found));
+    });
     const hint = near.length > 0 ? ` Did you mean ${near.join(', ')}?` : '';
     return done(
       call.id,
