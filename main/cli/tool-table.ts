@@ -14,7 +14,12 @@ export function formatToolTable(tools: Array<ToolJson & { offeredHeadless?: bool
       .filter(([, on]) => on)
       .map(([flag]) => flag)
       .join(',') || '-',
-    t.timeoutMs === null ? 'none' : humanDuration(t.timeoutMs),
+    // A background tool's start returns at once: its task's limit is the one that matters.
+    t.taskTimeoutMs !== undefined
+      ? `task ${humanDuration(t.taskTimeoutMs)}`
+      : t.timeoutMs === null
+        ? 'none'
+        : humanDuration(t.timeoutMs),
     [
       // A broken tool says only that: its flags and limits no longer matter, it cannot be called.
       t.broken ? `BROKEN at ${t.broken.step}: ${oneLine(t.broken.reason)}` : '',

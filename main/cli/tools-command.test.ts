@@ -87,6 +87,7 @@ describe('agenvoy tools', () => {
       name: string;
       flags: Record<string, boolean>;
       timeoutMs: number | null;
+      taskTimeoutMs?: number;
       offeredHeadless: boolean;
     }>;
     const byName = new Map(tools.map((t) => [t.name, t]));
@@ -123,6 +124,10 @@ describe('agenvoy tools', () => {
       }
       expect(tool?.timeoutMs, name).toBe(timeoutMs);
     }
+    // Their tasks' own limit is listed beside: 60 min unless the call says otherwise.
+    expect(byName.get('background_command')?.taskTimeoutMs).toBe(60 * min);
+    expect(byName.get('background_subagents')?.taskTimeoutMs).toBe(60 * min);
+    expect(byName.get('run_command')?.taskTimeoutMs).toBeUndefined();
     expect(byName.get('background_command')?.offeredHeadless).toBe(false);
     expect(byName.get('background_subagents')?.offeredHeadless).toBe(false);
     expect(byName.get('run_command')?.offeredHeadless).toBe(true);
@@ -213,6 +218,7 @@ describe('agenvoy tools', () => {
     expect(code).toBe(0);
     const row = (name: string) => stdout.split('\n').find((line) => line.startsWith(`${name} `)) ?? '';
     expect(row('run_command')).toMatch(/ 30 min(\s|$)/);
+    expect(row('background_command')).toMatch(/ task 1 h(\s|$)/);
     expect(row('script_word_count')).toMatch(/ 5 s(\s|$)/);
     expect(row('script_char_count')).toMatch(/ 1 h 30 min /);
     expect(row('script_char_count')).toContain('1 lint guidance (R3_NO_EXAMPLE)');

@@ -14,6 +14,11 @@ export interface ToolJson {
   description: string;
   flags: ToolSpec['flags'];
   timeoutMs: number | null;
+  /**
+   * Background tools only: the limit their task runs under by default (the call's `timeout_min` sets it); their own
+   * registration keeps `timeoutMs`, since the start returns at once.
+   */
+  taskTimeoutMs?: number;
   lint: LintFinding[];
   /** Script tools only: false for a workspace tool of a folder the person has not trusted. */
   trusted?: boolean;
@@ -40,6 +45,7 @@ export function toolToJson(tool: RegisteredTool): ToolJson {
     description: spec.description,
     flags: { ...spec.flags },
     timeoutMs: timeoutJson(spec.timeoutMs),
+    ...(spec.flags.background && spec.taskLimitMs ? { taskTimeoutMs: spec.taskLimitMs({}) } : {}),
     lint: tool.lint,
     ...(spec.source.kind === 'script'
       ? { trusted: spec.source.trusted, writable: [...spec.source.writable] }
