@@ -5,6 +5,7 @@ import { isSecretKey } from '../secrets/key-name';
 import { defaultWorkspace, readSettingsView, saveSettingsInput } from './desktop-settings';
 import type { HandlerTable, HostContext } from './host-context';
 import { HostError } from './host-error';
+import { keyDestinations } from './key-destination';
 import { providerHandlers } from './provider-handlers';
 import { optionalString, requestObject, requiredString } from './request-fields';
 import { sandboxStatusView } from './sandbox-status';
@@ -28,9 +29,10 @@ type AdminChannel = Exclude<
 export function adminHandlers(ctx: HostContext): HandlerTable<AdminChannel> {
   const { core, runtime, gate } = ctx;
   const definitionOf = (tool: string) => core.registry.get(tool)?.definitionHash;
+  const destinations = keyDestinations(ctx.settings, ctx.dialogs.askUser());
   return {
     ...trustHandlers(ctx),
-    ...providerHandlers(ctx),
+    ...providerHandlers(ctx, destinations),
     'app.info': () => ({
       mode: ctx.mode,
       version: ctx.version,
@@ -82,7 +84,10 @@ export function adminHandlers(ctx: HostContext): HandlerTable<AdminChannel> {
       }
     },
     'settings.get': () => readSettingsView(ctx.settings),
-    'settings.save': (request) => saveSettingsInput(ctx.settings, request),
+    'settings.save': (request) =>
+      saveSettingsInput(ctx.settings, request, (keyName, baseUrl) =>
+        destinations.allow(keyName, baseUrl, ctx.signal),
+      ),
     'secrets.list': async () => {
       const [keys, status] = await Promise.all([core.secrets.list(), core.secrets.status()]);
       return {

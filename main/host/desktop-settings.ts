@@ -3,9 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SettingsInput, SettingsView } from '../../preload/contract';
 import type { SettingsLayer } from '../settings/settings';
+import type { ProviderSettings } from '../settings/settings';
 import {
   loadSettings,
   loadSettingsDraft,
+  readSettingsFile,
+  resolveSettings,
+  settingsFromEnv,
   PROVIDER_DEFAULTS,
   PROVIDER_KINDS,
   PROVIDER_LABELS,
@@ -15,6 +19,7 @@ import {
   settingsPath,
 } from '../settings/settings';
 import { readSettings } from '../settings/settings-file';
+import { PROVIDER_FIELDS, providerLayerSchema } from '../settings/settings-schema';
 import { chatsRoot, isHomeFolder } from './chat-folders';
 import { HostError } from './host-error';
 import { optionalString, requestObject } from './request-fields';
@@ -87,8 +92,15 @@ export async function coreWorkspace(place: SettingsPlace): Promise<string> {
   return root;
 }
 
-/** Validates and saves the screen's changes; fields left out are kept. */
-export async function saveSettingsInput(place: SettingsPlace, raw: unknown): Promise<SettingsView> {
+/**
+ * Validates and saves the screen's changes; fields left out are kept. When the result would send a stored key to an
+ * address it was not sent to before, `confirmKey` must agree first (key-destination.ts).
+ */
+export async function saveSettingsInput(
+  place: SettingsPlace,
+  raw: unknown,
+  confirmKey?: (keyName: string | null, baseUrl: string) => Promise<boolean>,
+): Promise<SettingsView> {
   const fields = requestObject(raw);
   const layer: SettingsLayer & { defaultWorkspace?: string } = {};
   const provider = optionalString(fields, 'provider', 32);
@@ -110,6 +122,15 @@ export async function saveSettingsInput(place: SettingsPlace, raw: unknown): Pro
       workspace.trim() === ''
         ? undefined
         : await chosenFolder(workspace, 'defaultWorkspace', confirmsHome(fields), place.env);
+  if (confirmKey) {
+    const after = settingsAfterSave(place, layer);
+    if (after && !(await confirmKey(after.apiKeyName, after.baseUrl))) {
+      throw new HostError(
+        'declined',
+        `settings not saved: you did not confirm sending ${after.apiKeyName} to ${after.baseUrl}`,
+      );
+    }
+  }
   try {
     // Unknown fields pass through saveSettings untouched, so the default workspace is kept in the same file.
     await saveSettings(layer, { home: place.home });
@@ -118,6 +139,21 @@ export async function saveSettingsInput(place: SettingsPlace, raw: unknown): Pro
     throw error;
   }
   return readSettingsView(place);
+}
+
+/** The provider settings in force once `layer` is saved; null when the result does not validate (saving then says why). */
+function settingsAfterSave(place: SettingsPlace, layer: SettingsLayer): ProviderSettings | null {
+  try {
+    const file = readSettingsFile(settingsPath(place.home));
+    const merged = { ...file };
+    for (const field of PROVIDER_FIELDS) if (field in layer) Object.assign(merged, { [field]: layer[field] });
+    const checked = providerLayerSchema.safeParse(merged);
+    if (!checked.success) return null;
+    return resolveSettings([checked.data, settingsFromEnv(place.env)]);
+  } catch (error) {
+    if (error instanceof SettingsError) return null;
+    throw error;
+  }
 }
 
 /**

@@ -1,19 +1,23 @@
 // The Welcome page's "Test connection" (docs/hosts.md, "First run"): main asks the provider's server for its model
-// list with the key from the secret store, so the page never holds the key; loopback and the LAN are allowed (the
-// address is the person's own choice, not the model's).
+// list with the key from the secret store, so the page never holds the key, and the key goes only where
+// key-destination.ts allows. Loopback and the LAN are allowed (the address is the person's own choice, not the model's).
 import type { InvokeChannel } from '../../preload/contract';
 import { listModels } from '../agent/providers/model-list';
 import { isSecretKey } from '../secrets/key-name';
-import { loadSettingsDraft, PROVIDER_DEFAULTS, PROVIDER_KINDS, providerWire } from '../settings/settings';
+import { PROVIDER_KINDS, providerWire } from '../settings/settings';
 import type { ProviderKind } from '../settings/settings';
 import type { HandlerTable, HostContext } from './host-context';
 import { HostError } from './host-error';
+import type { KeyDestinations } from './key-destination';
 import { requestObject, requiredString } from './request-fields';
 
 type ProviderChannel = Extract<InvokeChannel, 'provider.models'>;
 
 /** The provider handlers over the core's secret store. */
-export function providerHandlers(ctx: HostContext): HandlerTable<ProviderChannel> {
+export function providerHandlers(
+  ctx: HostContext,
+  destinations: KeyDestinations,
+): HandlerTable<ProviderChannel> {
   return {
     'provider.models': async (request) => {
       const fields = requestObject(request);
@@ -29,13 +33,10 @@ export function providerHandlers(ctx: HostContext): HandlerTable<ProviderChannel
           '"apiKeyName" must be a key name such as OPENAI_API_KEY, or null',
         );
       }
-      if (keyName !== null && !providerKeyNames(ctx, provider as ProviderKind).includes(keyName)) {
-        // Any other secret would go to an address the request names: a page that is not ours could aim a stored
-        // token at its own server this way. Only a provider key is ever sent (docs/security.md).
+      if (!(await destinations.allow(keyName, baseUrl, ctx.signal))) {
         throw new HostError(
-          'invalid_request',
-          `"${keyName}" is not a key of this provider: Test connection sends only ` +
-            `${providerKeyNames(ctx, provider as ProviderKind).join(' or ')}`,
+          'declined',
+          `${keyName} was not sent: you did not confirm sending it to ${baseUrl}`,
         );
       }
       const apiKey = keyName === null ? null : ((await ctx.core.secrets.get(keyName)) ?? null);
@@ -51,21 +52,4 @@ export function providerHandlers(ctx: HostContext): HandlerTable<ProviderChannel
       return { url: result.url, models: result.models };
     },
   };
-}
-
-/**
- * The key names Test connection may send for `provider`: its default, the generic `<KIND>_API_KEY` the Welcome page
- * uses for a local server given a key, and the one settings.json names now.
- */
-function providerKeyNames(ctx: HostContext, provider: ProviderKind): string[] {
-  const names = new Set<string>([`${provider.toUpperCase()}_API_KEY`]);
-  const preset = PROVIDER_DEFAULTS[provider].apiKeyName;
-  if (preset) names.add(preset);
-  try {
-    const saved = loadSettingsDraft({ home: ctx.settings.home, env: ctx.settings.env }).apiKeyName;
-    if (saved) names.add(saved);
-  } catch {
-    // A broken settings.json names no key.
-  }
-  return [...names];
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Result } from '../../preload/contract';
 import type { TestClient, WebFixture } from './testing/web-fixture';
 import { webFixture } from './testing/web-fixture';
-import { startOpenAiTestServer } from '../agent/providers/testing/openai-test-server';
+import { openAiEvents, startOpenAiTestServer } from '../agent/providers/testing/openai-test-server';
 
 let fixture: WebFixture;
 let client: TestClient;
@@ -63,18 +63,40 @@ describe('browser mode: first run', () => {
     });
   });
 
-  it('lists the models of a loopback server with the stored key; the key never comes back', async () => {
+  it('lists the models of a loopback server with the stored key once the person confirms sending it there', async () => {
     fixture.provider.models = ['local-a', 'local-b'];
-    const listed = value(
+    const asked = client.dialog('question');
+    const pending = client.bridge.api.invoke('provider.models', {
+      provider: 'custom',
+      baseUrl: fixture.provider.baseUrl,
+      apiKeyName: 'CUSTOM_API_KEY',
+    });
+    const dialog = await asked;
+    const send = `Send CUSTOM_API_KEY to ${fixture.provider.origin}`;
+    expect(dialog.questions[0]?.options).toEqual([send, 'Do not send']);
+    // Nothing was sent before the answer.
+    expect(fixture.provider.requests).toEqual([]);
+    value(
+      await client.bridge.dialogs.answerQuestion({
+        id: dialog.id,
+        answer: { kind: 'answered', answers: { 'send-key': send } },
+      }),
+    );
+    expect(value(await pending)).toEqual({
+      url: `${fixture.provider.baseUrl}/models`,
+      models: ['local-a', 'local-b'],
+    });
+    expect(fixture.provider.requests.at(-1)?.headers.authorization).toBe(`Bearer ${CANARY}`);
+    expect(JSON.stringify(client.events)).not.toContain(CANARY);
+    // Confirmed once, remembered while the host runs: no second question.
+    const again = value(
       await client.bridge.api.invoke('provider.models', {
         provider: 'custom',
         baseUrl: fixture.provider.baseUrl,
         apiKeyName: 'CUSTOM_API_KEY',
       }),
     );
-    expect(listed).toEqual({ url: `${fixture.provider.baseUrl}/models`, models: ['local-a', 'local-b'] });
-    expect(fixture.provider.requests.at(-1)?.headers.authorization).toBe(`Bearer ${CANARY}`);
-    expect(JSON.stringify(client.events)).not.toContain(CANARY);
+    expect(again.models).toEqual(['local-a', 'local-b']);
   });
 
   it('says what went wrong in words, and refuses a request that is not a provider or key name', async () => {
@@ -103,24 +125,53 @@ describe('browser mode: first run', () => {
     ).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
   });
 
-  it('never sends a secret that is not a provider key: a stored token cannot be aimed at another server', async () => {
+  it('a stored token cannot be aimed at another server, neither by Test connection nor by saving settings', async () => {
     const attacker = await startOpenAiTestServer();
+    const refuse = async () => {
+      const dialog = await client.dialog('question');
+      expect(dialog.questions[0]?.prompt).toContain(
+        `Send the API key stored as FIRST_RUN_KEY to ${attacker.origin}?`,
+      );
+      value(
+        await client.bridge.dialogs.answerQuestion({
+          id: dialog.id,
+          answer: { kind: 'answered', answers: { 'send-key': 'Do not send' } },
+        }),
+      );
+    };
     try {
-      const aimed = await client.bridge.api.invoke('provider.models', {
-        provider: 'custom',
-        baseUrl: attacker.baseUrl,
-        apiKeyName: 'FIRST_RUN_KEY',
-      });
-      // FIRST_RUN_KEY is neither custom's key (CUSTOM_API_KEY) nor the one settings.json names.
-      expect(aimed).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
-      if (!aimed.ok) expect(aimed.error.message).toContain('Test connection sends only CUSTOM_API_KEY');
+      // 1. Test connection straight at it: the person is asked, says no, nothing is sent.
+      const [aimed] = await Promise.all([
+        client.bridge.api.invoke('provider.models', {
+          provider: 'custom',
+          baseUrl: attacker.baseUrl,
+          apiKeyName: 'FIRST_RUN_KEY',
+        }),
+        refuse(),
+      ]);
+      expect(aimed).toMatchObject({ ok: false, error: { code: 'declined' } });
+      // 2. Saving the pair first (so that "the saved settings" would vouch for it): asked too, and not saved.
+      const [saved] = await Promise.all([
+        client.bridge.api.invoke('settings.save', {
+          provider: 'custom',
+          baseUrl: attacker.baseUrl,
+          model: 'x',
+          apiKeyName: 'FIRST_RUN_KEY',
+        }),
+        refuse(),
+      ]);
+      expect(saved).toMatchObject({ ok: false, error: { code: 'declined' } });
+      expect(fs.existsSync(path.join(fixture.home, 'desktop', 'settings.json'))).toBe(false);
+      // 3. A provider's own key to its own address needs no question (and goes nowhere else).
       expect(attacker.requests).toEqual([]);
+      expect(JSON.stringify(client.events)).not.toContain('other-secret-77');
     } finally {
       await attacker.close();
     }
   });
 
   it('saving a provider and a model ends the first run, and a turn then reaches that server', async () => {
+    fixture.provider.enqueue({ events: openAiEvents([{ text: 'first answer' }]) });
     const saved = value(
       await client.bridge.api.invoke('settings.save', {
         provider: 'custom',
@@ -130,6 +181,12 @@ describe('browser mode: first run', () => {
       }),
     );
     expect(saved).toMatchObject({ configured: true, problem: null, provider: 'custom', model: 'local-b' });
+    const chat = value(await client.bridge.api.invoke('chats.create', {}));
+    value(await client.bridge.api.invoke('turn.send', { chatId: chat.id, text: 'hello' }));
+    await client.chatEvent('turn.finished', (e) => e.chatId === chat.id);
+    const request = fixture.provider.requests.at(-1);
+    expect(request).toMatchObject({ method: 'POST', path: '/v1/chat/completions' });
+    expect(request?.body.model).toBe('local-b');
   });
 
   it('a provider saved without a model names the problem instead of failing the settings screen', async () => {
