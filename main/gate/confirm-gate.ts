@@ -4,6 +4,7 @@ import { Emitter } from '../core/emitter';
 import type { CanonicalArgument } from './canonical-argument';
 import { canonicalArgument } from './canonical-argument';
 import { commandPlace } from './command-place';
+import { compoundOf } from './compound-command';
 import { ChatGrants } from './chat-grants';
 import { commandNoStanding } from './command-standing';
 import { defaultRuleHazard } from './default-rule-check';
@@ -184,7 +185,9 @@ export class ConfirmGate implements ApprovalGate {
         : { kind: 'none' as const, voided: [], compound: null };
     // A deny rule decides even for a sensitive target: denying is never the unsafe direction.
     if (match.kind === 'deny') return { kind: 'decided', verdict: ruleDenied(match.rule) };
-    const compound = match.kind === 'none' ? match.compound : null;
+    // Read from the line itself, not from the rule match: with a damaged rules file no rule is matched at all, and
+    // a chained line must still get no standing offer and no chat grant (docs/security.md, "Decisions and rules").
+    const compound = compoundOf(canonical);
     const personOnly = personOnlyReason(request);
     let noStanding = personOnly
       ? null

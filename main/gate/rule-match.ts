@@ -3,6 +3,7 @@
 import type { ApprovalRequest } from '../core/gate-port';
 import { legacyHashOf } from '../core/registry';
 import type { CanonicalArgument } from './canonical-argument';
+import { compoundOf } from './compound-command';
 import { matchGlob } from './glob';
 import type { ApprovalRule } from './rule-types';
 import { isUrlPattern, parseUrl, parseUrlPattern, urlMatches } from './url-pattern';
@@ -25,7 +26,7 @@ export function matchRules(
     (rule) => rule.effect === 'deny' && matchGlob(rule.tool, request.tool) && denyMatches(rule, canonical),
   );
   if (deny) return { kind: 'deny', rule: deny };
-  const compound = canonical.kind === 'command' ? canonical.reading.operator : null;
+  const compound = compoundOf(canonical);
   const voided: ApprovalRule[] = [];
   if (compound) return { kind: 'none', voided, compound };
   // What the shell would work out only at run time, or a working folder outside the workspace: no rule fits a
