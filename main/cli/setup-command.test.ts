@@ -69,6 +69,20 @@ describe('agenvoy setup', () => {
     expect(server.requests.at(-1)?.headers.authorization).toBeUndefined();
   });
 
+  it('takes a model name without Ollama’s :latest tag and saves the id as listed', async () => {
+    const result = await cli([
+      'setup',
+      '--provider',
+      'ollama',
+      '--base-url',
+      server.baseUrl,
+      '--model',
+      'llama3.2',
+    ]);
+    expect(result.code).toBe(0);
+    expect(savedSettings().model).toBe('llama3.2:latest');
+  });
+
   it('refuses a model the server does not list, naming what it lists; nothing is saved', async () => {
     const result = await cli([
       'setup',

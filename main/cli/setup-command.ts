@@ -95,10 +95,11 @@ async function withFlags(
   if (model === undefined) {
     return fail(io, `choose a model with --model; the server lists: ${preview(listed)}`);
   }
-  if (!listed.includes(model)) {
+  const known = listedAs(model, listed);
+  if (known === undefined) {
     return fail(io, `the server does not list the model "${model}"; it lists: ${preview(listed)}`);
   }
-  return save(io, { ...choice, model });
+  return save(io, { ...choice, model: known });
 }
 
 async function interactive(io: CliIo): Promise<number> {
@@ -233,6 +234,12 @@ function keyName(value: string): string {
     throw new UsageError((error as Error).message);
   }
   return value;
+}
+
+/** The id as the server lists it: exactly, or with Ollama's `:latest` tag the person left out; undefined when not listed. */
+function listedAs(model: string, listed: string[]): string | undefined {
+  if (listed.includes(model)) return model;
+  return listed.includes(`${model}:latest`) ? `${model}:latest` : undefined;
 }
 
 function preview(models: string[]): string {

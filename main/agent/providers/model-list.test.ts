@@ -22,6 +22,26 @@ beforeAll(async () => {
     if (req.url?.startsWith('/shape')) return res.end(JSON.stringify({ models: [{ name: 'x' }] }));
     if (req.url?.startsWith('/401')) return res.writeHead(401).end(JSON.stringify({ error: 'bad key' }));
     if (req.url?.startsWith('/empty')) return res.end(JSON.stringify({ data: [] }));
+    // /echo: refuses and repeats the key it was sent, and lists it as a model (a hostile or careless server).
+    if (req.url?.startsWith('/echo/401')) {
+      return res
+        .writeHead(401)
+        .end(JSON.stringify({ error: `Incorrect API key provided: ${req.headers.authorization}` }));
+    }
+    if (req.url?.startsWith('/echo')) {
+      const key = String(req.headers.authorization).replace('Bearer ', '');
+      return res.end(JSON.stringify({ data: [{ id: key }, { id: `prefix-${key}` }, { id: 'fine-model' }] }));
+    }
+    // /redirect: sends the client to another origin.
+    if (req.url?.startsWith('/redirect')) {
+      return res.writeHead(302, { location: 'http://127.0.0.1:1/v1/models' }).end();
+    }
+    // /many: 5,001 models, one with an id too long to be one, one without an id.
+    if (req.url?.startsWith('/many')) {
+      const data: unknown[] = Array.from({ length: 5001 }, (_, i) => ({ id: `m-${i}` }));
+      data.unshift({ id: 'x'.repeat(600) }, { name: 'no id' });
+      return res.end(JSON.stringify({ data }));
+    }
     // /slow: never answers.
   });
   await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
@@ -101,10 +121,59 @@ describe('listModels', () => {
     const missing = await listModels({ wire: 'openai', baseUrl: base, apiKey: null, keyName: 'MY_KEY' });
     const none = await listModels({ wire: 'openai', baseUrl: base, apiKey: null, keyName: null });
     expect(refused.ok || refused.error).toMatch(/HTTP 401: it refused the API key MY_KEY \(bad key\)/);
-    expect(missing.ok || missing.error).toMatch(/MY_KEY is not stored: use "Enter API key"/);
-    expect(none.ok || none.error).toMatch(/it needs an API key \("No key" is ticked\)/);
+    expect(missing.ok || missing.error).toMatch(/it needs an API key and MY_KEY is not stored yet/);
+    expect(none.ok || none.error).toMatch(/it needs an API key and none is set/);
     // The key's value is never part of a message.
     expect(JSON.stringify(refused)).not.toContain('wrong');
+  });
+
+  it('never returns the key, even when the server echoes it in an error or lists it as a model', async () => {
+    const key = 'sk-echo-canary-8812';
+    const refused = await listModels({
+      wire: 'openai',
+      baseUrl: `${oddOrigin}/echo/401`,
+      apiKey: key,
+      keyName: 'K',
+    });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error).toContain('Incorrect API key provided: Bearer [redacted:K]');
+    const listed = await listModels({
+      wire: 'openai',
+      baseUrl: `${oddOrigin}/echo`,
+      apiKey: key,
+      keyName: 'K',
+    });
+    expect(listed).toMatchObject({ ok: true, models: ['fine-model'] });
+    expect(JSON.stringify([refused, listed])).not.toContain(key);
+  });
+
+  it('never follows a redirect, so x-api-key cannot be carried to another origin', async () => {
+    const result = await listModels({
+      wire: 'anthropic',
+      baseUrl: `${oddOrigin}/redirect`,
+      apiKey: 'a-3',
+      keyName: 'A',
+    });
+    expect(result).toMatchObject({ ok: false, answered: true });
+    if (!result.ok) {
+      expect(result.error).toContain('answered with a redirect (HTTP 302) to http://127.0.0.1:1/v1/models');
+      expect(result.error).toContain('the key is not sent on');
+    }
+  });
+
+  it('keeps the first 5,000 usable ids of a long list, skipping entries that are no model id', async () => {
+    const result = await listModels({
+      wire: 'openai',
+      baseUrl: `${oddOrigin}/many`,
+      apiKey: null,
+      keyName: null,
+    });
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(result.models).toHaveLength(5000);
+      expect(result.models[0]).toBe('m-0');
+      expect(result.models.at(-1)).toBe('m-4999');
+    }
   });
 
   it('refuses an answer that is no model list, an empty list, a non-http address and a bad URL', async () => {

@@ -35,10 +35,13 @@ export type ModelListResult =
   /** `answered`: the server was reached and answered (with an error status or no model list). */
   | { ok: false; url: string; error: string; answered: boolean };
 
-// Both APIs (and Ollama, LM Studio, vLLM, OpenRouter, DeepSeek) answer {data: [{id, ...}]}; other fields are ignored.
-const modelListSchema = z.object({
-  data: z.array(z.object({ id: z.string().min(1).max(500) })).max(MODEL_LIST_MAX_MODELS),
-});
+/** A model id longer than this is skipped (real ids are tens of characters). */
+const MAX_MODEL_ID = 500;
+
+// Both APIs (and Ollama, LM Studio, vLLM, OpenRouter, DeepSeek) answer {data: [{id, ...}]}; other fields, and entries
+// without a usable id, are ignored; the list is cut to MODEL_LIST_MAX_MODELS after reading (the byte bound holds first).
+const modelListSchema = z.object({ data: z.array(z.unknown()) });
+const modelEntrySchema = z.object({ id: z.string().min(1).max(MAX_MODEL_ID) });
 
 /** The URL the list is read from. */
 export function modelListUrl(wire: ProviderWire, baseUrl: string): string {
@@ -71,16 +74,28 @@ export async function listModels(request: ModelListRequest): Promise<ModelListRe
   const timer = AbortSignal.timeout(timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, timer]) : timer;
   let answered = false;
-  const failed = (error: string): ModelListResult => ({ ok: false, url, error, answered });
+  // The key never appears in what this returns, even when a server echoes it back in an error or an id.
+  const scrub = (text: string) =>
+    request.apiKey ? text.split(request.apiKey).join(`[redacted:${request.keyName}]`) : text;
+  const failed = (error: string): ModelListResult => ({ ok: false, url, error: scrub(error), answered });
   let response: Response;
   try {
-    response = await fetch(url, { headers: headers(request), signal, dispatcher: agent, redirect: 'follow' });
+    // Never followed: a redirect would carry x-api-key to another origin (undici drops only Authorization).
+    response = await fetch(url, { headers: headers(request), signal, dispatcher: agent, redirect: 'manual' });
   } catch (error) {
     if (request.signal?.aborted) return failed('cancelled');
     if (timer.aborted) return failed(`no answer from ${url} within ${timeoutMs / 1000} s`);
     return failed(unreachable(url, error));
   }
   answered = true;
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    return failed(
+      `${url} answered with a redirect (HTTP ${response.status})${location ? ` to ${location}` : ''}: ` +
+        'the key is not sent on; use the address it names as the Base URL if you trust it',
+    );
+  }
   const text = await boundedText(response, MODEL_LIST_MAX_BYTES + 1).catch(() => '');
   if (timer.aborted) return failed(`no complete answer from ${url} within ${timeoutMs / 1000} s`);
   if (!response.ok) return failed(statusProblem(request, url, response.status, text));
@@ -97,7 +112,13 @@ export async function listModels(request: ModelListRequest): Promise<ModelListRe
   const parsed = modelListSchema.safeParse(json);
   if (!parsed.success)
     return failed(`${url} answered, but not with a model list ({"data": [{"id": …}]})${hint(request)}`);
-  const models = [...new Set(parsed.data.data.map((model) => model.id))];
+  const ids = parsed.data.data.flatMap((entry) => {
+    const model = modelEntrySchema.safeParse(entry);
+    return model.success && !(request.apiKey && model.data.id.includes(request.apiKey))
+      ? [model.data.id]
+      : [];
+  });
+  const models = [...new Set(ids)].slice(0, MODEL_LIST_MAX_MODELS);
   if (models.length === 0) return failed(`${url} lists no models: load or download one on the server first`);
   return { ok: true, url, models };
 }
@@ -130,10 +151,10 @@ function statusProblem(request: ModelListRequest, url: string, status: number, t
   if (status === 401 || status === 403) {
     const key =
       request.keyName === null
-        ? 'it needs an API key ("No key" is ticked)'
+        ? 'it needs an API key and none is set ("No key")'
         : request.apiKey
           ? `it refused the API key ${request.keyName}`
-          : `it needs an API key and ${request.keyName} is not stored: use "Enter API key"`;
+          : `it needs an API key and ${request.keyName} is not stored yet`;
     return `${url} answered HTTP ${status}: ${key} (${detail})`;
   }
   if (status === 404)
