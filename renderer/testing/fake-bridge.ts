@@ -14,7 +14,9 @@ import type {
 } from '../../preload/contract';
 
 type Handlers = {
-  [C in InvokeChannel]?: (request: InvokeRequest<C>) => InvokeResult<C> | Result<InvokeResult<C>>;
+  [C in InvokeChannel]?: (
+    request: InvokeRequest<C>,
+  ) => InvokeResult<C> | Result<InvokeResult<C>> | Promise<InvokeResult<C> | Result<InvokeResult<C>>>;
 };
 
 /** A fake chat Api plus what it was asked. */
@@ -35,9 +37,13 @@ export function fakeApi(handlers: Handlers = {}): FakeApi {
     ): Promise<Result<InvokeResult<C>>> {
       calls.push({ channel, request });
       const handler = handlers[channel] as
-        ((r: InvokeRequest<C>) => InvokeResult<C> | Result<InvokeResult<C>>) | undefined;
+        | ((
+            r: InvokeRequest<C>,
+          ) => InvokeResult<C> | Result<InvokeResult<C>> | Promise<InvokeResult<C> | Result<InvokeResult<C>>>)
+        | undefined;
       if (!handler) return { ok: false, error: { code: 'not_found', message: `no fake for ${channel}` } };
-      const answer = handler(request);
+      // A handler may answer later (a test holds the answer back to see what the page does meanwhile).
+      const answer = await handler(request);
       return isResult(answer) ? answer : { ok: true, value: answer };
     },
     on(channel, listener) {

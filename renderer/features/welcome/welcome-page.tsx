@@ -2,7 +2,7 @@
 // Base URL, a key (typed into main's masked prompt, never into this page) or "No key", tests the connection (main asks
 // the server for its model list), picks a model exactly as the server lists it, and starts chatting.
 import type { FormEvent } from 'react';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { ProviderKind, ProviderPreset, SettingsView } from '../../../preload/contract';
 import { invoke } from '../../boot/bridge';
 import { useAppStore } from '../../store/app-store';
@@ -30,8 +30,11 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
   const [saving, setSaving] = useState(false);
   const ids = { provider: useId(), baseUrl: useId(), model: useId(), status: useId() };
   const keyName = noKey ? null : keyNameOf(preset);
+  // What "Test connection" asked last.
+  const asked = useRef('');
 
   const choose = (next: ProviderPreset) => {
+    asked.current = '';
     setKind(next.kind);
     setBaseUrl(next.baseUrl);
     setNoKey(next.apiKeyName === null);
@@ -40,12 +43,16 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
     setError(null);
   };
   const test = async () => {
+    const question = JSON.stringify([kind, baseUrl.trim(), keyName]);
+    asked.current = question;
     setConnection({ state: 'testing' });
     const result = await invoke('provider.models', {
       provider: kind,
       baseUrl: baseUrl.trim(),
       apiKeyName: keyName,
     });
+    // An answer about an older choice (another provider or address) is dropped.
+    if (asked.current !== question) return;
     if (!result.ok) return setConnection({ state: 'failed', message: result.error.message });
     setConnection({ state: 'listed', models: result.value.models, url: result.value.url });
     const listed = result.value.models;
@@ -92,6 +99,7 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
             value={baseUrl}
             spellCheck={false}
             onChange={(e) => {
+              asked.current = '';
               setBaseUrl(e.target.value);
               setConnection({ state: 'untested' });
             }}
