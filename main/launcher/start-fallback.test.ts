@@ -98,10 +98,23 @@ describe.skipIf(process.platform !== 'linux')('npm start without an Electron bin
       expect(stderr()).toMatch(/^agenvoy: no desktop app here \(.+\); starting browser mode instead/m);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
       expect(stderr()).toContain(`opening it in your default browser (${path.join(fakeBin, 'xdg-open')})`);
-      await expect.poll(() => fs.existsSync(opened()) && fs.readFileSync(opened(), 'utf8')).toBe(`${url}\n`);
-      const page = await fetch(url);
+      // The opener (whose command line other users can read) gets a one-time launch link, never the token.
+      await expect
+        .poll(() => fs.existsSync(opened()) && fs.readFileSync(opened(), 'utf8'))
+        .toMatch(/\?launch=/);
+      const launch = fs.readFileSync(opened(), 'utf8').trim();
+      const token = new URL(url).searchParams.get('token') ?? '';
+      expect(launch).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?launch=[A-Za-z0-9_-]{43}$/);
+      expect(launch).not.toContain(token);
+      // The browser follows it to the page; a second use (someone who read it) is refused.
+      const page = await fetch(launch);
       expect(page.status).toBe(200);
+      expect(page.url).toBe(url);
       expect(await page.text()).toContain('<html');
+      const again = await fetch(launch, { redirect: 'manual' });
+      expect(again.status).toBe(403);
+      expect(await again.text()).toContain('this launch link was used or has expired');
+      expect((await fetch(url)).status).toBe(200);
     } finally {
       expect(await stop(child)).toBe(0);
     }

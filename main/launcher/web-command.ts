@@ -47,7 +47,7 @@ export async function webCommand(
   });
   let server;
   try {
-    server = await startWebServer({ host, rendererDir, port });
+    server = await startWebServer({ host, rendererDir, port, launchLink: values.open === true });
   } catch (error) {
     await host.close();
     throw new Error(`cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`);
@@ -56,7 +56,8 @@ export async function webCommand(
   options.started?.(server.url);
   io.stderr('(127.0.0.1 only; the token in the URL is the key to this session. Ctrl+C stops it.)\n');
   if (values.open) {
-    const opened = await openBrowser(server.url, {
+    // The opener's command line is readable by other local users: it gets the one-time launch link, not the token.
+    const opened = await openBrowser(server.launchUrl ?? server.url, {
       env: io.env,
       failed: (why) => io.stderr(`the browser may not have opened (${why}): open the URL above\n`),
     });

@@ -10,6 +10,8 @@ export interface RequestTarget {
   /** As sent (percent-escapes kept), e.g. "/assets/app.js". */
   rawPath: string;
   token: string | null;
+  /** A one-time launch code (`?launch=`), which the root page trades for the token. */
+  launch: string | null;
 }
 
 // RFC 3986 path characters, less `;` (path parameters) and `:` (alternate data streams on Windows).
@@ -40,12 +42,15 @@ export function readTarget(raw: string | undefined): RequestTarget | null {
   if (!canonical(path) || rawPath.replace(/%[0-9a-f]{2}/gi, (hex) => hex.toUpperCase()) !== encodePath(path))
     return null;
   let token: string | null;
+  let launch: string | null;
   try {
-    token = new URLSearchParams(query).get('token');
+    const params = new URLSearchParams(query);
+    token = params.get('token');
+    launch = params.get('launch');
   } catch {
     return null;
   }
-  return { path, rawPath, token };
+  return { path, rawPath, token, launch };
 }
 
 // The one spelling of a decoded path: path characters as they are, everything else as upper-case UTF-8 escapes.

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { WebFixture } from './testing/web-fixture';
 import { testClient, webFixture } from './testing/web-fixture';
+import { LaunchCode } from './web-token';
 
 let fixture: WebFixture;
 const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
@@ -81,6 +82,21 @@ describe('browser mode: page loads', () => {
     expect((await get('/?token=wrong')).status).toBe(403);
     expect((await get(`/?token=${fixture.web.token.slice(0, -1)}`)).status).toBe(403);
     expect((await get('/dialog.html')).status).toBe(403);
+    // A server started without a launch link takes no launch code at all.
+    expect((await get('/?launch=anything')).status).toBe(403);
+    expect((await get(`/?launch=${fixture.web.token}`)).status).toBe(403);
+  });
+
+  it('a launch code works once, only within its lifetime, and only the right one', () => {
+    let now = 1_000;
+    const code = new LaunchCode(60_000, () => now);
+    expect(code.take('wrong')).toBe(false);
+    expect(code.take(null)).toBe(false);
+    expect(code.take(code.code)).toBe(true);
+    expect(code.take(code.code)).toBe(false);
+    const late = new LaunchCode(60_000, () => now);
+    now += 60_001;
+    expect(late.take(late.code)).toBe(false);
   });
 
   it('refuses a foreign Host header (DNS rebinding) even with the token', async () => {

@@ -12,7 +12,7 @@ import { refusal, tokenRefusal } from './request-guards';
 import { readTarget } from './request-target';
 import { isPageFile, resolveStatic } from '../host/static-files';
 import { bindSocket } from './web-session';
-import { newToken } from './web-token';
+import { LaunchCode, newToken } from './web-token';
 
 /** What the server is started with. */
 export interface WebServerOptions {
@@ -23,12 +23,16 @@ export interface WebServerOptions {
   port?: number;
   /** A fixed token (tests); a fresh random one otherwise. */
   token?: string;
+  /** Make a one-time launch link (for a browser opener, whose command line others can read). */
+  launchLink?: boolean;
 }
 
 /** A running browser-mode server. */
 export interface WebServer {
   /** The URL to open, token included. */
   url: string;
+  /** With `launchLink`: a URL without the token that works once, within two minutes, and leads to `url`. */
+  launchUrl: string | null;
   port: number;
   /** The address it listens on: always 127.0.0.1. */
   address: string;
@@ -50,10 +54,11 @@ const HOST_CLOSING: HostClosingCode = 4000;
 /** Starts the server; resolves once it listens. */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? newToken();
+  const launch = options.launchLink ? new LaunchCode() : null;
   let port = 0;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME, perMessageDeflate: false });
   const server = http.createServer((request, response) =>
-    serveHttp(request, response, { ...options, port, token }),
+    serveHttp(request, response, { ...options, port, token, launch }),
   );
   server.on('upgrade', (request, socket, head) => {
     // The target is read strictly before anything else, and nothing here may throw: a throw would end the app.
@@ -97,6 +102,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   return {
     address: bound.address,
     url: `http://${LISTEN_HOST}:${port}/?token=${token}`,
+    launchUrl: launch ? `http://${LISTEN_HOST}:${port}/?launch=${launch.code}` : null,
     port,
     token,
     clients: () => sockets.clients.size,
@@ -116,7 +122,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 function serveHttp(
   request: http.IncomingMessage,
   response: http.ServerResponse,
-  options: WebServerOptions & { port: number; token: string },
+  options: WebServerOptions & { port: number; token: string; launch: LaunchCode | null },
 ): void {
   setSecurityHeaders(response, options.port);
   if (request.method !== 'GET' && request.method !== 'HEAD') return end(response, 405, 'method not allowed');
@@ -128,6 +134,19 @@ function serveHttp(
   if (foreign) return end(response, 403, `forbidden: ${foreign}`);
   // One strict reading of the path; any other spelling of it is not found.
   const target = readTarget(request.url);
+  // A launch link: the root page with a one-time code and no token is sent on to the tokened URL, once.
+  if (target?.path === '/' && target.token === null && target.launch !== null) {
+    if (!options.launch?.take(target.launch))
+      return end(
+        response,
+        403,
+        'forbidden: this launch link was used or has expired; open the URL the terminal printed',
+      );
+    response.statusCode = 303;
+    response.setHeader('Location', `/?token=${options.token}`);
+    response.setHeader('Cache-Control', 'no-store');
+    return void response.end();
+  }
   const found = target ? resolveStatic(options.rendererDir, target.rawPath) : null;
   if (!found) return end(response, 404, 'not found');
   // What is served decides whether the token is needed, not how its path was spelled: every HTML file is a page.

@@ -14,3 +14,31 @@ export function tokenMatches(given: string | null | undefined, expected: string)
   const b = createHash('sha256').update(expected).digest();
   return timingSafeEqual(a, b);
 }
+
+/** How long a launch link works: long enough for a browser to start, short enough to be of no use later. */
+export const LAUNCH_LINK_MS = 2 * 60_000;
+
+/**
+ * A one-time launch code for the URL handed to a browser opener (`agenvoy web --open`): the opener's command line is
+ * readable by other local users, so it carries this code instead of the token. The first page load that shows it,
+ * within LAUNCH_LINK_MS, is sent on to the tokened URL; the code then works no more (docs/security.md).
+ */
+export class LaunchCode {
+  readonly code = newToken();
+  private used = false;
+  private readonly expires: number;
+
+  constructor(
+    lifetimeMs = LAUNCH_LINK_MS,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.expires = now() + lifetimeMs;
+  }
+
+  /** True once, for the right code within its lifetime. */
+  take(given: string | null): boolean {
+    if (this.used || this.now() > this.expires || !tokenMatches(given, this.code)) return false;
+    this.used = true;
+    return true;
+  }
+}
