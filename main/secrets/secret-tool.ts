@@ -81,6 +81,18 @@ export class SecretTool {
     throw this.failure('clear', result);
   }
 
+  /** How many items are stored for `account`, whoever stored them; values are never read out of the output. */
+  async count(account: string): Promise<number> {
+    const result = await this.run(['search', '--all', 'service', SECRET_SERVICE, 'account', account]);
+    // One `attribute.account = …` line per item, on stderr (stdout holds the values, which could fake one).
+    const count = result.stderr
+      .split('\n')
+      .filter((line) => line === `attribute.account = ${account}`).length;
+    if (result.code !== 0 && count === 0 && !/^\s*$/.test(withoutItems(result.stderr)))
+      throw this.failure('search', result);
+    return count;
+  }
+
   /** Account names of every item under service `agenvoy`; values are never read out of the output. */
   async accounts(): Promise<string[]> {
     const result = await this.run(['search', '--all', 'service', SECRET_SERVICE]);
