@@ -79,20 +79,7 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
         <p>Choose the model the agent thinks with. You can change it later in Settings.</p>
         <form className="settings-form" onSubmit={(e) => void start(e)}>
           <label htmlFor={ids.provider}>Provider</label>
-          <select
-            id={ids.provider}
-            value={kind}
-            onChange={(e) => {
-              const next = presets.find((p) => p.kind === e.target.value);
-              if (next) choose(next);
-            }}
-          >
-            {presets.map((p) => (
-              <option key={p.kind} value={p.kind}>
-                {p.label}
-              </option>
-            ))}
-          </select>
+          <ProviderSelect id={ids.provider} presets={presets} kind={kind} choose={choose} />
           <label htmlFor={ids.baseUrl}>Base URL</label>
           <input
             id={ids.baseUrl}
@@ -115,7 +102,15 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
               Enter API key
             </button>
             <label className="checkbox">
-              <input type="checkbox" checked={noKey} onChange={(e) => setNoKey(e.target.checked)} /> No key
+              <input
+                type="checkbox"
+                checked={noKey}
+                onChange={(e) => {
+                  asked.current = '';
+                  setNoKey(e.target.checked);
+                }}
+              />{' '}
+              No key
             </label>
             {keyName && <span className="muted">kept in your keychain as {keyName}</span>}
           </div>
@@ -131,23 +126,7 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
           </div>
           <ConnectionStatus id={ids.status} connection={connection} />
           <label htmlFor={ids.model}>Model</label>
-          {connection.state === 'listed' ? (
-            <select id={ids.model} value={model} onChange={(e) => setModel(e.target.value)}>
-              {connection.models.map((id) => (
-                <option key={id} value={id}>
-                  {id}
-                </option>
-              ))}
-            </select>
-          ) : (
-            <input
-              id={ids.model}
-              value={model}
-              spellCheck={false}
-              placeholder="a model id, or Test connection to list them"
-              onChange={(e) => setModel(e.target.value)}
-            />
-          )}
+          <ModelField id={ids.model} connection={connection} model={model} setModel={setModel} />
           {error && (
             <p className="dialog-error" role="alert">
               {error}
@@ -161,6 +140,60 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
         </form>
       </section>
     </main>
+  );
+}
+
+function ProviderSelect(props: {
+  id: string;
+  presets: ProviderPreset[];
+  kind: ProviderKind;
+  choose: (preset: ProviderPreset) => void;
+}) {
+  return (
+    <select
+      id={props.id}
+      value={props.kind}
+      onChange={(e) => {
+        const next = props.presets.find((p) => p.kind === e.target.value);
+        if (next) props.choose(next);
+      }}
+    >
+      {props.presets.map((p) => (
+        <option key={p.kind} value={p.kind}>
+          {p.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+// The server's own ids once listed; a typed id while there is no list.
+function ModelField(props: {
+  id: string;
+  connection: Connection;
+  model: string;
+  setModel: (model: string) => void;
+}) {
+  const { id, connection, model, setModel } = props;
+  if (connection.state === 'listed') {
+    return (
+      <select id={id} value={model} onChange={(e) => setModel(e.target.value)}>
+        {connection.models.map((listed) => (
+          <option key={listed} value={listed}>
+            {listed}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  return (
+    <input
+      id={id}
+      value={model}
+      spellCheck={false}
+      placeholder="a model id, or Test connection to list them"
+      onChange={(e) => setModel(e.target.value)}
+    />
   );
 }
 
