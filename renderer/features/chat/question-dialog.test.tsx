@@ -47,4 +47,11 @@ describe('QuestionDialog', () => {
       expect(onAnswer).toHaveBeenCalledWith({ kind: 'dismissed', reason: 'the user chose not to answer' }),
     );
   });
+
+  it('says the app asks, with no chat line, when the question is the app’s own (where to send a key)', () => {
+    const own = { ...request, chatId: '', chatTitle: '', questions: [request.questions[0]!] };
+    render(<QuestionDialog request={own} onAnswer={vi.fn(async () => null)} overlay />);
+    expect(screen.getByRole('dialog', { name: 'Agenvoy asks' })).toBeTruthy();
+    expect(screen.queryByText(/In chat/)).toBeNull();
+  });
 });

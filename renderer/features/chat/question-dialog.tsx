@@ -38,12 +38,13 @@ export function QuestionDialog({ request, onAnswer, overlay }: QuestionDialogPro
 
   return (
     <DialogFrame
-      title="The agent asks"
+      // A question with no chat is the app's own (where to send a provider key), not the agent's.
+      title={request.chatId ? 'The agent asks' : 'Agenvoy asks'}
       overlay={overlay}
       onEscape={() => void send({ kind: 'dismissed', reason: 'the user closed the dialog' })}
       className="question-dialog"
     >
-      <p className="muted">In chat “{request.chatTitle}”.</p>
+      {request.chatId && <p className="muted">In chat “{request.chatTitle}”.</p>}
       <form onSubmit={submit}>
         {request.questions.map((q, i) => (
           <QuestionField
