@@ -56,6 +56,48 @@ test('first run: Welcome, a local server with no key, Test connection, pick the 
   ).toHaveAttribute('aria-current', 'true');
 });
 
+test('first run with a key: typed into the masked prompt, sent only after the person confirms where it goes', async ({
+  page,
+  launch,
+}) => {
+  const KEY = 'sk-first-run-canary-31337';
+  const app = await launch({ firstRun: true });
+  app.model.models = ['keyed-model'];
+  app.model.enqueue(say('Keyed answer.'));
+  await openApp(page, app);
+  const welcome = page.getByRole('region', { name: 'Welcome' });
+  await welcome.getByLabel('Provider').selectOption({ label: 'OpenAI-compatible (custom)' });
+  await welcome.getByLabel('Base URL').fill(app.model.baseUrl);
+
+  // The key goes into main's masked prompt, never into the Welcome page.
+  await welcome.getByRole('button', { name: 'Enter API key' }).click();
+  const secret = page.getByRole('dialog');
+  const field = secret.getByLabel('CUSTOM_API_KEY');
+  await expect(field).toHaveAttribute('type', 'password');
+  await field.fill(KEY);
+  await secret.getByRole('button', { name: 'Save' }).click();
+  await expect(secret).toBeHidden();
+
+  // A stored key to a new address: main asks first, and nothing is sent before the answer.
+  await welcome.getByRole('button', { name: 'Test connection' }).click();
+  const ask = page.getByRole('dialog', { name: 'Agenvoy asks' });
+  await expect(ask).toContainText(`Send the API key stored as CUSTOM_API_KEY to ${app.model.origin}?`);
+  expect(app.model.requests).toEqual([]);
+  await ask.getByLabel(`Send CUSTOM_API_KEY to ${app.model.origin}`).check();
+  await ask.getByRole('button', { name: 'Answer' }).click();
+  await expect(welcome.getByRole('status')).toContainText('Connected: 1 model');
+  expect(app.model.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+
+  // Saving the same pair asks no second time (confirmed while the host runs); the first answer uses the key.
+  await welcome.getByRole('button', { name: 'Start chatting' }).click();
+  await expect(welcome).toBeHidden();
+  await page.getByLabel('Message').fill('Hello');
+  await page.getByLabel('Message').press('Enter');
+  await expect(page.getByRole('article', { name: 'Assistant' }).last()).toHaveText('Keyed answer.');
+  expect(app.model.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+  expect(await page.content()).not.toContain(KEY);
+});
+
 test('Test connection says in words what went wrong', async ({ page, launch }) => {
   const app = await launch({ firstRun: true });
   app.model.models = null;
