@@ -10,6 +10,7 @@ const modules: Array<[string, () => Promise<BenchModule>]> = [
   ['find_tools retrieval', () => import('./retrieval-bench')],
   ['store', () => import('./store-bench')],
   ['agent loop', () => import('./agent-bench')],
+  ['prompt cache', () => import('./prompt-cache-bench')],
   ['mcp', () => import('./mcp-bench')],
   ['ui', () => import('./ui-bench')],
 ];

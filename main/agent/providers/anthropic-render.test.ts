@@ -71,7 +71,12 @@ describe('Anthropic rendering', () => {
         role: 'user',
         content: [
           { type: 'text', text: 'What is in these files?' },
-          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+          // A cache breakpoint at the end of the previous round's input, and one at this request's end.
+          {
+            type: 'image',
+            source: { type: 'base64', media_type: 'image/png', data: PNG },
+            cache_control: { type: 'ephemeral' },
+          },
         ],
       },
       {
@@ -99,10 +104,12 @@ describe('Anthropic rendering', () => {
             content: [{ type: 'text', text: '[not_found] no such file' }],
             is_error: true,
           },
-          { type: 'text', text: 'Background task t1 finished.' },
+          { type: 'text', text: 'Background task t1 finished.', cache_control: { type: 'ephemeral' } },
         ],
       },
     ]);
+    // The system prompt carries the prefix's breakpoint (tools + system).
+    expect(body.system).toEqual([{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }]);
     // The summary call offers no tools, yet the history holds tool blocks: the used ones are declared and forbidden.
     expect(body.tools).toEqual([
       { name: 'read_file', description: 'Not available in this request.', input_schema: { type: 'object' } },

@@ -5,15 +5,34 @@ import type { ModelRequest } from './provider';
 import type { WirePart } from './wire-content';
 import { invalidArgumentsNote, toWireParts, wireArguments } from './wire-content';
 
-type TextBlock = { type: 'text'; text: string };
-type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
+/** A prompt-cache breakpoint: the API caches the request's prefix up to and including the block that carries it. */
+export type CacheControl = { type: 'ephemeral' };
+
+type TextBlock = { type: 'text'; text: string; cache_control?: CacheControl };
+type ImageBlock = {
+  type: 'image';
+  source: { type: 'base64'; media_type: string; data: string };
+  cache_control?: CacheControl;
+};
 
 /** One content block of an Anthropic message, as this client sends them. */
 export type AnthropicBlock =
   | TextBlock
   | ImageBlock
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: Array<TextBlock | ImageBlock>; is_error?: true };
+  | {
+      type: 'tool_use';
+      id: string;
+      name: string;
+      input: Record<string, unknown>;
+      cache_control?: CacheControl;
+    }
+  | {
+      type: 'tool_result';
+      tool_use_id: string;
+      content: Array<TextBlock | ImageBlock>;
+      is_error?: true;
+      cache_control?: CacheControl;
+    };
 
 /** One Anthropic message. */
 export interface AnthropicMessage {
@@ -26,9 +45,15 @@ export interface AnthropicBody {
   model: string;
   max_tokens: number;
   stream: true;
-  system?: string;
+  /** A string, or (with a cache breakpoint) one text block. */
+  system?: string | TextBlock[];
   messages: AnthropicMessage[];
-  tools?: Array<{ name: string; description: string; input_schema: Record<string, unknown> }>;
+  tools?: Array<{
+    name: string;
+    description: string;
+    input_schema: Record<string, unknown>;
+    cache_control?: CacheControl;
+  }>;
   tool_choice?: { type: 'none' };
 }
 
@@ -68,6 +93,37 @@ export function renderAnthropicRequest(request: ModelRequest, defaultMaxTokens: 
     }
   }
   return body;
+}
+
+/** The API's limit of cache breakpoints per request. */
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+/**
+ * Puts prompt-cache breakpoints on a rendered request (docs/agent-loop.md, "Prompt caching"): on the tools + system
+ * prefix (the system block, else the last tool), on the end of the previous round's input and on the end of this
+ * request. The next round sends the same prefix and one round more, so it reads the cache up to this request's end and
+ * writes only what is new; a chat's later turns do the same. The first request of a chat (no assistant message yet)
+ * gets none: a prefix that is never sent again would pay the cache write (1.25×) for nothing. Returns how many were set.
+ */
+export function addCacheBreakpoints(body: AnthropicBody): number {
+  if (!body.messages.some((message) => message.role === 'assistant')) return 0;
+  const marks: Array<{ cache_control?: CacheControl }> = [];
+  if (typeof body.system === 'string' && body.system !== '') {
+    const system: TextBlock = { type: 'text', text: body.system };
+    body.system = [system];
+    marks.push(system);
+  } else if (body.tools && body.tools.length > 0) {
+    marks.push(body.tools[body.tools.length - 1] as { cache_control?: CacheControl });
+  }
+  // The ends of the last user messages, newest first: this request's end, then the previous round's.
+  const ends = body.messages
+    .filter((message) => message.role === 'user')
+    .map((message) => message.content[message.content.length - 1])
+    .filter((last): last is AnthropicBlock => last !== undefined)
+    .reverse();
+  for (const end of ends.slice(0, MAX_CACHE_BREAKPOINTS - marks.length).slice(0, 2)) marks.push(end);
+  for (const mark of marks) mark.cache_control = { type: 'ephemeral' };
+  return marks.length;
 }
 
 /** Renders the transcript to Anthropic messages (after pairing every call with its result). */

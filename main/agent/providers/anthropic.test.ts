@@ -250,3 +250,56 @@ describe('AnthropicProvider', () => {
     server = await startAnthropicTestServer();
   });
 });
+
+describe('prompt caching', () => {
+  const later = request({
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] },
+      { role: 'user', content: [{ type: 'text', text: 'And now?' }] },
+    ],
+  });
+  const marks = (index: number) =>
+    (JSON.stringify(server.requests[index]?.body).match(/"cache_control"/g) ?? []).length;
+
+  it('sends no breakpoint in a chat’s first request, and breakpoints on later ones', async () => {
+    server.enqueue(
+      { events: anthropicEvents([{ text: 'a' }]) },
+      { events: anthropicEvents([{ text: 'b' }]) },
+    );
+    await collectStream(provider().stream(request()));
+    await collectStream(provider().stream(later));
+    expect(marks(0)).toBe(0);
+    // The system block (tools + system), the previous round's end and this request's end.
+    expect(marks(1)).toBe(3);
+    expect(server.requests[1]?.body.system).toEqual([
+      { type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } },
+    ]);
+  });
+
+  it('a server that refuses cache_control gets the request again without it, and no breakpoints afterwards', async () => {
+    server.enqueue(
+      {
+        status: 400,
+        body: anthropicErrorBody(400, 'messages.0.content.0.cache_control: Extra inputs are not permitted'),
+      },
+      { events: anthropicEvents([{ text: 'uncached' }]) },
+      { events: anthropicEvents([{ text: 'again' }]) },
+    );
+    const { text, error } = await collectStream(provider().stream(later));
+    expect(error).toBeUndefined();
+    expect(text).toBe('uncached');
+    expect(marks(0)).toBe(3);
+    expect(marks(1)).toBe(0);
+    await collectStream(provider().stream(later));
+    expect(marks(2)).toBe(0);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('any other 400 is not retried without caching', async () => {
+    server.enqueue({ status: 400, body: anthropicErrorBody(400, 'max_tokens: too large') });
+    const { error } = await collectStream(provider().stream(later));
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(server.requests).toHaveLength(1);
+  });
+});

@@ -1,6 +1,6 @@
 // The Anthropic Messages API provider: POST {baseUrl}/v1/messages with stream: true.
 import { AnthropicStreamDecoder } from './anthropic-events';
-import { renderAnthropicRequest } from './anthropic-render';
+import { addCacheBreakpoints, renderAnthropicRequest } from './anthropic-render';
 import { openEventStream } from './http';
 import type { ModelRequest, Provider, StreamEvent } from './provider';
 import { ProviderError } from './provider';
@@ -32,6 +32,12 @@ export interface AnthropicProviderOptions {
   limits?: Partial<StreamLimits>;
 }
 
+/**
+ * Endpoints that refused prompt caching (a proxy or an older server answering 400 about `cache_control`): their later
+ * requests go without breakpoints for as long as the app runs (docs/agent-loop.md, "Prompt caching").
+ */
+const uncacheable = new Set<string>();
+
 /** Streams Claude responses over the Messages API. */
 export class AnthropicProvider implements Provider {
   private readonly url: string;
@@ -42,14 +48,30 @@ export class AnthropicProvider implements Provider {
 
   /** Streams one response, retrying 429/5xx before its first event. */
   stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-    return withRetry(() => this.attempt(request), {
+    return this.streamCaching(request);
+  }
+
+  // A 400 that names cache_control is answered once more without breakpoints, and the endpoint is remembered.
+  private async *streamCaching(request: ModelRequest): AsyncGenerator<StreamEvent> {
+    const caching = !uncacheable.has(this.url);
+    try {
+      yield* this.retrying(request, caching);
+    } catch (error) {
+      if (!caching || !(error instanceof ProviderError) || !refusesCaching(error)) throw error;
+      uncacheable.add(this.url);
+      yield* this.retrying(request, false);
+    }
+  }
+
+  private retrying(request: ModelRequest, caching: boolean): AsyncIterable<StreamEvent> {
+    return withRetry(() => this.attempt(request, caching), {
       policy: { ...DEFAULT_RETRY_POLICY, ...this.options.retry },
       signal: request.signal,
       onRetry: this.options.onRetry,
     });
   }
 
-  private async *attempt(request: ModelRequest): AsyncGenerator<StreamEvent> {
+  private async *attempt(request: ModelRequest, caching: boolean): AsyncGenerator<StreamEvent> {
     const { apiKey, keyName = null } = this.options;
     if (!apiKey && keyName) {
       throw new ProviderError('auth', `Anthropic: the API key ${keyName} is not set`, undefined, { keyName });
@@ -60,11 +82,13 @@ export class AnthropicProvider implements Provider {
     try {
       const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
       if (apiKey) headers['x-api-key'] = apiKey;
+      const body = renderAnthropicRequest(request, this.options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS);
+      if (caching) addCacheBreakpoints(body);
       const events = await openEventStream({
         label: 'Anthropic',
         url: this.url,
         headers,
-        body: renderAnthropicRequest(request, this.options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS),
+        body,
         signal,
         keyName,
         limits: this.options.limits,
@@ -79,4 +103,9 @@ export class AnthropicProvider implements Provider {
       local.abort();
     }
   }
+}
+
+/** Whether a refusal is about the cache breakpoints (a 400 whose message names cache_control). */
+function refusesCaching(error: ProviderError): boolean {
+  return error.kind === 'bad_request' && /cache_control/i.test(error.message);
 }

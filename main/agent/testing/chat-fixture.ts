@@ -12,6 +12,7 @@ import type { ChatStore } from '../../store';
 import { ChatService } from '../chat-service';
 import type { ScriptedServer } from '../providers/testing/scripted-server';
 import { startOpenAiTestServer } from '../providers/testing/openai-test-server';
+import { startAnthropicTestServer } from '../providers/testing/anthropic-test-server';
 import type { ProviderSettings } from '../../settings/settings';
 
 /** Everything a chat test needs, and how to tear it down. */
@@ -49,6 +50,10 @@ export async function chatFixture(
     /** Looks secrets up; leave out to use the real secret store of the temp AGENVOY_HOME. */
     getSecret?: (key: string) => Promise<string | undefined>;
     prepare?: (home: string) => void;
+    /** The model's wire format (default: OpenAI-compatible). */
+    wire?: 'openai' | 'anthropic';
+    /** Starts the model server instead of the wire's plain scripted one (e.g. one that bills cache use). */
+    startServer?: () => Promise<ScriptedServer>;
   } = {},
 ): Promise<ChatFixture> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-chat-'));
@@ -64,9 +69,14 @@ export async function chatFixture(
   });
   const getSecret = options.getSecret ?? ((key: string) => core.secrets.get(key));
   const store = openChatStore(path.join(home, 'desktop', 'agenvoy.db'));
-  const server = await startOpenAiTestServer();
+  const anthropic = options.wire === 'anthropic';
+  const server = options.startServer
+    ? await options.startServer()
+    : anthropic
+      ? await startAnthropicTestServer()
+      : await startOpenAiTestServer();
   const settings: ProviderSettings = {
-    provider: 'openai',
+    provider: anthropic ? 'anthropic' : 'openai',
     baseUrl: server.baseUrl,
     model: 'test-model',
     apiKeyName: options.apiKeyName ?? null,

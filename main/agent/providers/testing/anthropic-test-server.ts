@@ -2,6 +2,8 @@
 // the event sequences a real response streams.
 import type { ScriptedBlock, ScriptedServer, SseFrame } from './scripted-server';
 import { pieces, startScriptedServer } from './scripted-server';
+import type { CacheBill } from './cache-accounting';
+import { CacheAccounting } from './cache-accounting';
 
 /** Shape of a scripted response's stream. */
 export interface AnthropicScriptOptions {
@@ -12,6 +14,45 @@ export interface AnthropicScriptOptions {
   usage?: { input: number; output: number };
   /** Leave out message_stop (a stream that ends without its terminal event). */
   omitStop?: boolean;
+}
+
+/** A server that bills every request's prompt-cache use into its message_start usage, and keeps the bills. */
+export interface CacheBillingServer extends ScriptedServer {
+  bills: CacheBill[];
+}
+
+/**
+ * Starts a local Anthropic-speaking server that bills each request as the prompt cache would (cache-accounting.ts):
+ * message_start carries `input_tokens` (uncached), `cache_read_input_tokens` and `cache_creation_input_tokens`.
+ */
+export async function startCacheBillingServer(): Promise<CacheBillingServer> {
+  const accounting = new CacheAccounting();
+  const bills: CacheBill[] = [];
+  const server = await startScriptedServer({
+    path: '/v1/messages',
+    basePath: '',
+    errorBody: anthropicErrorBody,
+    modelsPath: '/v1/models',
+    answerFor: (body, response) => {
+      if (!response.events || typeof body !== 'object' || body === null) return response;
+      const bill = accounting.bill(body as Record<string, unknown>);
+      bills.push(bill);
+      return { ...response, events: response.events.map((frame) => billed(frame, bill)) };
+    },
+  });
+  return Object.assign(server, { bills });
+}
+
+function billed(frame: SseFrame, bill: CacheBill): SseFrame {
+  const data = frame.data as { type?: string; message?: Record<string, unknown> };
+  if (data?.type !== 'message_start' || !data.message) return frame;
+  const usage = {
+    input_tokens: bill.input,
+    cache_read_input_tokens: bill.cacheRead,
+    cache_creation_input_tokens: bill.cacheWrite,
+    output_tokens: 1,
+  };
+  return { ...frame, data: { ...data, message: { ...data.message, usage } } };
 }
 
 /** Starts a local Anthropic-speaking server; its baseUrl is the origin. */

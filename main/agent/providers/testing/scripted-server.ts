@@ -85,6 +85,8 @@ export interface ScriptedServerOptions {
   errorBody: (status: number, message: string) => unknown;
   /** Where the model list is answered, e.g. /v1/models. */
   modelsPath: string;
+  /** Adjusts the scripted answer to the request it answers (e.g. billing its usage). */
+  answerFor?: (body: unknown, response: ScriptedResponse) => ScriptedResponse;
 }
 
 /** Starts a scripted server on an ephemeral port of 127.0.0.1. */
@@ -120,7 +122,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       const next = queue.shift();
       // 400 is not retried, so a test that sends one request too many fails at once and says why.
       if (!next) return sendJson(res, 400, options.errorBody(400, 'test server: no scripted response left'));
-      void answer(res, next, options);
+      void answer(res, options.answerFor ? options.answerFor(body, next) : next, options);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
