@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CacheBillingServer } from './providers/testing/anthropic-test-server';
 import { anthropicEvents, startCacheBillingServer } from './providers/testing/anthropic-test-server';
+import { openAiEvents } from './providers/testing/openai-test-server';
 import type { ChatFixture } from './testing/chat-fixture';
 import { chatFixture } from './testing/chat-fixture';
 
@@ -67,5 +68,29 @@ describe('prompt caching (Anthropic)', () => {
     await service.send(chat.id, 'Now once more, briefly.');
     const next = billing.bills[first.length];
     expect(next?.cacheRead).toBeGreaterThan((next?.total ?? 0) * 0.9);
+  });
+
+  it('OpenAI-compatible: one prompt_cache_key per chat, the same in every round and turn, never the chat id', async () => {
+    fixture = await chatFixture();
+    const { server, service } = fixture;
+    const one = service.createChat({ workspace: fixture.workspace });
+    const two = service.createChat({ workspace: fixture.workspace });
+    const todo = {
+      events: openAiEvents([{ toolCall: { id: 'c1', name: 'write_todo', args: '{"items":[]}' } }]),
+    };
+    server.enqueue(
+      todo,
+      { events: openAiEvents([{ text: 'a' }]) },
+      { events: openAiEvents([{ text: 'b' }]) },
+    );
+    server.enqueue({ events: openAiEvents([{ text: 'c' }]) });
+    await service.send(one.id, 'first');
+    await service.send(one.id, 'second');
+    await service.send(two.id, 'other chat');
+    const keys = server.requests.map((r) => r.body.prompt_cache_key as string);
+    expect(keys[0]).toMatch(/^agenvoy-[0-9a-f]{32}$/);
+    expect(keys.slice(0, 3)).toEqual([keys[0], keys[0], keys[0]]);
+    expect(keys[3]).not.toBe(keys[0]);
+    expect(keys.join(' ')).not.toContain(one.id);
   });
 });

@@ -1,5 +1,5 @@
 // The turn engine (docs/agent-loop.md, "One turn"): up to 128 streamed rounds, tool calls through the three-pass executor, a final summary call.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ToolServices } from '../../tools/sdk/types';
 import type { BatchExecutor } from '../core/batch-executor';
 import type { CredentialHealer } from '../core/heal-budget';
@@ -217,6 +217,7 @@ export class TurnEngine {
         messages,
         tools,
         signal,
+        cacheKey: promptCacheKey(chatId),
       },
       {
         // Raw content: the persistence redacts what it actually writes (at most every 250 ms), not every delta.
@@ -276,4 +277,9 @@ export class TurnEngine {
   private emit(event: TurnEvent): void {
     this.events.emit(event);
   }
+}
+
+/** The chat's prompt-cache key: stable for the chat, and not its id (docs/agent-loop.md, "Prompt caching"). */
+function promptCacheKey(chatId: string): string {
+  return `agenvoy-${createHash('sha256').update(chatId).digest('hex').slice(0, 32)}`;
 }

@@ -36,6 +36,8 @@ export interface OpenAiBody {
   }>;
   max_tokens?: number;
   max_completion_tokens?: number;
+  /** The chat's stable key, so requests sharing a prefix reach the same cache (OpenAI; others may ignore it). */
+  prompt_cache_key?: string;
 }
 
 /** Which field carries the output limit: OpenAI's own API wants max_completion_tokens, others max_tokens. */
@@ -55,6 +57,7 @@ export function renderOpenAiRequest(
     stream: true,
     stream_options: { include_usage: true },
   };
+  if (request.cacheKey) body.prompt_cache_key = request.cacheKey;
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
       type: 'function',

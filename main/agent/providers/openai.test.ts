@@ -221,3 +221,32 @@ describe('OpenAiProvider', () => {
     expect((result.error as Error).message).toContain('check the base URL');
   });
 });
+
+describe('prompt_cache_key', () => {
+  it('sends the chat’s key; a server that refuses it gets the request again without it, and never again', async () => {
+    server.enqueue(
+      { events: openAiEvents([{ text: 'keyed' }]) },
+      { status: 400, body: openAiErrorBody(400, 'Unrecognized request argument supplied: prompt_cache_key') },
+      { events: openAiEvents([{ text: 'unkeyed' }]) },
+      { events: openAiEvents([{ text: 'still unkeyed' }]) },
+    );
+    const first = await collectStream(provider().stream(request({ cacheKey: 'agenvoy-abc' })));
+    expect(first.text).toBe('keyed');
+    expect(server.requests[0]?.body.prompt_cache_key).toBe('agenvoy-abc');
+    // Another server on the same address now refuses it: one retry without, then remembered.
+    const second = await collectStream(provider().stream(request({ cacheKey: 'agenvoy-abc' })));
+    expect(second).toMatchObject({ text: 'unkeyed', error: undefined });
+    expect(server.requests[1]?.body.prompt_cache_key).toBe('agenvoy-abc');
+    expect(server.requests[2]?.body).not.toHaveProperty('prompt_cache_key');
+    await collectStream(provider().stream(request({ cacheKey: 'agenvoy-abc' })));
+    expect(server.requests[3]?.body).not.toHaveProperty('prompt_cache_key');
+  });
+
+  it('sends none without a key, and another 400 is not retried', async () => {
+    server.enqueue({ status: 400, body: openAiErrorBody(400, 'model not found') });
+    const result = await collectStream(provider().stream(request()));
+    expect(result.error).toBeInstanceOf(ProviderError);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]?.body).not.toHaveProperty('prompt_cache_key');
+  });
+});

@@ -27,6 +27,12 @@ export interface OpenAiProviderOptions {
   limits?: Partial<StreamLimits>;
 }
 
+/**
+ * Endpoints that refused `prompt_cache_key` (a 400 naming it): later requests go without it for as long as the app
+ * runs (docs/agent-loop.md, "Prompt caching").
+ */
+const noCacheKey = new Set<string>();
+
 /** Streams responses from any OpenAI-compatible Chat Completions server. */
 export class OpenAiProvider implements Provider {
   private readonly url: string;
@@ -42,6 +48,22 @@ export class OpenAiProvider implements Provider {
 
   /** Streams one response, retrying 429/5xx before its first event. */
   stream(request: ModelRequest): AsyncIterable<StreamEvent> {
+    return this.streamKeyed(request);
+  }
+
+  // A 400 that names prompt_cache_key is answered once more without it, and the endpoint is remembered.
+  private async *streamKeyed(request: ModelRequest): AsyncGenerator<StreamEvent> {
+    const keyed = request.cacheKey !== undefined && !noCacheKey.has(this.url);
+    try {
+      yield* this.retrying(keyed ? request : { ...request, cacheKey: undefined });
+    } catch (error) {
+      if (!keyed || !(error instanceof ProviderError) || !refusesCacheKey(error)) throw error;
+      noCacheKey.add(this.url);
+      yield* this.retrying({ ...request, cacheKey: undefined });
+    }
+  }
+
+  private retrying(request: ModelRequest): AsyncIterable<StreamEvent> {
     return withRetry(() => this.attempt(request), {
       policy: { ...DEFAULT_RETRY_POLICY, ...this.options.retry },
       signal: request.signal,
@@ -84,4 +106,9 @@ export class OpenAiProvider implements Provider {
       local.abort();
     }
   }
+}
+
+/** Whether a refusal is about the cache key (a 400 whose message names prompt_cache_key). */
+function refusesCacheKey(error: ProviderError): boolean {
+  return error.kind === 'bad_request' && /prompt_cache_key/i.test(error.message);
 }

@@ -10,6 +10,8 @@ export interface ModelRequest {
   tools: ToolDeclaration[];
   maxTokens?: number;
   signal?: AbortSignal;
+  /** A stable key per chat, for servers that route requests sharing a prefix to the same cache (`prompt_cache_key`). */
+  cacheKey?: string;
 }
 
 /**
