@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Result } from '../../preload/contract';
 import type { TestClient, WebFixture } from './testing/web-fixture';
-import { webFixture, writeScript } from './testing/web-fixture';
+import { value, webFixture, writeScript } from './testing/web-fixture';
 
 let fixture: WebFixture;
 let client: TestClient;
@@ -32,11 +31,6 @@ afterAll(async () => {
   if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
   if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 describe('browser mode: app channels', () => {
   it('tools.list: every tool in the shape of docs/tools.md, lint findings and the headless mark', async () => {

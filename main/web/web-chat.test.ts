@@ -4,10 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Result } from '../../preload/contract';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import type { TestClient, WebFixture } from './testing/web-fixture';
-import { webFixture, writeScript } from './testing/web-fixture';
+import { value, webFixture, writeScript } from './testing/web-fixture';
 
 const CANARY = 'canary-WebSecret-5d1e77aa-value';
 let fixture: WebFixture;
@@ -58,11 +57,6 @@ afterAll(async () => {
   if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
   if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 async function newChat(title: string): Promise<string> {
   return value(await client.bridge.api.invoke('chats.create', { title })).id;

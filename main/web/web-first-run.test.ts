@@ -4,9 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Result } from '../../preload/contract';
 import type { TestClient, WebFixture } from './testing/web-fixture';
-import { webFixture } from './testing/web-fixture';
+import { value, webFixture } from './testing/web-fixture';
 import { openAiEvents, startOpenAiTestServer } from '../agent/providers/testing/openai-test-server';
 
 let fixture: WebFixture;
@@ -38,11 +37,6 @@ afterAll(async () => {
   if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
   if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 describe('browser mode: first run', () => {
   it('reports no provider chosen, with every provider’s preset to prefill the Welcome page', async () => {

@@ -5,11 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Result } from '../../preload/contract';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import { base64Cores } from '../core/secret-forms';
 import type { TestClient, WebFixture } from './testing/web-fixture';
-import { webFixture } from './testing/web-fixture';
+import { value, webFixture } from './testing/web-fixture';
 
 const KEY = 'Zq7CanaryKEY9XpWm4';
 const PW = 'p@ss w0rd/Kanary+Zz!';
@@ -67,11 +66,6 @@ afterAll(async () => {
   if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
   if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 function expectNoLeak(where: string, text: string | Buffer): void {
   for (const leak of LEAKS) expect(text.includes(leak), `${where} holds ${JSON.stringify(leak)}`).toBe(false);

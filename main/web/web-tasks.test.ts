@@ -1,10 +1,9 @@
 // Background tasks through browser mode: a gated background_command becomes a live task with its limit on
 // `task.changed`, listed by tasks.list, and tasks.cancel stops it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Result } from '../../preload/contract';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import type { TestClient, WebFixture } from './testing/web-fixture';
-import { webFixture } from './testing/web-fixture';
+import { value, webFixture } from './testing/web-fixture';
 
 let fixture: WebFixture;
 let client: TestClient;
@@ -22,11 +21,6 @@ afterAll(async () => {
   if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
   if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 async function newChat(title: string): Promise<string> {
   return value(await client.bridge.api.invoke('chats.create', { title })).id;

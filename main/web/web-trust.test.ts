@@ -4,10 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Result } from '../../preload/contract';
 import { workspaceScripts } from '../core/paths';
 import type { TestClient, WebFixture } from './testing/web-fixture';
-import { webFixture } from './testing/web-fixture';
+import { value, webFixture } from './testing/web-fixture';
 
 let fixture: WebFixture;
 let client: TestClient;
@@ -46,11 +45,6 @@ afterAll(async () => {
   if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
   if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 const source = (name: string) => fixture.host.core.registry.get(name)?.spec;
 

@@ -2,6 +2,7 @@
 import { AnthropicStreamDecoder } from './anthropic-events';
 import { addCacheBreakpoints, renderAnthropicRequest } from './anthropic-render';
 import { openEventStream } from './http';
+import { OptionalFeature } from './optional-feature';
 import type { ModelRequest, Provider, StreamEvent } from './provider';
 import { ProviderError } from './provider';
 import type { RetryNotice, RetryPolicy } from './retry';
@@ -32,11 +33,8 @@ export interface AnthropicProviderOptions {
   limits?: Partial<StreamLimits>;
 }
 
-/**
- * Endpoints that refused prompt caching (a proxy or an older server answering 400 about `cache_control`): their later
- * requests go without breakpoints for as long as the app runs (docs/agent-loop.md, "Prompt caching").
- */
-const uncacheable = new Set<string>();
+/** Prompt-cache breakpoints, which a proxy or an older server may refuse. */
+const CACHE_CONTROL = new OptionalFeature('cache_control');
 
 /** Streams Claude responses over the Messages API. */
 export class AnthropicProvider implements Provider {
@@ -48,19 +46,7 @@ export class AnthropicProvider implements Provider {
 
   /** Streams one response, retrying 429/5xx before its first event. */
   stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-    return this.streamCaching(request);
-  }
-
-  // A 400 that names cache_control is answered once more without breakpoints, and the endpoint is remembered.
-  private async *streamCaching(request: ModelRequest): AsyncGenerator<StreamEvent> {
-    const caching = !uncacheable.has(this.url);
-    try {
-      yield* this.retrying(request, caching);
-    } catch (error) {
-      if (!caching || !(error instanceof ProviderError) || !refusesCaching(error)) throw error;
-      uncacheable.add(this.url);
-      yield* this.retrying(request, false);
-    }
+    return CACHE_CONTROL.stream(this.url, true, (caching) => this.retrying(request, caching));
   }
 
   private retrying(request: ModelRequest, caching: boolean): AsyncIterable<StreamEvent> {
@@ -103,9 +89,4 @@ export class AnthropicProvider implements Provider {
       local.abort();
     }
   }
-}
-
-/** Whether a refusal is about the cache breakpoints (a 400 whose message names cache_control). */
-function refusesCaching(error: ProviderError): boolean {
-  return error.kind === 'bad_request' && /cache_control/i.test(error.message);
 }

@@ -1,6 +1,7 @@
 // The OpenAI-compatible Chat Completions provider: POST {baseUrl}/chat/completions with stream: true.
 // One client for OpenAI, OpenRouter, DeepSeek, Ollama, LM Studio and vLLM; only the base URL differs.
 import { openEventStream } from './http';
+import { OptionalFeature } from './optional-feature';
 import { OpenAiStreamDecoder } from './openai-chunks';
 import type { MaxTokensField } from './openai-render';
 import { renderOpenAiRequest } from './openai-render';
@@ -27,11 +28,8 @@ export interface OpenAiProviderOptions {
   limits?: Partial<StreamLimits>;
 }
 
-/**
- * Endpoints that refused `prompt_cache_key` (a 400 naming it): later requests go without it for as long as the app
- * runs (docs/agent-loop.md, "Prompt caching").
- */
-const noCacheKey = new Set<string>();
+/** The chat's prompt-cache key, which some compatible servers refuse. */
+const CACHE_KEY = new OptionalFeature('prompt_cache_key');
 
 /** Streams responses from any OpenAI-compatible Chat Completions server. */
 export class OpenAiProvider implements Provider {
@@ -48,19 +46,9 @@ export class OpenAiProvider implements Provider {
 
   /** Streams one response, retrying 429/5xx before its first event. */
   stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-    return this.streamKeyed(request);
-  }
-
-  // A 400 that names prompt_cache_key is answered once more without it, and the endpoint is remembered.
-  private async *streamKeyed(request: ModelRequest): AsyncGenerator<StreamEvent> {
-    const keyed = request.cacheKey !== undefined && !noCacheKey.has(this.url);
-    try {
-      yield* this.retrying(keyed ? request : { ...request, cacheKey: undefined });
-    } catch (error) {
-      if (!keyed || !(error instanceof ProviderError) || !refusesCacheKey(error)) throw error;
-      noCacheKey.add(this.url);
-      yield* this.retrying({ ...request, cacheKey: undefined });
-    }
+    return CACHE_KEY.stream(this.url, request.cacheKey !== undefined, (keyed) =>
+      this.retrying(keyed ? request : { ...request, cacheKey: undefined }),
+    );
   }
 
   private retrying(request: ModelRequest): AsyncIterable<StreamEvent> {
@@ -106,9 +94,4 @@ export class OpenAiProvider implements Provider {
       local.abort();
     }
   }
-}
-
-/** Whether a refusal is about the cache key (a 400 whose message names prompt_cache_key). */
-function refusesCacheKey(error: ProviderError): boolean {
-  return error.kind === 'bad_request' && /prompt_cache_key/i.test(error.message);
 }

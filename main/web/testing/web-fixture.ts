@@ -10,6 +10,7 @@ import type {
   DialogRequest,
   EventChannel,
   EventPayload,
+  Result,
 } from '../../../preload/contract';
 import type { WebBridge } from '../../../preload/web-bridge';
 import { connectWebBridge, socketUrl } from '../../../preload/web-bridge';
@@ -209,4 +210,10 @@ export async function testClient(
     },
     close: () => bridge.close(),
   };
+}
+
+/** The value of an answer that must have succeeded; a failure fails the test with its code and message. */
+export function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
 }
