@@ -18,8 +18,7 @@ export function storePersistence(store: ChatStore, redactor: Redactor): TurnPers
   const carried = new Map<string, number[]>();
   const streaming = new Map<number, StreamCheckpointer>();
   return {
-    appendUser: (chatId, text) =>
-      void store.messages.append(chatId, { role: 'user', content: [{ type: 'text', text }] }),
+    appendUser: (chatId, content) => void store.messages.append(chatId, { role: 'user', content }),
     beginAssistant: (chatId) => {
       const id = store.messages.begin(chatId).id;
       streaming.set(id, new StreamCheckpointer(redactedMessages, id));

@@ -18,7 +18,7 @@ import { streamRound } from './stream-round';
 import { systemPrompt } from './system-prompt';
 import type { ToolFilter } from './tool-exposure';
 import { toolDeclarations } from './tool-exposure';
-import type { ToolResultPart } from '../store/transcript';
+import type { ToolResultPart, UserPart } from '../store/transcript';
 import type { TurnEvent, TurnStatus } from './turn-events';
 import type { TurnPersistence } from './turn-persistence';
 
@@ -73,7 +73,7 @@ export class TurnEngine {
   async run(
     chatId: string,
     userText: string,
-    options: { workspace: string; signal?: AbortSignal },
+    options: { workspace: string; signal?: AbortSignal; attachments?: UserPart[] },
   ): Promise<TurnResult> {
     const turnId = randomUUID();
     const controller = new AbortController();
@@ -82,7 +82,11 @@ export class TurnEngine {
     const { persistence } = this.deps;
     const heal = new HealBudget();
     this.emit({ type: 'turn.started', chatId, turnId });
-    persistence.appendUser(chatId, this.deps.redactor.redact(userText));
+    // Attachments (images, files the person gave) follow the typed text in the same user message.
+    persistence.appendUser(
+      chatId,
+      this.deps.redactor.redactDeep([{ type: 'text', text: userText }, ...(options.attachments ?? [])]),
+    );
     this.emit({ type: 'message.user', chatId, text: this.deps.redactor.redact(userText) });
     let lastText = '';
     let rounds = 0;

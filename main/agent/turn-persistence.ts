@@ -1,9 +1,10 @@
 // What the turn engine commits, as a port: the SQLite store implements it (main/store), tests may use it in memory.
-import type { AssistantPart, ToolResultPart, TranscriptMessage } from '../store/transcript';
+import type { AssistantPart, ToolResultPart, TranscriptMessage, UserPart } from '../store/transcript';
 
 /** The writes and reads of one chat's transcript, each committed before it returns. */
 export interface TurnPersistence {
-  appendUser(chatId: string, text: string): void;
+  /** The user's message: the typed text first, then any attachments. */
+  appendUser(chatId: string, content: UserPart[]): void;
   beginAssistant(chatId: string): number;
   /**
    * Saves streaming content at least every 250 ms while text flows; `now` saves at once (a complete tool call).

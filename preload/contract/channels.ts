@@ -3,6 +3,7 @@ import type { Result, Unsubscribe } from './result';
 import type {
   AppInfo,
   ApprovalDecisionView,
+  AttachmentInput,
   ChatSearchHit,
   ChatSnapshot,
   ChatSummary,
@@ -53,7 +54,10 @@ export interface InvokeChannels {
     result: ChatSummary;
   };
   /** Starts a turn; resolves once it started (not when it ends): follow it on `chat.event`. */
-  'turn.send': { request: { chatId: string; text: string }; result: { started: true } };
+  'turn.send': {
+    request: { chatId: string; text: string; attachments?: AttachmentInput[] };
+    result: { started: true };
+  };
   /** Stops the chat's running turn; `cancelled` is false when none ran. */
   'turn.cancel': { request: { chatId: string }; result: { cancelled: boolean } };
   /** Background tasks in start order, of every chat or one. */

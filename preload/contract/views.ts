@@ -106,6 +106,17 @@ export interface ChatSearchHit {
   createdAt: number;
 }
 
+/**
+ * A file the person gives with a message (pasted, dropped or picked): its name, type and bytes as base64. Main checks
+ * type and size, copies it into the chat's workspace and sends it to the model (docs/agent-loop.md, "Attachments").
+ */
+export interface AttachmentInput {
+  name: string;
+  mimeType: string;
+  /** The file's bytes, base64. */
+  data: string;
+}
+
 /** Where a stored message stands; `interrupted` when the app died mid-stream. */
 export type MessageStatus = 'streaming' | 'complete' | 'cut' | 'cancelled' | 'interrupted';
 
