@@ -4,6 +4,7 @@ import type {
   AppInfo,
   ApprovalDecisionView,
   AttachmentInput,
+  ChatReasoning,
   ChatSearchHit,
   ChatSnapshot,
   ChatSummary,
@@ -13,6 +14,7 @@ import type {
   ProgressView,
   ProviderKind,
   ResultFile,
+  RoundUsageView,
   RuleItem,
   SecretsView,
   SettingsInput,
@@ -46,6 +48,8 @@ export interface InvokeChannels {
   /** Everything to show one chat. */
   'chats.open': { request: { chatId: string }; result: ChatSnapshot };
   'chats.rename': { request: { chatId: string; title: string }; result: ChatSummary };
+  /** Sets how much the model reasons in this chat ('default': as the settings say). */
+  'chats.setReasoning': { request: { chatId: string; reasoning: ChatReasoning }; result: ChatSummary };
   /** Deletes a chat with its history (refused with `busy` while it runs a turn). */
   'chats.delete': { request: { chatId: string }; result: { deleted: true } };
   /** Moves a chat to another folder (an absolute path; it must exist; the home folder needs `confirmHome: true`). */
@@ -120,6 +124,10 @@ export type ChatEvent =
   | { type: 'message.user'; chatId: string; text: string }
   | { type: 'message.started'; chatId: string; messageId: number; round: number }
   | { type: 'text.delta'; chatId: string; messageId: number; delta: string }
+  /** The model's reasoning as it streams (shown collapsed under the answer). */
+  | { type: 'reasoning.delta'; chatId: string; messageId: number; delta: string }
+  /** A round's tokens and cost, once the round ended. */
+  | { type: 'usage'; chatId: string; messageId: number; round: number; usage: RoundUsageView }
   | { type: 'message.finished'; chatId: string; messageId: number; status: 'complete' | 'cut' | 'cancelled' }
   /** The model streamed a tool call (raw argument text). */
   | { type: 'tool.call'; chatId: string; callId: string; name: string; args: string }

@@ -92,6 +92,45 @@ export interface ChatSummary {
   updatedAt: number;
   /** A turn is in flight. */
   running: boolean;
+  /** How much the model reasons in this chat; 'default' follows the settings (docs/agent-loop.md, "Reasoning"). */
+  reasoning: ChatReasoning;
+}
+
+/** How much the model reasons before answering: off, or a level (Anthropic: a thinking budget; OpenAI-compatible: reasoning_effort). */
+export type ReasoningLevel = 'off' | 'low' | 'medium' | 'high';
+
+/** A chat's reasoning: the settings' level, or its own. */
+export type ChatReasoning = 'default' | ReasoningLevel;
+
+/**
+ * Tokens of one model round, as the server reported them; null where it reported nothing (unknown is not 0).
+ * `inputTokens` is the input not read from the cache.
+ */
+export interface TokenUsageView {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadTokens: number | null;
+  cacheWriteTokens: number | null;
+}
+
+/** One round's usage: the model asked, its tokens, and the cost from the price table (null: no price known). */
+export interface RoundUsageView {
+  model: string;
+  usage: TokenUsageView;
+  /** US dollars; null when the model has no price in the table or the input or output count is unknown. */
+  costUsd: number | null;
+}
+
+/** One row of the price table, in US dollars per million tokens. */
+export interface ModelPriceView {
+  /** The model id exactly as requested (a trailing `*` matches any suffix, e.g. `claude-sonnet-4-5*`). */
+  model: string;
+  input: number;
+  output: number;
+  /** null: cache reads cost what input costs. */
+  cacheRead: number | null;
+  /** null: cache writes cost what input costs. */
+  cacheWrite: number | null;
 }
 
 /** One full-text search match. */
@@ -122,7 +161,10 @@ export type MessageStatus = 'streaming' | 'complete' | 'cut' | 'cancelled' | 'in
 
 /** A piece of an assistant message, in order: text, or a tool call shown as its card (see ToolCallView). */
 export type AssistantPartView =
-  { type: 'text'; text: string } | { type: 'tool_call'; callId: string; name: string };
+  | { type: 'text'; text: string }
+  | { type: 'tool_call'; callId: string; name: string }
+  /** What the model reasoned before this part (shown collapsed; never passed to a tool). */
+  | { type: 'reasoning'; text: string };
 
 /** A message as the chat shows it. Tool results are not messages here: they are on their call's card. */
 export type MessageView =
@@ -144,6 +186,8 @@ export type MessageView =
       /** All text parts joined (the markdown to render when parts are not needed). */
       text: string;
       parts: AssistantPartView[];
+      /** The round's tokens and cost; null until the round ended, or for history from before usage was recorded. */
+      usage: RoundUsageView | null;
     }
   | {
       /** A note the chat received outside a turn (a background task ended, a result was saved). */
@@ -330,6 +374,12 @@ export interface SettingsView {
   configured: boolean;
   /** Why the provider settings cannot be used as they stand (e.g. no model chosen); null when they can. */
   problem: string | null;
+  /** How much the model reasons unless a chat says otherwise. */
+  reasoning: ReasoningLevel;
+  /** Anthropic's thinking budget in tokens for any level but off; null: the level's own (2,048 / 8,192 / 24,576). */
+  thinkingBudgetTokens: number | null;
+  /** The price table, shipped defaults merged with the person's edits (theirs win), sorted by model. */
+  prices: ModelPriceView[];
   /** Fields an environment variable (AGENVOY_PROVIDER, AGENVOY_BASE_URL, AGENVOY_MODEL) overrides: saving them changes the file, not what is used. */
   overridden: Array<'provider' | 'baseUrl' | 'model'>;
 }
@@ -350,6 +400,11 @@ export interface SettingsInput {
   apiKeyName?: string | null;
   /** An absolute folder, or '' for a folder of its own per chat. */
   defaultWorkspace?: string;
+  reasoning?: ReasoningLevel;
+  /** At least 1,024 and below 128,000; null: the level's own budget. */
+  thinkingBudgetTokens?: number | null;
+  /** The whole edited table (rows equal to a shipped default are not stored). */
+  prices?: ModelPriceView[];
   /** Set when the person confirmed choosing the home folder itself (refused with `confirm_required` otherwise). */
   confirmHome?: boolean;
 }
