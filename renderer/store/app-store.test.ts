@@ -108,6 +108,7 @@ describe('the bound store', () => {
               status: 'streaming',
               text: 'par',
               parts: [{ type: 'text', text: 'par' }],
+              usage: null,
             },
           ],
         }),

@@ -42,6 +42,9 @@ beforeEach(() => {
             presets: [],
             configured: true,
             problem: null,
+            reasoning: 'off',
+            thinkingBudgetTokens: null,
+            prices: [],
             overridden: [],
           },
   });

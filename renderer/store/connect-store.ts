@@ -16,7 +16,8 @@ export function connectStore(): Unsubscribe {
   if (api) {
     offs.push(
       api.on('chat.event', (event) => {
-        if (event.type === 'text.delta') return text.push(event);
+        // Streamed text and reasoning are handed over per frame, in one queue so they keep their order.
+        if (event.type === 'text.delta' || event.type === 'reasoning.delta') return text.push(event);
         // Everything else keeps its place after the text streamed before it.
         text.flush();
         store().receiveChatEvent(event);

@@ -4,6 +4,9 @@ import type {
   ChatSnapshot,
   ChatSummary,
   DialogRequest,
+  MessageView,
+  RoundUsageView,
+  SettingsView,
   TaskItem,
   ToolCallView,
 } from '../../preload/contract';
@@ -17,6 +20,7 @@ export function chatSummary(patch: Partial<ChatSummary> = {}): ChatSummary {
     createdAt: 1,
     updatedAt: 1,
     running: false,
+    reasoning: 'default',
     ...patch,
   };
 }
@@ -110,5 +114,64 @@ export function approvalRequest(items: ApprovalItemView[]): Extract<DialogReques
     pending: items.map((i) => i.index),
     timeoutMs: null,
     openedAt: Date.now(),
+  };
+}
+
+/** An assistant message (one model round), complete and without usage unless patched. */
+export function assistantMessage(
+  patch: Partial<Extract<MessageView, { kind: 'assistant' }>> = {},
+): Extract<MessageView, { kind: 'assistant' }> {
+  const text = patch.text ?? 'Done.';
+  return {
+    kind: 'assistant',
+    id: 1,
+    seq: 1,
+    createdAt: 1,
+    status: 'complete',
+    text,
+    parts: [{ type: 'text', text }],
+    usage: null,
+    ...patch,
+  };
+}
+
+/** A user message. */
+export function userMessage(
+  patch: Partial<Extract<MessageView, { kind: 'user' }>> = {},
+): Extract<MessageView, { kind: 'user' }> {
+  return { kind: 'user', id: 1, seq: 1, createdAt: 1, status: 'complete', text: 'Hi', images: 0, ...patch };
+}
+
+/** One round's usage: every count known and a cost unless patched. */
+export function roundUsage(
+  usage: Partial<RoundUsageView['usage']> = {},
+  patch: Partial<Omit<RoundUsageView, 'usage'>> = {},
+): RoundUsageView {
+  return {
+    model: 'claude-sonnet-4-5',
+    usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0, ...usage },
+    costUsd: 0.001,
+    ...patch,
+  };
+}
+
+/** The settings screen's view of a configured OpenAI provider. */
+export function settingsView(patch: Partial<SettingsView> = {}): SettingsView {
+  return {
+    provider: 'openai',
+    baseUrl: 'https://api.openai.com/v1',
+    model: 'gpt-4o',
+    apiKeyName: 'OPENAI_API_KEY',
+    defaultWorkspace: '',
+    chatsFolder: '/home/person/Agenvoy',
+    providers: ['openai'],
+    presets: [],
+    configured: true,
+    problem: null,
+    reasoning: 'medium',
+    thinkingBudgetTokens: null,
+    prices: [],
+    overridden: [],
+    ...patch,
   };
 }

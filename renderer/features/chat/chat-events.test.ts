@@ -4,7 +4,7 @@ import type { ChatEvent, MessageView } from '../../../preload/contract';
 import { applyChatEvent, applyGateEvent } from './chat-events';
 import type { ChatViewState } from './chat-state';
 import { chatFromSnapshot } from './chat-state';
-import { snapshot } from '../../testing/views';
+import { roundUsage, snapshot } from '../../testing/views';
 
 const open = (): ChatViewState => chatFromSnapshot(snapshot());
 const fold = (state: ChatViewState, events: ChatEvent[]) =>
@@ -46,6 +46,32 @@ describe('applyChatEvent', () => {
       1,
     );
     expect(done).toMatchObject({ running: false, turnError: 'boom' });
+  });
+
+  it('streams reasoning into a part of its own, kept apart from the text, and attaches the usage', () => {
+    const usage = roundUsage({ inputTokens: 12, outputTokens: 3 }, { costUsd: 0.5 });
+    const state = fold(open(), [
+      { type: 'message.started', chatId: 'c1', messageId: 7, round: 1 },
+      { type: 'reasoning.delta', chatId: 'c1', messageId: 7, delta: 'Let me ' },
+      { type: 'reasoning.delta', chatId: 'c1', messageId: 7, delta: 'think.' },
+      { type: 'text.delta', chatId: 'c1', messageId: 7, delta: 'Answer' },
+      { type: 'reasoning.delta', chatId: 'c1', messageId: 7, delta: 'More.' },
+      { type: 'message.finished', chatId: 'c1', messageId: 7, status: 'complete' },
+    ]);
+    expect(assistant(state)).toMatchObject({
+      text: 'Answer',
+      usage: null,
+      parts: [
+        { type: 'reasoning', text: 'Let me think.' },
+        { type: 'text', text: 'Answer' },
+        { type: 'reasoning', text: 'More.' },
+      ],
+    });
+    const priced = applyChatEvent(state, { type: 'usage', chatId: 'c1', messageId: 7, round: 1, usage }, 1);
+    expect(assistant(priced)?.usage).toEqual(usage);
+    expect(applyChatEvent(state, { type: 'usage', chatId: 'c1', messageId: 99, round: 2, usage }, 1)).toBe(
+      state,
+    );
   });
 
   it('ignores events of other chats', () => {

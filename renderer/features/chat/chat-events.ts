@@ -49,6 +49,7 @@ export function applyChatEvent(state: ChatViewState, event: ChatEvent, now: numb
         status: 'streaming',
         text: '',
         parts: [],
+        usage: null,
       };
       return { ...state, messages: [...state.messages, message] };
     }
@@ -61,6 +62,13 @@ export function applyChatEvent(state: ChatViewState, event: ChatEvent, now: numb
             : [...m.parts, { type: 'text', text: event.delta }];
         return { ...m, text: m.text + event.delta, parts };
       });
+    case 'reasoning.delta':
+      return updateMessage(state, event.messageId, (m) => ({
+        ...m,
+        parts: appendReasoning(m.parts, event.delta),
+      }));
+    case 'usage':
+      return updateMessage(state, event.messageId, (m) => ({ ...m, usage: event.usage }));
     case 'message.finished':
       return updateMessage(state, event.messageId, (m) => ({ ...m, status: event.status }));
     case 'tool.call':
@@ -193,6 +201,14 @@ function finishedFields(call: ToolCallView, outcome: OutcomeView, now: number): 
         durationMs: null,
       };
   }
+}
+
+// Reasoning streams into the last part while it is reasoning; after text or a call it starts a part of its own.
+function appendReasoning(parts: AssistantPartView[], delta: string): AssistantPartView[] {
+  const last = parts[parts.length - 1];
+  return last?.type === 'reasoning'
+    ? [...parts.slice(0, -1), { type: 'reasoning', text: last.text + delta }]
+    : [...parts, { type: 'reasoning', text: delta }];
 }
 
 function lastAssistantId(messages: MessageView[]): number | null {

@@ -3,6 +3,7 @@ import { memo } from 'react';
 import type { MessageView } from '../../../preload/contract';
 import { ToolCallCard } from '../tool-catalog/tool-call-card';
 import { MarkdownView } from './markdown-view';
+import { ReasoningDisclosure } from './reasoning-disclosure';
 
 const statusText: Record<string, string | null> = {
   streaming: null,
@@ -42,10 +43,11 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
           {message.parts.map((part, i) =>
             part.type === 'text' ? (
               <MarkdownView key={i} text={part.text} />
-            ) : (
+            ) : part.type === 'tool_call' ? (
               <ToolCallCard key={part.callId} callId={part.callId} name={part.name} />
-            ),
+            ) : null,
           )}
+          <ReasoningDisclosure parts={message.parts} streaming={message.status === 'streaming'} />
           {status && <div className="message-status">{status}</div>}
         </article>
       );

@@ -32,6 +32,9 @@ const settings: SettingsView = {
   ],
   configured: false,
   problem: null,
+  reasoning: 'medium',
+  thinkingBudgetTokens: null,
+  prices: [],
   overridden: [],
 };
 
