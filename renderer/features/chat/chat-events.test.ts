@@ -67,11 +67,15 @@ describe('applyChatEvent', () => {
         { type: 'reasoning', text: 'More.' },
       ],
     });
-    const priced = applyChatEvent(state, { type: 'usage', chatId: 'c1', messageId: 7, round: 1, usage }, 1);
-    expect(assistant(priced)?.usage).toEqual(usage);
-    expect(applyChatEvent(state, { type: 'usage', chatId: 'c1', messageId: 99, round: 2, usage }, 1)).toBe(
-      state,
-    );
+    const event = (messageId: number): ChatEvent => ({
+      type: 'usage',
+      chatId: 'c1',
+      messageId,
+      round: 1,
+      ...usage,
+    });
+    expect(assistant(applyChatEvent(state, event(7), 1))?.usage).toEqual(usage);
+    expect(applyChatEvent(state, event(99), 1)).toBe(state);
   });
 
   it('ignores events of other chats', () => {

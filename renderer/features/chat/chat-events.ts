@@ -68,7 +68,10 @@ export function applyChatEvent(state: ChatViewState, event: ChatEvent, now: numb
         parts: appendReasoning(m.parts, event.delta),
       }));
     case 'usage':
-      return updateMessage(state, event.messageId, (m) => ({ ...m, usage: event.usage }));
+      return updateMessage(state, event.messageId, (m) => ({
+        ...m,
+        usage: { model: event.model, usage: event.usage, costUsd: event.costUsd },
+      }));
     case 'message.finished':
       return updateMessage(state, event.messageId, (m) => ({ ...m, status: event.status }));
     case 'tool.call':
