@@ -1,9 +1,11 @@
-// The open chat's title and workspace folder, both editable in place.
+// The open chat's title and workspace folder, both editable in place; its usage so far and its reasoning level.
 import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { useAppStore } from '../../store/app-store';
+import { ReasoningPicker } from './reasoning-picker';
+import { ChatUsageTotal } from './usage-line';
 
-/** Title and workspace of the open chat. */
+/** Title, workspace, usage and reasoning of the open chat. */
 export function ChatBar() {
   const chatId = useAppStore((s) => s.chat.chatId);
   const chat = useAppStore((s) => s.chat.summary);
@@ -55,7 +57,9 @@ export function ChatBar() {
       >
         Delete
       </button>
+      <ChatUsageTotal />
       <span className="spacer" />
+      <ReasoningPicker chatId={chatId} reasoning={chat.reasoning} />
       <span>Workspace:</span>
       <span className="workspace" title={chat.workspace}>
         {chat.workspace}

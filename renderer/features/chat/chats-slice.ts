@@ -1,5 +1,5 @@
-// The chat list: titles, search (titles and full text), new chat, rename and delete.
-import type { ChatSearchHit, ChatSummary } from '../../../preload/contract';
+// The chat list: titles, search (titles and full text), new chat, rename, reasoning level and delete.
+import type { ChatReasoning, ChatSearchHit, ChatSummary } from '../../../preload/contract';
 import type { SliceCreator } from '../../store/app-state';
 import { invoke } from '../../boot/bridge';
 import { sendConfirmingHome } from '../../store/confirm-home';
@@ -19,6 +19,8 @@ export interface ChatsSlice {
    */
   createChat(workspace?: string): Promise<string | null>;
   renameChat(chatId: string, title: string): Promise<void>;
+  /** Sets how much the model reasons in this chat ('default': as the settings say). */
+  setChatReasoning(chatId: string, reasoning: ChatReasoning): Promise<void>;
   deleteChat(chatId: string): Promise<void>;
   /** A chat was created, changed or (null) deleted. */
   chatChanged(chatId: string, chat: ChatSummary | null): void;
@@ -66,6 +68,11 @@ export const createChatsSlice: SliceCreator<ChatsSlice> = (set, get) => ({
     const result = await invoke('chats.rename', { chatId, title });
     if (result.ok) get().chatChanged(chatId, result.value);
     else get().pushNotice('error', result.error.message);
+  },
+  async setChatReasoning(chatId, reasoning) {
+    const result = await invoke('chats.setReasoning', { chatId, reasoning });
+    if (result.ok) get().chatChanged(chatId, result.value);
+    else get().pushNotice('error', `Reasoning not changed: ${result.error.message}`);
   },
   async deleteChat(chatId) {
     const result = await invoke('chats.delete', { chatId });

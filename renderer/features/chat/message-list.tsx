@@ -1,9 +1,11 @@
-// The open chat's messages, virtualised so a chat of thousands of messages opens and scrolls fast.
+// The open chat's messages, virtualised so a chat of thousands of messages opens and scrolls fast; each turn ends with
+// its usage line.
 import { useCallback } from 'react';
 import type { MessageView } from '../../../preload/contract';
 import { useAppStore } from '../../store/app-store';
 import { VirtualList } from '../../shared/virtual/virtual-list';
 import { MessageRow } from './message-row';
+import { TurnUsageLine } from './usage-line';
 
 const keyOf = (message: MessageView) => `${message.kind[0]}${message.id}`;
 
@@ -12,7 +14,15 @@ export function MessageList() {
   const messages = useAppStore((s) => s.chat.messages);
   const chatId = useAppStore((s) => s.chat.chatId);
   const workspace = useAppStore((s) => s.chat.summary?.workspace ?? null);
-  const render = useCallback((message: MessageView) => <MessageRow message={message} />, []);
+  const render = useCallback(
+    (message: MessageView) => (
+      <>
+        <MessageRow message={message} />
+        {message.kind === 'assistant' && <TurnUsageLine messageId={message.id} />}
+      </>
+    ),
+    [],
+  );
   if (messages.length === 0) {
     return (
       <div className="messages empty">
