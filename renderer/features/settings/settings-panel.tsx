@@ -1,9 +1,11 @@
-// The settings screen: provider, model, base URL, key name and default workspace; then the OS sandbox's state,
-// the trusted folders and the secrets.
+// The settings screen: provider, model, base URL, key name and default workspace; reasoning and the price table;
+// then the OS sandbox's state, the trusted folders and the secrets.
 import type { FormEvent } from 'react';
 import { useEffect, useState } from 'react';
 import type { ProviderKind, SettingsView } from '../../../preload/contract';
 import { useAppStore } from '../../store/app-store';
+import { PriceSection } from './price-table';
+import { ReasoningSection } from './reasoning-section';
 import { SandboxSection } from './sandbox-section';
 import { SecretsSection } from '../secrets/secrets-section';
 import { TrustSection } from '../trust/trust-section';
@@ -22,16 +24,24 @@ export function SettingsPanel() {
       <section aria-labelledby="settings-heading">
         <h2 id="settings-heading">Model provider</h2>
         {settings ? (
-          <SettingsForm key={JSON.stringify(settings)} settings={settings} />
+          <SettingsForm key={providerKey(settings)} settings={settings} />
         ) : (
           <p className="muted">Loading…</p>
         )}
       </section>
+      {settings && <ReasoningSection settings={settings} />}
+      {settings && <PriceSection prices={settings.prices} />}
       <SandboxSection />
       <TrustSection />
       <SecretsSection />
     </main>
   );
+}
+
+// Each section's form starts over when its own saved fields change, not when another section is saved.
+function providerKey(settings: SettingsView): string {
+  const { provider, baseUrl, model, apiKeyName, defaultWorkspace, overridden } = settings;
+  return JSON.stringify([provider, baseUrl, model, apiKeyName, defaultWorkspace, overridden]);
 }
 
 function SettingsForm({ settings }: { settings: SettingsView }) {

@@ -1,0 +1,87 @@
+// The settings screen's price table: what each model costs per million tokens, which turns token counts into the
+// cost shown under each turn. Edited in place and saved whole.
+import type { FormEvent } from 'react';
+import { useState } from 'react';
+import type { ModelPriceView } from '../../../preload/contract';
+import { useAppStore } from '../../store/app-store';
+import { PRICE_COLUMNS, PriceRow } from './price-row';
+import type { PriceRowInput } from './settings-input';
+import { checkPrices, emptyPriceRow, priceRows } from './settings-input';
+
+/** The prices part of the settings screen. */
+export function PriceSection({ prices }: { prices: ModelPriceView[] }) {
+  return (
+    <section aria-labelledby="prices-heading">
+      <h2 id="prices-heading">Prices</h2>
+      <p className="muted">
+        US dollars per million tokens. A model id ending in * covers every id it starts (claude-sonnet-4-5*).
+        An empty cache price costs what input costs. A model without a row gets no cost, only its tokens.
+      </p>
+      <PriceForm key={JSON.stringify(prices)} prices={prices} />
+    </section>
+  );
+}
+
+function PriceForm({ prices }: { prices: ModelPriceView[] }) {
+  const save = useAppStore((s) => s.saveSettings);
+  const saving = useAppStore((s) => s.settingsSaving);
+  const [rows, setRows] = useState(() => priceRows(prices));
+  const [errors, setErrors] = useState<string[]>([]);
+  const edit = (next: PriceRowInput[]) => {
+    setRows(next);
+    setErrors([]);
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const checked = checkPrices(rows);
+    if (!checked.ok) return setErrors(checked.errors);
+    const refused = await save({ prices: checked.value });
+    setErrors(refused ? [refused] : []);
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <table className="tools-table price-table" aria-label="Model prices">
+        <thead>
+          <tr>
+            <th scope="col">Model</th>
+            {PRICE_COLUMNS.map((c) => (
+              <th key={c.field} scope="col">
+                {c.label}
+              </th>
+            ))}
+            <th scope="col">
+              <span className="visually-hidden">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            <PriceRow
+              key={row.key}
+              row={row}
+              number={i + 1}
+              onChange={(changed) => edit(rows.map((r) => (r.key === row.key ? changed : r)))}
+              onRemove={() => edit(rows.filter((r) => r.key !== row.key))}
+            />
+          ))}
+        </tbody>
+      </table>
+      {rows.length === 0 && <p className="muted">No prices: costs are not shown.</p>}
+      {errors.length > 0 && (
+        <ul className="dialog-error" role="alert" aria-label="Prices not saved">
+          {errors.map((e, i) => (
+            <li key={i}>{e}</li>
+          ))}
+        </ul>
+      )}
+      <div className="price-actions">
+        <button type="button" onClick={() => edit([...rows, emptyPriceRow()])}>
+          Add a model
+        </button>
+        <button type="submit" className="primary" disabled={saving}>
+          Save prices
+        </button>
+      </div>
+    </form>
+  );
+}
