@@ -12,6 +12,9 @@ import type { CreateProviderOptions } from './providers/create-provider';
 import { createProvider } from './providers/create-provider';
 import type { ProviderSettings } from '../settings/settings';
 import { readSettings } from '../settings/settings-file';
+import { priceFor, priceTable } from '../settings/model-prices';
+import type { ReasoningLevel } from '../settings/settings-schema';
+import type { ReasoningRequest } from './providers/provider';
 import { streamLimits } from './turn-limits';
 import { storePersistence } from './store-persistence';
 import { childOffer } from './host-offers';
@@ -20,6 +23,7 @@ import type { ToolFilter } from './tool-exposure';
 import type { TurnResult } from './turn-engine';
 import { TurnEngine } from './turn-engine';
 import type { TurnEvent } from './turn-events';
+import type { UserPart } from '../store/transcript';
 
 /** What a host gives the chat service. */
 export interface ChatServiceOptions {
@@ -34,6 +38,18 @@ export interface ChatServiceOptions {
   getSecret: (key: string) => Promise<string | undefined>;
   providerOptions?: CreateProviderOptions;
   maxRounds?: number;
+}
+
+/** Anthropic's thinking budget for each level, unless settings.json sets `thinkingBudgetTokens`. */
+export const THINKING_BUDGETS = { low: 2048, medium: 8192, high: 24_576 } as const;
+
+/** A turn's reasoning request (docs/agent-loop.md, "Reasoning"): none when off. */
+function reasoningOf(
+  level: ReasoningLevel,
+  settings: { thinkingBudgetTokens: number | null },
+): { reasoning?: ReasoningRequest } {
+  if (level === 'off') return {};
+  return { reasoning: { level, budgetTokens: settings.thinkingBudgetTokens ?? THINKING_BUDGETS[level] } };
 }
 
 /** Runs turns, keeps one in flight per chat, and emits every committed event. */
@@ -62,9 +78,17 @@ export class ChatService {
     });
   }
 
-  /** Runs one user turn; a chat runs one turn at a time. */
-  async send(chatId: string, text: string, signal?: AbortSignal): Promise<TurnResult> {
-    return this.runTurn(chatId, text, signal, false);
+  /**
+   * Runs one user turn; a chat runs one turn at a time. `attachments` are the parts that follow the text (checked and
+   * saved in the chat's workspace by the host first: main/agent/attachments.ts).
+   */
+  async send(
+    chatId: string,
+    text: string,
+    signal?: AbortSignal,
+    attachments: UserPart[] = [],
+  ): Promise<TurnResult> {
+    return this.runTurn(chatId, text, signal, false, attachments);
   }
 
   /**
@@ -106,6 +130,7 @@ export class ChatService {
     text: string,
     signal: AbortSignal | undefined,
     child: boolean,
+    attachments: UserPart[] = [],
   ): Promise<TurnResult> {
     const { core, store } = this.options;
     const chat = store.chats.get(chatId);
@@ -120,7 +145,7 @@ export class ChatService {
     core.schemas.restore(chatId, store.schemas.get(chatId));
     const settings = this.options.settings();
     // Read per turn, so an edit of settings.json applies to the next turn; a bad value is named and its default used.
-    const { limits, warnings } = readSettings(core.paths.settings);
+    const { limits, warnings, ...fromFile } = readSettings(core.paths.settings);
     this.warn(
       chatId,
       warnings.map((warning) => warning.text),
@@ -157,10 +182,12 @@ export class ChatService {
       maxRounds: this.options.maxRounds,
       claimCallId: (id) => uniqueCallId(store, chatId, id),
       toolArgumentsBytes: limits.toolArgumentsBytes,
+      ...reasoningOf(chat.reasoning === 'default' ? fromFile.reasoning : chat.reasoning, fromFile),
+      priceFor: (model) => priceFor(priceTable(fromFile.prices), model),
     });
     const off = engine.on((event) => this.events.emit(event));
     try {
-      return await engine.run(chatId, text, { workspace: chat.workspace, signal: controller.signal });
+      return await engine.run(chatId, text, { workspace: chat.workspace, signal: controller.signal, attachments });
     } finally {
       off();
       store.schemas.set(chatId, core.schemas.loaded(chatId));

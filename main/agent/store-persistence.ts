@@ -46,6 +46,7 @@ export function storePersistence(store: ChatStore, redactor: Redactor): TurnPers
       );
       return buildTranscript(stored);
     },
+    recordUsage: (entry) => store.usage.record(entry),
     markNotesSeen: (chatId) => {
       store.notes.markSeen(carried.get(chatId) ?? []);
       carried.delete(chatId);

@@ -1,8 +1,8 @@
 // One model round: stream a response into a sink that checkpoints it, collect complete tool calls.
 import { effectiveLimit, omittedArgumentsMarker } from '../core/argument-size';
-import type { Provider, ModelRequest, StreamEvent } from './providers/provider';
+import type { Provider, ModelRequest, StreamEvent, TokenUsage } from './providers/provider';
 import { ProviderError } from './providers/provider';
-import type { AssistantPart, ToolCallPart } from '../store/transcript';
+import type { AssistantPart, ReasoningPart, ToolCallPart } from '../store/transcript';
 
 /** Where a round's assistant message is committed. */
 export interface RoundSink {
@@ -10,12 +10,22 @@ export interface RoundSink {
   checkpoint(content: AssistantPart[], now?: boolean): void;
   /** Shown after the checkpoint policy ran for this delta. */
   onText(delta: string): void;
+  /** Reasoning as it streams (shown, never passed to a tool). */
+  onReasoning(delta: string): void;
   onToolCall(call: ToolCallPart): void;
+  /** The server refused an optional feature and the request went again without it: said to the person once. */
+  onNotice(message: string): void;
 }
 
 /** How a round ended. */
 export type RoundResult =
-  | { kind: 'complete'; content: AssistantPart[]; toolCalls: ToolCallPart[]; stopReason: string }
+  | {
+      kind: 'complete';
+      content: AssistantPart[];
+      toolCalls: ToolCallPart[];
+      stopReason: string;
+      usage: TokenUsage;
+    }
   | { kind: 'cancelled'; content: AssistantPart[] }
   | { kind: 'failed'; content: AssistantPart[]; error: ProviderError };
 
@@ -27,43 +37,61 @@ export async function streamRound(
   options: { toolArgumentsBytes?: number } = {},
 ): Promise<RoundResult> {
   const limit = effectiveLimit(options.toolArgumentsBytes);
-  let text = '';
-  const toolCalls: ToolCallPart[] = [];
-  const content = (): AssistantPart[] => [...(text ? [{ type: 'text' as const, text }] : []), ...toolCalls];
+  const parts = new RoundParts();
   try {
     for await (const event of provider.stream(request)) {
       switch (event.type) {
         case 'text': {
-          text += event.delta;
-          sink.checkpoint(content());
+          parts.text(event.delta);
+          sink.checkpoint(parts.content());
           sink.onText(event.delta);
           break;
         }
-        case 'tool_call': {
-          toolCalls.push(toolCallPart(event, limit));
-          sink.checkpoint(content(), true);
-          sink.onToolCall(toolCalls.at(-1) as ToolCallPart);
+        case 'reasoning': {
+          parts.reasoning(event.delta);
+          sink.checkpoint(parts.content());
+          sink.onReasoning(event.delta);
           break;
         }
+        case 'reasoning_end':
+          parts.endReasoning(event.part);
+          sink.checkpoint(parts.content(), true);
+          break;
+        case 'tool_call': {
+          const call = toolCallPart(event, limit);
+          parts.toolCall(call);
+          sink.checkpoint(parts.content(), true);
+          sink.onToolCall(call);
+          break;
+        }
+        case 'feature_dropped':
+          sink.onNotice(event.message);
+          break;
         case 'done':
-          return { kind: 'complete', content: content(), toolCalls, stopReason: event.stopReason };
+          return {
+            kind: 'complete',
+            content: parts.content(),
+            toolCalls: parts.toolCalls(),
+            stopReason: event.stopReason,
+            usage: event.usage,
+          };
       }
     }
     return {
       kind: 'failed',
-      content: textOnly(text),
+      content: parts.withoutCalls(),
       error: new ProviderError('stream_cut', 'the response ended without finishing'),
     };
   } catch (error) {
     if (request.signal?.aborted || (error instanceof ProviderError && error.kind === 'cancelled')) {
-      return { kind: 'cancelled', content: textOnly(text) };
+      return { kind: 'cancelled', content: parts.withoutCalls() };
     }
     const failure =
       error instanceof ProviderError
         ? error
         : new ProviderError('network', (error as Error).message ?? String(error));
     // Tool calls of a cut response are dropped: they would have no results, and the model can make them again.
-    return { kind: 'failed', content: textOnly(text), error: failure };
+    return { kind: 'failed', content: parts.withoutCalls(), error: failure };
   }
 }
 
@@ -76,6 +104,50 @@ function toolCallPart(event: Extract<StreamEvent, { type: 'tool_call' }>, limit:
   return { type: 'tool_call', id, name, args: omittedArgumentsMarker(tooLarge), tooLarge };
 }
 
-function textOnly(text: string): AssistantPart[] {
-  return text ? [{ type: 'text', text }] : [];
+/**
+ * A round's parts in the order they streamed: reasoning blocks where they came (Anthropic wants them back in place),
+ * text, tool calls. A reasoning block is open until its end event brings what goes back with it (a signature).
+ */
+class RoundParts {
+  private readonly parts: AssistantPart[] = [];
+  private open: ReasoningPart | null = null;
+
+  text(delta: string): void {
+    const last = this.parts.at(-1);
+    if (last?.type === 'text') last.text += delta;
+    else this.parts.push({ type: 'text', text: delta });
+  }
+
+  reasoning(delta: string): void {
+    if (!this.open) {
+      this.open = { type: 'reasoning', text: '' };
+      this.parts.push(this.open);
+    }
+    this.open.text += delta;
+  }
+
+  endReasoning(part: ReasoningPart): void {
+    // The decoder's block is the whole truth (a redacted block streams no text at all).
+    const index = this.open ? this.parts.indexOf(this.open) : -1;
+    if (index >= 0) this.parts[index] = { ...part };
+    else this.parts.push({ ...part });
+    this.open = null;
+  }
+
+  toolCall(call: ToolCallPart): void {
+    this.parts.push(call);
+  }
+
+  toolCalls(): ToolCallPart[] {
+    return this.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
+  }
+
+  content(): AssistantPart[] {
+    return this.parts.filter((p) => p.type !== 'text' || p.text !== '').map((p) => ({ ...p }));
+  }
+
+  /** What a cut or stopped round keeps: its calls would have no results, and the model can make them again. */
+  withoutCalls(): AssistantPart[] {
+    return this.content().filter((p) => p.type !== 'tool_call');
+  }
 }

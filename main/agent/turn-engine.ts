@@ -12,8 +12,10 @@ import type { ToolRegistry } from '../core/registry';
 import { Emitter } from '../core/emitter';
 import type { ProviderSource } from './provider-source';
 import { healProviderKey } from './provider-source';
-import type { Provider } from './providers/provider';
-import { ProviderError } from './providers/provider';
+import type { Provider, ReasoningRequest, TokenUsage } from './providers/provider';
+import { ProviderError, unknownUsage } from './providers/provider';
+import type { ModelPrice } from '../settings/model-prices';
+import { costOf } from '../settings/model-prices';
 import { streamRound } from './stream-round';
 import { systemPrompt } from './system-prompt';
 import type { ToolFilter } from './tool-exposure';
@@ -47,6 +49,10 @@ export interface TurnEngineDeps {
   claimCallId?: (id: string) => string;
   /** The per-call limit on tool arguments (settings.json `limits.toolArgumentsBytes`); default 1 MiB. */
   toolArgumentsBytes?: number;
+  /** Reasoning to ask for in every round of the turn; absent: none. */
+  reasoning?: ReasoningRequest;
+  /** The price table's row for a model (a round's cost); absent or null: the cost is unknown. */
+  priceFor?: (model: string) => ModelPrice | null;
 }
 
 /** How a turn ended. */
@@ -210,8 +216,12 @@ export class TurnEngine {
     this.emit({ type: 'message.started', chatId, messageId, round });
     // Deltas are redacted as one stream: a secret split across deltas is held back until it can be scrubbed whole.
     const textStream = redactor.stream();
+    const reasoningStream = redactor.stream();
     const emitText = (delta: string) => {
       if (delta !== '') this.emit({ type: 'text.delta', chatId, messageId, delta });
+    };
+    const emitReasoning = (delta: string) => {
+      if (delta !== '') this.emit({ type: 'reasoning.delta', chatId, messageId, delta });
     };
     const result = await streamRound(
       provider,
@@ -222,11 +232,15 @@ export class TurnEngine {
         tools,
         signal,
         cacheKey: promptCacheKey(chatId),
+        ...(this.deps.reasoning && !summary ? { reasoning: this.deps.reasoning } : {}),
       },
       {
         // Raw content: the persistence redacts what it actually writes (at most every 250 ms), not every delta.
         checkpoint: (content, now) => persistence.checkpointAssistant(messageId, content, now),
         onText: (delta) => emitText(textStream.push(delta)),
+        onReasoning: (delta) => emitReasoning(reasoningStream.push(delta)),
+        onNotice: (message) =>
+          this.emit({ type: 'notice', chatId, level: 'warn', message: redactor.redact(message) }),
         onToolCall: (call) =>
           this.emit({
             type: 'tool.call',
@@ -239,10 +253,19 @@ export class TurnEngine {
       { toolArgumentsBytes: this.deps.toolArgumentsBytes },
     );
     emitText(textStream.end());
+    emitReasoning(reasoningStream.end());
+    this.recordUsage(chatId, messageId, round, result.kind === 'complete' ? result.usage : unknownUsage());
     const claim = this.deps.claimCallId ?? ((id: string) => id);
-    const content = redactor
-      .redactDeep(result.content)
-      .map((part) => (part.type === 'tool_call' ? { ...part, id: claim(part.id) } : part));
+    const content = result.content.map((part) => {
+      if (part.type === 'tool_call') return { ...redactor.redactDeep(part), id: claim(part.id) };
+      if (part.type !== 'reasoning') return redactor.redactDeep(part);
+      // A secret scrubbed out of signed thinking breaks its signature: the block loses it, and the turn goes on
+      // without thinking rather than send the secret back (docs/agent-loop.md, "Reasoning").
+      const text = redactor.redact(part.text);
+      if (text === part.text) return part;
+      const { signature: _dropped, ...unsigned } = part;
+      return { ...unsigned, text };
+    });
     const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
     switch (result.kind) {
       case 'cancelled':
@@ -276,6 +299,14 @@ export class TurnEngine {
           ),
         };
     }
+  }
+
+  /** Stores a round's usage with its cost, and says it (docs/agent-loop.md, "Usage and cost"). */
+  private recordUsage(chatId: string, messageId: number, round: number, usage: TokenUsage): void {
+    const model = this.deps.model;
+    const costUsd = costOf(this.deps.priceFor?.(model) ?? null, usage);
+    this.deps.persistence.recordUsage({ chatId, messageId, round, model, usage, costUsd });
+    this.emit({ type: 'usage', chatId, messageId, round, model, usage: { ...usage }, costUsd });
   }
 
   private emit(event: TurnEvent): void {

@@ -1,4 +1,5 @@
 // What the turn engine commits, as a port: the SQLite store implements it (main/store), tests may use it in memory.
+import type { RoundUsageRecord } from '../store/usage';
 import type { AssistantPart, ToolResultPart, TranscriptMessage, UserPart } from '../store/transcript';
 
 /** The writes and reads of one chat's transcript, each committed before it returns. */
@@ -21,4 +22,6 @@ export interface TurnPersistence {
   transcript(chatId: string): TranscriptMessage[];
   /** Marks the notes included in the last transcript as seen. */
   markNotesSeen(chatId: string): void;
+  /** Records one round's tokens and cost, keyed by its assistant message. */
+  recordUsage(entry: RoundUsageRecord): void;
 }

@@ -21,6 +21,7 @@ type AdminChannel = Exclude<
   | 'chats.rename'
   | 'chats.delete'
   | 'chats.setWorkspace'
+  | 'chats.setReasoning'
   | 'turn.send'
   | 'turn.cancel'
 >;

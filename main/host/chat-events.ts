@@ -11,6 +11,8 @@ export function chatEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSour
     case 'message.user':
     case 'message.started':
     case 'text.delta':
+    case 'reasoning.delta':
+    case 'usage':
     case 'message.finished':
     case 'tool.call':
     case 'todo.updated':

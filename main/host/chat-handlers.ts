@@ -1,12 +1,20 @@
 // The chat channels: list, search, create, open, rename, delete, move, send and cancel.
 import type { ChatSummary, InvokeChannel } from '../../preload/contract';
 import { loadSettings, SettingsError } from '../settings/settings';
-import type { ChatRecord } from '../store';
+import type { ChatReasoning, ChatRecord } from '../store';
 import { chatSnapshot, chatSummary } from './chat-snapshot';
 import { chatsRoot, createChatFolder, renameChatFolder } from './chat-folders';
 import { chosenFolder, confirmsHome, defaultWorkspace } from './desktop-settings';
 import type { HandlerTable, HostContext } from './host-context';
 import { HostError } from './host-error';
+import type { CheckedAttachment } from '../agent/attachments';
+import {
+  AttachmentError,
+  attachmentParts,
+  checkAttachmentInputs,
+  discardSaved,
+  saveAttachments,
+} from '../agent/attachments';
 import { optionalLimit, optionalString, requestObject, requiredString } from './request-fields';
 
 type ChatChannel = Extract<
@@ -18,9 +26,12 @@ type ChatChannel = Extract<
   | 'chats.rename'
   | 'chats.delete'
   | 'chats.setWorkspace'
+  | 'chats.setReasoning'
   | 'turn.send'
   | 'turn.cancel'
 >;
+
+const CHAT_REASONING: readonly ChatReasoning[] = ['default', 'off', 'low', 'medium', 'high'];
 
 /** The longest message a user can send in one go. */
 const MAX_MESSAGE = 1_000_000;
@@ -94,6 +105,18 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
       changed(chat.id);
       return { deleted: true as const };
     },
+    'chats.setReasoning': (request) => {
+      const fields = requestObject(request);
+      const chat = chatOf(fields);
+      const reasoning = fields.reasoning;
+      if (typeof reasoning !== 'string' || !CHAT_REASONING.includes(reasoning as ChatReasoning)) {
+        throw new HostError('invalid_request', `"reasoning" must be one of ${CHAT_REASONING.join(', ')}`);
+      }
+      // Read by the next turn: a running one keeps what it started with.
+      store.chats.setReasoning(chat.id, reasoning as ChatReasoning);
+      changed(chat.id);
+      return summary(store.chats.get(chat.id) as ChatRecord);
+    },
     'chats.setWorkspace': async (request) => {
       const fields = requestObject(request);
       const chat = chatOf(fields);
@@ -110,7 +133,13 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
     'turn.send': async (request) => {
       const fields = requestObject(request);
       const chat = chatOf(fields);
-      const text = requiredString(fields, 'text', MAX_MESSAGE);
+      // Attachments are checked before anything else happens: a refused one refuses the send (docs/attachments.md).
+      const attachments = await refusing(() => checkAttachmentInputs(fields.attachments));
+      // With files attached the text may be empty; the typed text always comes first in the message.
+      const text =
+        attachments.length > 0
+          ? (optionalString(fields, 'text', MAX_MESSAGE) ?? '')
+          : requiredString(fields, 'text', MAX_MESSAGE);
       if (service.isRunning(chat.id)) throw new HostError('busy', 'this chat is already running a turn');
       try {
         loadSettings({ home: ctx.settings.home, env: ctx.settings.env });
@@ -119,7 +148,7 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
         throw error;
       }
       if (chat.title === DEFAULT_TITLE && store.messages.list(chat.id, { limit: 1 }).length === 0) {
-        const title = titleFrom(text);
+        const title = titleFrom(text, attachments);
         store.chats.rename(chat.id, title);
         // A folder made for "New chat" that is still empty takes the chat's real title.
         const renamed = await renameChatFolder(
@@ -131,8 +160,15 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
         if (renamed) store.chats.setWorkspace(chat.id, renamed);
         if (service.isRunning(chat.id)) throw new HostError('busy', 'this chat is already running a turn');
       }
+      // Copied into the workspace the chat has now (a new chat's folder may just have been renamed).
+      const workspace = store.chats.get(chat.id)?.workspace ?? chat.workspace;
+      const saved = await refusing(() => saveAttachments(attachments, workspace));
+      if (service.isRunning(chat.id)) {
+        await discardSaved(saved);
+        throw new HostError('busy', 'this chat is already running a turn');
+      }
       // The turn runs on; its events carry it to the window. send() marks the chat running before it yields.
-      service.send(chat.id, text).then(
+      service.send(chat.id, text, undefined, attachmentParts(saved)).then(
         () => changed(chat.id),
         (error: unknown) => {
           ctx.core.log.error('turn failed to run', { chat: chat.id, error: (error as Error).message });
@@ -155,7 +191,17 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
   };
 }
 
-function titleFrom(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
+function titleFrom(text: string, attachments: readonly CheckedAttachment[] = []): string {
+  const line = text.trim().split('\n')[0] || (attachments[0]?.name ?? '');
   return line.length > 60 ? `${line.slice(0, 59)}…` : line || DEFAULT_TITLE;
+}
+
+// An attachment refused is the send refused, with the words that name the file and the limit.
+async function refusing<T>(run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof AttachmentError) throw new HostError('attachment_refused', error.message);
+    throw error;
+  }
 }

@@ -13,16 +13,22 @@ export function chatSummary(chat: ChatRecord, running: boolean): ChatSummary {
     createdAt: chat.createdAt,
     updatedAt: chat.updatedAt,
     running,
+    reasoning: chat.reasoning,
   };
 }
 
 /** The snapshot of `chat`. */
 export function chatSnapshot(store: ChatStore, chat: ChatRecord, running: boolean): ChatSnapshot {
   const rows = store.messages.list(chat.id);
+  const usage = new Map(
+    store.usage
+      .list(chat.id)
+      .map((u) => [u.messageId, { model: u.model, usage: u.usage, costUsd: u.costUsd }]),
+  );
   const messages: MessageView[] = [];
   const results: ResultFile[] = [];
   for (const row of rows) {
-    const view = messageView(row);
+    const view = messageView(row, usage.get(row.id) ?? null);
     if (view) messages.push(view);
     const result = resultFromNote(row);
     if (result) results.push(result);

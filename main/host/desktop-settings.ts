@@ -19,7 +19,9 @@ import {
   settingsPath,
 } from '../settings/settings';
 import { readSettings } from '../settings/settings-file';
-import { PROVIDER_FIELDS, providerLayerSchema } from '../settings/settings-schema';
+import type { z } from 'zod';
+import { editedRows, priceTable } from '../settings/model-prices';
+import { PROVIDER_FIELDS, providerLayerSchema, settingsSchema } from '../settings/settings-schema';
 import { chatsRoot, isHomeFolder } from './chat-folders';
 import { HostError } from './host-error';
 import { optionalString, requestObject } from './request-fields';
@@ -48,6 +50,7 @@ export function readSettingsView(place: SettingsPlace): SettingsView {
     if (!(error instanceof SettingsError)) throw error;
     problem = error.message;
   }
+  const file = readSettings(settingsPath(place.home));
   const overridden: SettingsView['overridden'] = [];
   if (place.env.AGENVOY_PROVIDER) overridden.push('provider');
   if (place.env.AGENVOY_BASE_URL) overridden.push('baseUrl');
@@ -64,6 +67,9 @@ export function readSettingsView(place: SettingsPlace): SettingsView {
     })),
     configured: providerChosen({ home: place.home, env: place.env }),
     problem,
+    reasoning: file.reasoning,
+    thinkingBudgetTokens: file.thinkingBudgetTokens,
+    prices: priceTable(file.prices),
     overridden,
   };
 }
@@ -102,7 +108,7 @@ export async function saveSettingsInput(
   confirmKey?: (keyName: string | null, baseUrl: string) => Promise<boolean>,
 ): Promise<SettingsView> {
   const fields = requestObject(raw);
-  const layer: SettingsLayer & { defaultWorkspace?: string } = {};
+  const layer: SettingsLayer & Record<string, unknown> = { ...usageFields(fields) };
   const provider = optionalString(fields, 'provider', 32);
   if (provider !== undefined) layer.provider = provider as SettingsInput['provider'];
   const baseUrl = optionalString(fields, 'baseUrl', 2000);
@@ -139,6 +145,40 @@ export async function saveSettingsInput(
     throw error;
   }
   return readSettingsView(place);
+}
+
+/**
+ * The reasoning level, thinking budget and price table a save changes, checked with settings.json's own schema. The
+ * table is stored as the rows that differ from the shipped defaults (a budget of null removes the key).
+ */
+function usageFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const check = <T>(name: string, schema: z.ZodType<T>, value: unknown): T => {
+    const checked = schema.safeParse(value);
+    if (checked.success) return checked.data;
+    const issue = checked.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${name}.${issue.path.join('.')}` : name;
+    throw new HostError('invalid_settings', `"${where}" ${issue?.message ?? 'is not valid'}`);
+  };
+  const shape = settingsSchema.shape;
+  if (fields.reasoning !== undefined) out.reasoning = check('reasoning', shape.reasoning, fields.reasoning);
+  if ('thinkingBudgetTokens' in fields) {
+    const budget = fields.thinkingBudgetTokens;
+    out.thinkingBudgetTokens =
+      budget === null ? undefined : check('thinkingBudgetTokens', shape.thinkingBudgetTokens, budget);
+  }
+  if (fields.prices !== undefined) {
+    const table = check('prices', shape.prices, fields.prices) ?? [];
+    const models = new Set<string>();
+    for (const row of table) {
+      if (models.has(row.model))
+        throw new HostError('invalid_settings', `"prices": ${row.model} is listed twice`);
+      models.add(row.model);
+    }
+    const edited = editedRows(table);
+    out.prices = edited.length > 0 ? edited : undefined;
+  }
+  return out;
 }
 
 /** The provider settings in force once `layer` is saved; null when the result does not validate (saving then says why). */

@@ -4,13 +4,14 @@ import type {
   AssistantPartView,
   MessageView,
   ResultFile,
+  RoundUsageView,
   ToolCallView,
 } from '../../preload/contract';
 import type { ApprovalRecord, StoredMessage, ToolCallRecord } from '../store';
 import { sourceView } from './views';
 
 /** A stored message as a view; tool results are shown on their calls' cards, so they map to nothing. */
-export function messageView(row: StoredMessage): MessageView | null {
+export function messageView(row: StoredMessage, usage: RoundUsageView | null = null): MessageView | null {
   const base = { id: row.id, seq: row.seq, createdAt: row.createdAt, status: row.status };
   const message = row.message;
   switch (message.role) {
@@ -22,13 +23,14 @@ export function messageView(row: StoredMessage): MessageView | null {
         images: message.content.filter((part) => part.type === 'image').length,
       };
     case 'assistant': {
-      const parts: AssistantPartView[] = message.content.map((part) =>
-        part.type === 'text'
-          ? { type: 'text', text: part.text }
-          : { type: 'tool_call', callId: part.id, name: part.name },
-      );
+      const parts: AssistantPartView[] = message.content.flatMap((part): AssistantPartView[] => {
+        if (part.type === 'text') return [{ type: 'text', text: part.text }];
+        if (part.type === 'tool_call') return [{ type: 'tool_call', callId: part.id, name: part.name }];
+        // A redacted thinking block has no text to show.
+        return part.text === '' ? [] : [{ type: 'reasoning', text: part.text }];
+      });
       const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-      return { kind: 'assistant', ...base, text, parts };
+      return { kind: 'assistant', ...base, text, parts, usage };
     }
     case 'note':
       return { kind: 'note', ...base, text: message.text, taskId: message.taskId };

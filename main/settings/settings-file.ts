@@ -8,13 +8,15 @@ import type { z } from 'zod';
 import type { WebSettings } from '../../tools/sdk/web/web-settings';
 import { formatBytes } from '../core/argument-size';
 import { issueField } from '../core/zod-issues';
-import type { RuntimeLimits, SettingsLayer } from './settings-schema';
+import type { ModelPrice } from './model-prices';
+import type { ReasoningLevel, RuntimeLimits, SettingsLayer } from './settings-schema';
 import { DEFAULT_LIMITS, LIMIT_RULES, PROVIDER_FIELDS, settingsSchema } from './settings-schema';
 import { previewValue } from './settings-value';
 import { isRecord } from '../../tools/sdk/values';
 
 /** Where a warning belongs: an unknown top-level key, or a bad value of a section. */
-export type SettingsSection = 'file' | 'defaultWorkspace' | 'web' | 'limits';
+export type SettingsSection =
+  'file' | 'defaultWorkspace' | 'web' | 'limits' | 'reasoning' | 'thinkingBudgetTokens' | 'prices';
 
 /** A value that was ignored, named with the file and the field; its default applies. */
 export interface SettingsWarning {
@@ -37,6 +39,12 @@ export interface SettingsReading {
   /** The `web` block, for the web tools (tools/sdk/web/web-settings.ts applies its defaults). */
   web: WebSettings;
   limits: RuntimeLimits;
+  /** How much the model reasons unless a chat says otherwise; 'off' when the file says nothing. */
+  reasoning: ReasoningLevel;
+  /** Anthropic's thinking budget for every level; null: each level's own. */
+  thinkingBudgetTokens: number | null;
+  /** The person's rows of the price table (model-prices.ts merges them over the shipped defaults). */
+  prices: ModelPrice[];
   warnings: SettingsWarning[];
   /** The file's JSON object as it is, unknown keys included: what a save starts from. Empty when missing or unusable. */
   object: Record<string, unknown>;
@@ -98,6 +106,9 @@ function reading(
     defaultWorkspace: data.defaultWorkspace ?? null,
     web: data.web ?? {},
     limits: { ...DEFAULT_LIMITS, ...data.limits },
+    reasoning: data.reasoning ?? 'off',
+    thinkingBudgetTokens: data.thinkingBudgetTokens ?? null,
+    prices: data.prices ?? [],
     warnings,
     object,
   };

@@ -146,6 +146,31 @@ export const webSchema = z.strictObject(
   objectError('must be an object'),
 );
 
+/** How much the model reasons (docs/agent-loop.md, "Reasoning"). */
+export const REASONING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
+
+/** A reasoning level. */
+export type ReasoningLevel = (typeof REASONING_LEVELS)[number];
+
+/** Anthropic's smallest thinking budget, and the bound kept under every current model's output limit. */
+export const THINKING_BUDGET = { min: 1024, max: 127_999 } as const;
+
+const PRICE = says('must be a number of US dollars per million tokens, from 0 to 10000');
+const price = () => z.number(PRICE).min(0, PRICE).max(10_000, PRICE);
+const MODEL_ID = says('must be a model id of 1 to 200 characters');
+
+/** One row of the `prices` table. */
+export const priceSchema = z.strictObject(
+  {
+    model: z.string(MODEL_ID).trim().min(1, MODEL_ID).max(200, MODEL_ID),
+    input: price(),
+    output: price(),
+    cacheRead: price().nullable().default(null),
+    cacheWrite: price().nullable().default(null),
+  },
+  objectError('must be an object with "model", "input" and "output"'),
+);
+
 /** The whole file. A key it does not name is kept on save and named in a warning. */
 export const settingsSchema = z.strictObject(
   {
@@ -157,6 +182,25 @@ export const settingsSchema = z.strictObject(
       .optional(),
     web: webSchema.optional(),
     limits: limitsSchema.optional(),
+    reasoning: z
+      .enum(REASONING_LEVELS, says(`must be one of ${REASONING_LEVELS.map((l) => `"${l}"`).join(', ')}`))
+      .optional(),
+    thinkingBudgetTokens: z
+      .number(says(`must be a whole number of tokens from ${THINKING_BUDGET.min} to ${THINKING_BUDGET.max}`))
+      .int(says(`must be a whole number of tokens from ${THINKING_BUDGET.min} to ${THINKING_BUDGET.max}`))
+      .min(
+        THINKING_BUDGET.min,
+        says(`must be a whole number of tokens from ${THINKING_BUDGET.min} to ${THINKING_BUDGET.max}`),
+      )
+      .max(
+        THINKING_BUDGET.max,
+        says(`must be a whole number of tokens from ${THINKING_BUDGET.min} to ${THINKING_BUDGET.max}`),
+      )
+      .optional(),
+    prices: z
+      .array(priceSchema, says('must be a list of prices'))
+      .max(1000, says('must be a list of at most 1000 prices'))
+      .optional(),
   },
   objectError('must hold a JSON object'),
 );

@@ -19,6 +19,7 @@ import { TaskTable } from './tasks';
 import { TodoTable } from './todos';
 import type { ToolCallRecord } from './tool-calls';
 import { ToolCallTable } from './tool-calls';
+import { UsageTable } from './usage';
 
 /** The history file inside the desktop folder ($AGENVOY_HOME/desktop). */
 export function chatStorePath(desktopDir: string): string {
@@ -64,6 +65,8 @@ export class ChatStore {
   readonly todos: TodoTable;
   /** Loaded tool schemas per chat. */
   readonly schemas: LoadedSchemaTable;
+  /** Each model round's tokens and cost. */
+  readonly usage: UsageTable;
 
   /** Wraps an open, migrated database; `openChatStore` is the usual way in. */
   constructor(private readonly db: Database.Database) {
@@ -76,6 +79,7 @@ export class ChatStore {
     this.processGroups = new ProcessGroupTable(db);
     this.todos = new TodoTable(db);
     this.schemas = new LoadedSchemaTable(db);
+    this.usage = new UsageTable(db);
   }
 
   /** Runs `fn` in one transaction, so several writes commit together (or not at all, if it throws). */

@@ -24,6 +24,7 @@ describe('ChatTable', () => {
       workspace: '/w1',
       createdAt: 1_000_000,
       updatedAt: 1_000_000,
+      reasoning: 'default',
     });
     const generated = store.chats.create({ title: 'Second', workspace: '/w2' });
     expect(generated.id).toMatch(/^chat_[0-9a-f-]{36}$/);

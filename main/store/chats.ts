@@ -10,7 +10,12 @@ export interface ChatRecord {
   createdAt: number;
   /** Last activity: creation, rename, or a message added. */
   updatedAt: number;
+  /** How much the model reasons in this chat; 'default' follows the settings. */
+  reasoning: ChatReasoning;
 }
+
+/** A chat's reasoning level, or the settings' ('default'). */
+export type ChatReasoning = 'default' | 'off' | 'low' | 'medium' | 'high';
 
 /** A new chat; the id is generated when left out. */
 export interface NewChat {
@@ -32,6 +37,7 @@ interface ChatRow {
   workspace: string;
   created_at: number;
   updated_at: number;
+  reasoning: ChatReasoning;
 }
 
 /** Escapes LIKE wildcards so user text matches literally (used with ESCAPE '\'). */
@@ -46,6 +52,7 @@ function toChat(row: ChatRow): ChatRecord {
     workspace: row.workspace,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    reasoning: row.reasoning,
   };
 }
 
@@ -99,6 +106,11 @@ export class ChatTable {
   /** Moves a chat to another workspace; false when there is no such chat. */
   setWorkspace(id: string, workspace: string): boolean {
     return this.db.prepare('UPDATE chats SET workspace = ? WHERE id = ?').run(workspace, id).changes === 1;
+  }
+
+  /** Sets how much the model reasons in a chat; false when there is no such chat. */
+  setReasoning(id: string, reasoning: ChatReasoning): boolean {
+    return this.db.prepare('UPDATE chats SET reasoning = ? WHERE id = ?').run(reasoning, id).changes === 1;
   }
 
   /** Deletes a chat with its messages, tool calls, approvals, tasks, todos and schemas; false when absent. */

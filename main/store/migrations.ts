@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import { coreSchema } from './schema-core';
 import { searchSchema } from './schema-search';
+import { usageSchema } from './schema-usage';
 
 /** One step of the schema; `version` is what user_version becomes once `up` has run. */
 export interface Migration {
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
     up: coreSchema,
   },
   { version: 2, name: 'full-text search over messages', up: searchSchema },
+  { version: 3, name: "round usage, and each chat's reasoning level", up: usageSchema },
 ];
 
 /** The schema version this code writes. */

@@ -17,8 +17,22 @@ export interface ToolCallPart {
 /** What a user message holds. */
 export type UserPart = { type: 'text'; text: string } | { type: 'image'; mimeType: string; data: string };
 
+/**
+ * What the model reasoned, in place among the message's parts. Anthropic's thinking blocks carry a `signature` and
+ * must go back unchanged while a tool-use turn goes on; a redacted block has no text, only `redactedData`. An
+ * OpenAI-compatible server's reasoning names the wire `field` it came in (`reasoning_content`, `reasoning`), so it can
+ * be sent back where the server needs it (docs/agent-loop.md, "Reasoning"). Never passed to a tool.
+ */
+export interface ReasoningPart {
+  type: 'reasoning';
+  text: string;
+  signature?: string;
+  redactedData?: string;
+  field?: string;
+}
+
 /** What an assistant message holds. */
-export type AssistantPart = { type: 'text'; text: string } | ToolCallPart;
+export type AssistantPart = { type: 'text'; text: string } | ToolCallPart | ReasoningPart;
 
 /** The result of one tool call, answered in the message after the call. */
 export interface ToolResultPart {

@@ -14,13 +14,13 @@ import type {
   ProgressView,
   ProviderKind,
   ResultFile,
-  RoundUsageView,
   RuleItem,
   SecretsView,
   SettingsInput,
   SettingsView,
   TaskItem,
   TodoItem,
+  TokenUsageView,
   ToolSourceView,
   ToolView,
 } from './views';
@@ -126,8 +126,16 @@ export type ChatEvent =
   | { type: 'text.delta'; chatId: string; messageId: number; delta: string }
   /** The model's reasoning as it streams (shown collapsed under the answer). */
   | { type: 'reasoning.delta'; chatId: string; messageId: number; delta: string }
-  /** A round's tokens and cost, once the round ended. */
-  | { type: 'usage'; chatId: string; messageId: number; round: number; usage: RoundUsageView }
+  /** A round's tokens (`usage`, null: not reported) and cost (null: unknown), once the round ended. */
+  | {
+      type: 'usage';
+      chatId: string;
+      messageId: number;
+      round: number;
+      model: string;
+      usage: TokenUsageView;
+      costUsd: number | null;
+    }
   | { type: 'message.finished'; chatId: string; messageId: number; status: 'complete' | 'cut' | 'cancelled' }
   /** The model streamed a tool call (raw argument text). */
   | { type: 'tool.call'; chatId: string; callId: string; name: string; args: string }

@@ -27,13 +27,23 @@ export const anthropicEventSchema = z.discriminatedUnion('type', [
       name: z.string().nullish(),
       text: z.string().nullish(),
       input: z.unknown().optional(),
+      // thinking and redacted_thinking blocks.
+      thinking: z.string().nullish(),
+      signature: z.string().nullish(),
+      data: z.string().nullish(),
     }),
   }),
   z.object({
     type: z.literal('content_block_delta'),
     index: blockIndex,
     // text_delta, input_json_delta, thinking, signature and citation deltas.
-    delta: z.object({ type: z.string(), text: z.string().nullish(), partial_json: z.string().nullish() }),
+    delta: z.object({
+      type: z.string(),
+      text: z.string().nullish(),
+      partial_json: z.string().nullish(),
+      thinking: z.string().nullish(),
+      signature: z.string().nullish(),
+    }),
   }),
   z.object({ type: z.literal('content_block_stop'), index: blockIndex }),
   z.object({

@@ -6,20 +6,21 @@ import {
   anthropicEventTypeSchema,
 } from './anthropic-event-schema';
 import { describeIssue, eventName } from './chunk-issue';
-import type { ProviderErrorKind, StreamEvent } from './provider';
-import { ProviderError } from './provider';
+import type { ReasoningPart } from '../../store/transcript';
+import type { ProviderErrorKind, StreamEvent, TokenUsage } from './provider';
+import { ProviderError, unknownUsage } from './provider';
 import type { SseMessage } from './sse';
 
 // `bytes` counts every argument byte streamed; past the limit `json` is dropped and only the count goes on.
 type ToolBlock = { kind: 'tool'; id: string; name: string; json: string; bytes: number; input: unknown };
-type OpenBlock = ToolBlock | { kind: 'other' };
+type ThinkingBlock = { kind: 'thinking'; part: ReasoningPart };
+type OpenBlock = ToolBlock | ThinkingBlock | { kind: 'other' };
 
 /** Decodes one response's SSE messages; `finished` turns true at message_stop. */
 export class AnthropicStreamDecoder {
   private readonly blocks = new Map<number, OpenBlock>();
   private stopReason: string | undefined;
-  private inputTokens: number | undefined;
-  private outputTokens: number | undefined;
+  private readonly tokens: TokenUsage = unknownUsage();
   /** True once message_stop arrived: the response is complete. */
   finished = false;
 
@@ -64,6 +65,13 @@ export class AnthropicStreamDecoder {
       });
       return [];
     }
+    if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+      const part: ReasoningPart = { type: 'reasoning', text: block.thinking ?? '' };
+      if (block.signature) part.signature = block.signature;
+      if (block.type === 'redacted_thinking') part.redactedData = block.data ?? '';
+      this.blocks.set(index, { kind: 'thinking', part });
+      return part.text ? [{ type: 'reasoning', delta: part.text }] : [];
+    }
     this.blocks.set(index, { kind: 'other' });
     return block.type === 'text' && block.text ? [{ type: 'text', delta: block.text }] : [];
   }
@@ -71,6 +79,15 @@ export class AnthropicStreamDecoder {
   private delta(index: number, delta: BlockDelta): StreamEvent[] {
     if (delta.type === 'text_delta' && delta.text) return [{ type: 'text', delta: delta.text }];
     const block = this.blocks.get(index);
+    if (block?.kind === 'thinking') {
+      // The signature closes the block and goes back with it unchanged.
+      if (delta.type === 'signature_delta' && delta.signature) block.part.signature = delta.signature;
+      if (delta.type === 'thinking_delta' && delta.thinking) {
+        block.part.text += delta.thinking;
+        return [{ type: 'reasoning', delta: delta.thinking }];
+      }
+      return [];
+    }
     if (
       delta.type === 'input_json_delta' &&
       block?.kind === 'tool' &&
@@ -80,13 +97,14 @@ export class AnthropicStreamDecoder {
       // Past the limit nothing more is kept: the call becomes an "arguments too large" error, not a 20 MB string.
       block.json = block.bytes > this.toolCallBytes ? '' : block.json + delta.partial_json;
     }
-    // thinking, signature and citation deltas carry nothing the neutral transcript keeps.
+    // citation deltas carry nothing the neutral transcript keeps.
     return [];
   }
 
   private stop(index: number): StreamEvent[] {
     const block = this.blocks.get(index);
     this.blocks.delete(index);
+    if (block?.kind === 'thinking') return [{ type: 'reasoning_end', part: block.part }];
     return block?.kind === 'tool' ? [toolCall(block, this.toolCallBytes)] : [];
   }
 
@@ -95,23 +113,24 @@ export class AnthropicStreamDecoder {
     // A block never closed before message_stop is still a call the model made; hand it over as it stands.
     const open = [...this.blocks.entries()]
       .sort(([a], [b]) => a - b)
-      .flatMap(([, b]) => (b.kind === 'tool' ? [toolCall(b, this.toolCallBytes)] : []));
+      .flatMap(([, b]): StreamEvent[] =>
+        b.kind === 'tool'
+          ? [toolCall(b, this.toolCallBytes)]
+          : b.kind === 'thinking'
+            ? [{ type: 'reasoning_end', part: b.part }]
+            : [],
+      );
     this.blocks.clear();
-    const usage: { inputTokens?: number; outputTokens?: number } = {};
-    if (this.inputTokens !== undefined) usage.inputTokens = this.inputTokens;
-    if (this.outputTokens !== undefined) usage.outputTokens = this.outputTokens;
-    return [...open, { type: 'done', stopReason: this.stopReason ?? 'end_turn', usage }];
+    return [...open, { type: 'done', stopReason: this.stopReason ?? 'end_turn', usage: { ...this.tokens } }];
   }
 
+  /** The usage of message_start, then message_delta's running totals; input_tokens is already the uncached input. */
   private usage(usage: AnthropicUsage): void {
     // Counts may be missing or null (the schema lets both through); either leaves the count as it was.
-    const input = usage?.input_tokens ?? undefined;
-    if (input !== undefined) {
-      // Cached prompt tokens are input too; the sum is what the request really consumed.
-      this.inputTokens =
-        input + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
-    }
-    this.outputTokens = usage?.output_tokens ?? this.outputTokens;
+    this.tokens.inputTokens = usage?.input_tokens ?? this.tokens.inputTokens;
+    this.tokens.outputTokens = usage?.output_tokens ?? this.tokens.outputTokens;
+    this.tokens.cacheReadTokens = usage?.cache_read_input_tokens ?? this.tokens.cacheReadTokens;
+    this.tokens.cacheWriteTokens = usage?.cache_creation_input_tokens ?? this.tokens.cacheWriteTokens;
   }
 }
 

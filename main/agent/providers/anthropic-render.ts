@@ -26,6 +26,8 @@ export type AnthropicBlock =
       input: Record<string, unknown>;
       cache_control?: CacheControl;
     }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
   | {
       type: 'tool_result';
       tool_use_id: string;
@@ -55,6 +57,7 @@ export interface AnthropicBody {
     cache_control?: CacheControl;
   }>;
   tool_choice?: { type: 'none' };
+  thinking?: { type: 'enabled'; budget_tokens: number };
 }
 
 // Anthropic's pattern for declared tool names.
@@ -62,13 +65,20 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Renders a request: system prompt, merged user turns with tool results first, tools as input_schema. */
 export function renderAnthropicRequest(request: ModelRequest, defaultMaxTokens: number): AnthropicBody {
-  const messages = renderAnthropicMessages(request.messages);
+  const withThinking = renderAnthropicMessages(request.messages, { thinking: true });
+  const thinking = request.reasoning !== undefined && thinkingFits(withThinking);
+  const messages = thinking ? withThinking : renderAnthropicMessages(request.messages);
   const body: AnthropicBody = {
     model: request.model,
     max_tokens: request.maxTokens ?? defaultMaxTokens,
     stream: true,
     messages,
   };
+  if (thinking && request.reasoning) {
+    // The budget is part of max_tokens: the answer keeps its own room on top of it.
+    body.thinking = { type: 'enabled', budget_tokens: request.reasoning.budgetTokens };
+    body.max_tokens += request.reasoning.budgetTokens;
+  }
   if (request.system !== '') body.system = request.system;
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
@@ -119,15 +129,36 @@ export function addCacheBreakpoints(body: AnthropicBody): number {
   const ends = body.messages
     .filter((message) => message.role === 'user')
     .map((message) => message.content[message.content.length - 1])
-    .filter((last): last is AnthropicBlock => last !== undefined)
+    .filter((last): last is Extract<AnthropicBlock, { cache_control?: CacheControl }> =>
+      last !== undefined && last.type !== 'thinking' && last.type !== 'redacted_thinking',
+    )
     .reverse();
   for (const end of ends.slice(0, MAX_CACHE_BREAKPOINTS - marks.length).slice(0, 2)) marks.push(end);
   for (const mark of marks) mark.cache_control = { type: 'ephemeral' };
   return marks.length;
 }
 
-/** Renders the transcript to Anthropic messages (after pairing every call with its result). */
-export function renderAnthropicMessages(transcript: readonly TranscriptMessage[]): AnthropicMessage[] {
+/**
+ * Whether thinking can be asked for with these messages: while a tool-use turn goes on (the last assistant message
+ * called tools), the API wants that message to open with the signed thinking block it streamed. A turn begun without
+ * thinking, or whose thinking was altered (a secret scrubbed out of it), goes on without (docs/agent-loop.md, "Reasoning").
+ */
+function thinkingFits(messages: readonly AnthropicMessage[]): boolean {
+  const last = messages.findLast((message) => message.role === 'assistant');
+  if (!last?.content.some((b) => b.type === 'tool_use')) return true;
+  const first = last.content[0]?.type;
+  return first === 'thinking' || first === 'redacted_thinking';
+}
+
+/**
+ * Renders the transcript to Anthropic messages (after pairing every call with its result). With `thinking`, signed
+ * thinking blocks and redacted ones go back unchanged and in place; reasoning without a signature (another provider's,
+ * or cut off) never does.
+ */
+export function renderAnthropicMessages(
+  transcript: readonly TranscriptMessage[],
+  options: { thinking?: boolean } = {},
+): AnthropicMessage[] {
   const paired = pairToolResults(transcript);
   const invalid = new Map<string, string>();
   const out: AnthropicMessage[] = [];
@@ -141,6 +172,14 @@ export function renderAnthropicMessages(transcript: readonly TranscriptMessage[]
         if (part.type === 'text') {
           // The API rejects empty text blocks; a stopped turn can leave one.
           if (part.text.trim() !== '') content.push({ type: 'text', text: part.text });
+          continue;
+        }
+        if (part.type === 'reasoning') {
+          if (!options.thinking) continue;
+          if (part.redactedData !== undefined) content.push({ type: 'redacted_thinking', data: part.redactedData });
+          else if (part.signature) {
+            content.push({ type: 'thinking', thinking: part.text, signature: part.signature });
+          }
           continue;
         }
         const args = wireArguments(part.args);

@@ -57,7 +57,7 @@ describe('AnthropicProvider', () => {
     expect(result.events.at(-1)).toEqual({
       type: 'done',
       stopReason: 'end_turn',
-      usage: { inputTokens: 12, outputTokens: 7 },
+      usage: { inputTokens: 12, outputTokens: 7, cacheReadTokens: null, cacheWriteTokens: null },
     });
     const [sent] = server.requests;
     expect(sent?.path).toBe('/v1/messages');
@@ -98,7 +98,11 @@ describe('AnthropicProvider', () => {
     expect(result.events.filter((e) => e.type !== 'text')).toEqual([
       { type: 'tool_call', id: 'toolu_a', name: 'read_file', args: argsA },
       { type: 'tool_call', id: 'toolu_b', name: 'read_file', args: argsB },
-      { type: 'done', stopReason: 'tool_use', usage: { inputTokens: 10, outputTokens: 5 } },
+      {
+        type: 'done',
+        stopReason: 'tool_use',
+        usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: null, cacheWriteTokens: null },
+      },
     ]);
   });
 

@@ -2,7 +2,7 @@
 import { AnthropicStreamDecoder } from './anthropic-events';
 import { addCacheBreakpoints, renderAnthropicRequest } from './anthropic-render';
 import { openEventStream } from './http';
-import { OptionalFeature } from './optional-feature';
+import { hasImages, IMAGES, OptionalFeature, streamWithFeatures, withoutImages } from './optional-feature';
 import type { ModelRequest, Provider, StreamEvent } from './provider';
 import { ProviderError } from './provider';
 import type { RetryNotice, RetryPolicy } from './retry';
@@ -34,7 +34,9 @@ export interface AnthropicProviderOptions {
 }
 
 /** Prompt-cache breakpoints, which a proxy or an older server may refuse. */
-const CACHE_CONTROL = new OptionalFeature('cache_control');
+const CACHE_CONTROL = new OptionalFeature('prompt caching (cache_control)', ['cache_control']);
+/** Extended thinking, which older models and some proxies refuse. */
+const THINKING = new OptionalFeature('extended thinking', ['thinking']);
 
 /** Streams Claude responses over the Messages API. */
 export class AnthropicProvider implements Provider {
@@ -46,7 +48,24 @@ export class AnthropicProvider implements Provider {
 
   /** Streams one response, retrying 429/5xx before its first event. */
   stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-    return CACHE_CONTROL.stream(this.url, true, (caching) => this.retrying(request, caching));
+    const model = `${this.url} ${request.model}`;
+    return streamWithFeatures(
+      'Anthropic',
+      [
+        { feature: CACHE_CONTROL, wanted: true, scope: this.url },
+        { feature: THINKING, wanted: request.reasoning !== undefined, scope: model },
+        { feature: IMAGES, wanted: hasImages(request.messages), scope: model },
+      ],
+      (using) =>
+        this.retrying(
+          {
+            ...request,
+            reasoning: using(THINKING) ? request.reasoning : undefined,
+            messages: using(IMAGES) ? request.messages : withoutImages(request.messages),
+          },
+          using(CACHE_CONTROL),
+        ),
+    );
   }
 
   private retrying(request: ModelRequest, caching: boolean): AsyncIterable<StreamEvent> {

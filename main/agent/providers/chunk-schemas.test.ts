@@ -46,7 +46,12 @@ describe('OpenAI-compatible chunks', () => {
         },
         decoder,
       ),
-    ).toEqual([{ type: 'text', delta: 'hi' }]);
+    ).toEqual([
+      // OpenRouter's `reasoning` field is reasoning, closed by the first content.
+      { type: 'reasoning', delta: 'x' },
+      { type: 'reasoning_end', part: { type: 'reasoning', text: 'x', field: 'reasoning' } },
+      { type: 'text', delta: 'hi' },
+    ]);
     expect(openAi({ choices: [], usage: { prompt_tokens: 3, completion_tokens: null } }, decoder)).toEqual(
       [],
     );
@@ -145,7 +150,12 @@ describe('Anthropic events', () => {
       decoder,
     );
     expect(anthropic({ type: 'message_stop' }, decoder)).toEqual([
-      { type: 'done', stopReason: 'end_turn', usage: { inputTokens: 6, outputTokens: 9 } },
+      {
+        type: 'done',
+        stopReason: 'end_turn',
+        // input_tokens is the uncached input; a null count is unknown, not 0.
+        usage: { inputTokens: 4, outputTokens: 9, cacheReadTokens: 2, cacheWriteTokens: null },
+      },
     ]);
   });
 

@@ -11,7 +11,13 @@ const toolCallFragment = z.object({
 
 const choice = z.object({
   delta: z
-    .object({ content: z.string().nullish(), tool_calls: z.array(toolCallFragment).nullish() })
+    .object({
+      content: z.string().nullish(),
+      // DeepSeek, Qwen and vLLM stream reasoning as reasoning_content; OpenRouter and Ollama as reasoning.
+      reasoning_content: z.string().nullish(),
+      reasoning: z.string().nullish(),
+      tool_calls: z.array(toolCallFragment).nullish(),
+    })
     .nullish(),
   finish_reason: z.string().nullish(),
 });
@@ -29,7 +35,18 @@ const streamError = z.union([
 /** One chunk: its first choice's delta, the usage (often in a last chunk with no choices), or an error. */
 export const openAiChunkSchema = z.object({
   choices: z.array(choice).nullish(),
-  usage: z.object({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish() }).nullish(),
+  usage: z
+    .object({
+      prompt_tokens: z.number().nullish(),
+      completion_tokens: z.number().nullish(),
+      // OpenAI and OpenRouter: the cached part of prompt_tokens (OpenRouter also the part written to a cache).
+      prompt_tokens_details: z
+        .object({ cached_tokens: z.number().nullish(), cache_write_tokens: z.number().nullish() })
+        .nullish(),
+      // DeepSeek: prompt_tokens split into cache hits and misses.
+      prompt_cache_hit_tokens: z.number().nullish(),
+    })
+    .nullish(),
   error: streamError.nullish(),
 });
 

@@ -6,8 +6,9 @@ import { describeIssue, eventName } from './chunk-issue';
 import { statusKind } from './http';
 import type { OpenAiChunk, OpenAiStreamError, ToolCallFragment } from './openai-chunk-schema';
 import { openAiChunkSchema } from './openai-chunk-schema';
-import type { StreamEvent } from './provider';
-import { ProviderError } from './provider';
+import type { ReasoningPart } from '../../store/transcript';
+import type { StreamEvent, TokenUsage } from './provider';
+import { ProviderError, unknownUsage } from './provider';
 import type { SseMessage } from './sse';
 
 // `bytes` counts every argument byte streamed; past the limit `args` is dropped and only the count goes on.
@@ -20,7 +21,9 @@ export class OpenAiStreamDecoder {
   constructor(private readonly toolCallBytes: number = Number.POSITIVE_INFINITY) {}
 
   private finishReason: string | undefined;
-  private usage: { inputTokens?: number; outputTokens?: number } = {};
+  private usage: TokenUsage = unknownUsage();
+  /** The reasoning streamed so far and the field it came in, closed by the first content or tool call. */
+  private reasoning: ReasoningPart | null = null;
   /** True once [DONE] arrived. */
   finished = false;
 
@@ -29,22 +32,33 @@ export class OpenAiStreamDecoder {
     if (message.data.trim() === '[DONE]') return this.done();
     const chunk = parse(message);
     if (chunk.error) throw chunkError(chunk.error);
-    // Counts may be missing or null (the schema lets both through); either leaves the count as it was.
-    const input = chunk.usage?.prompt_tokens;
-    const output = chunk.usage?.completion_tokens;
-    if (typeof input === 'number') this.usage.inputTokens = input;
-    if (typeof output === 'number') this.usage.outputTokens = output;
+    if (chunk.usage) this.usage = usageOf(chunk.usage, this.usage);
     const choice = chunk.choices?.[0];
     if (!choice) return [];
     const out: StreamEvent[] = [];
-    const content = choice.delta?.content;
-    if (content) out.push({ type: 'text', delta: content });
+    const delta = choice.delta;
+    const field = delta?.reasoning_content ? 'reasoning_content' : delta?.reasoning ? 'reasoning' : null;
+    if (field) {
+      const piece = (delta?.[field] ?? '') as string;
+      this.reasoning ??= { type: 'reasoning', text: '', field };
+      this.reasoning.text += piece;
+      out.push({ type: 'reasoning', delta: piece });
+    }
+    const content = delta?.content;
+    if (content) out.push(...this.endReasoning(), { type: 'text', delta: content });
+    if (delta?.tool_calls?.length) out.push(...this.endReasoning());
     choice.delta?.tool_calls?.forEach((fragment, position) => this.fragment(fragment, position));
     if (choice.finish_reason) {
       this.finishReason = choice.finish_reason;
-      out.push(...this.flushCalls());
+      out.push(...this.endReasoning(), ...this.flushCalls());
     }
     return out;
+  }
+
+  private endReasoning(): StreamEvent[] {
+    const part = this.reasoning;
+    this.reasoning = null;
+    return part ? [{ type: 'reasoning_end', part }] : [];
   }
 
   /** At the end of the body: the final events if the response was complete, else a `stream_cut` error. */
@@ -98,10 +112,28 @@ export class OpenAiStreamDecoder {
     if (this.finished) return [];
     this.finished = true;
     return [
+      ...this.endReasoning(),
       ...this.flushCalls(),
       { type: 'done', stopReason: this.finishReason ?? 'stop', usage: this.usage },
     ];
   }
+}
+
+/**
+ * The neutral usage of a chunk's usage object. prompt_tokens counts the whole input; the cached part (OpenAI's and
+ * OpenRouter's cached_tokens, DeepSeek's prompt_cache_hit_tokens) and OpenRouter's cache writes are taken out of it.
+ * A figure the server did not send stays as it was (null: unknown).
+ */
+function usageOf(raw: NonNullable<OpenAiChunk['usage']>, before: TokenUsage): TokenUsage {
+  const cacheRead = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? null;
+  const cacheWrite = raw.prompt_tokens_details?.cache_write_tokens ?? null;
+  const prompt = raw.prompt_tokens ?? null;
+  return {
+    inputTokens: prompt === null ? before.inputTokens : Math.max(0, prompt - (cacheRead ?? 0) - (cacheWrite ?? 0)),
+    outputTokens: raw.completion_tokens ?? before.outputTokens,
+    cacheReadTokens: cacheRead ?? before.cacheReadTokens,
+    cacheWriteTokens: cacheWrite ?? before.cacheWriteTokens,
+  };
 }
 
 /** The chunk one SSE message holds; throws ProviderError naming what is wrong with it. */

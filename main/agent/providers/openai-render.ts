@@ -21,7 +21,14 @@ export interface OpenAiToolCall {
 export type OpenAiMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string | OpenAiContentPart[] }
-  | { role: 'assistant'; content: string | null; tool_calls?: OpenAiToolCall[] }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: OpenAiToolCall[];
+      /** The reasoning of a message that called tools, in the field the server sent it (DeepSeek requires it back). */
+      reasoning_content?: string;
+      reasoning?: string;
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 /** The body of POST /chat/completions. */
@@ -38,6 +45,8 @@ export interface OpenAiBody {
   max_completion_tokens?: number;
   /** The chat's stable key, so requests sharing a prefix reach the same cache (OpenAI; others may ignore it). */
   prompt_cache_key?: string;
+  /** How much a reasoning model thinks (OpenAI, DeepSeek, OpenRouter, vLLM; others refuse or ignore it). */
+  reasoning_effort?: 'low' | 'medium' | 'high';
 }
 
 /** Which field carries the output limit: OpenAI's own API wants max_completion_tokens, others max_tokens. */
@@ -58,6 +67,7 @@ export function renderOpenAiRequest(
     stream_options: { include_usage: true },
   };
   if (request.cacheKey) body.prompt_cache_key = request.cacheKey;
+  if (request.reasoning) body.reasoning_effort = request.reasoning.level;
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
       type: 'function',
@@ -96,7 +106,15 @@ export function renderOpenAiMessages(transcript: readonly TranscriptMessage[]): 
       }
       if (text === '' && calls.length === 0) continue;
       const rendered: OpenAiMessage = { role: 'assistant', content: text === '' ? null : text };
-      if (calls.length > 0) rendered.tool_calls = calls;
+      if (calls.length > 0) {
+        rendered.tool_calls = calls;
+        // Reasoning goes back only with tool calls, in the field it came in; a plain answer's is dropped.
+        for (const part of message.content) {
+          if (part.type !== 'reasoning' || !part.text) continue;
+          const field = part.field === 'reasoning' ? 'reasoning' : 'reasoning_content';
+          rendered[field] = (rendered[field] ?? '') + part.text;
+        }
+      }
       push(rendered);
     } else {
       // A tool message carries text only; images follow in one user message after all the results,

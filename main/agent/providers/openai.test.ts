@@ -57,7 +57,7 @@ describe('OpenAiProvider', () => {
     expect(result.events.at(-1)).toEqual({
       type: 'done',
       stopReason: 'stop',
-      usage: { inputTokens: 21, outputTokens: 8 },
+      usage: { inputTokens: 21, outputTokens: 8, cacheReadTokens: null, cacheWriteTokens: null },
     });
     const [sent] = server.requests;
     expect(sent?.path).toBe('/v1/chat/completions');
@@ -104,7 +104,11 @@ describe('OpenAiProvider', () => {
     expect(result.events.filter((e) => e.type !== 'text')).toEqual([
       { type: 'tool_call', id: 'call_a', name: 'read_file', args: argsA },
       { type: 'tool_call', id: 'call_b', name: 'read_file', args: argsB },
-      { type: 'done', stopReason: 'tool_calls', usage: { inputTokens: 10, outputTokens: 5 } },
+      {
+        type: 'done',
+        stopReason: 'tool_calls',
+        usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: null, cacheWriteTokens: null },
+      },
     ]);
   });
 
@@ -133,7 +137,11 @@ describe('OpenAiProvider', () => {
     });
     expect(calls[1]).toMatchObject({ type: 'tool_call', name: 'list_tasks', args: '{}' });
     expect(calls[1]?.type === 'tool_call' && calls[1].id).toMatch(/^call_\w+/);
-    expect(result.events.at(-1)).toEqual({ type: 'done', stopReason: 'tool_calls', usage: {} });
+    expect(result.events.at(-1)).toEqual({
+      type: 'done',
+      stopReason: 'tool_calls',
+      usage: { inputTokens: null, outputTokens: null, cacheReadTokens: null, cacheWriteTokens: null },
+    });
   });
 
   it('sends no Authorization header to a local server without a key', async () => {

@@ -1,7 +1,7 @@
 // The OpenAI-compatible Chat Completions provider: POST {baseUrl}/chat/completions with stream: true.
 // One client for OpenAI, OpenRouter, DeepSeek, Ollama, LM Studio and vLLM; only the base URL differs.
 import { openEventStream } from './http';
-import { OptionalFeature } from './optional-feature';
+import { hasImages, IMAGES, OptionalFeature, streamWithFeatures, withoutImages } from './optional-feature';
 import { OpenAiStreamDecoder } from './openai-chunks';
 import type { MaxTokensField } from './openai-render';
 import { renderOpenAiRequest } from './openai-render';
@@ -29,7 +29,9 @@ export interface OpenAiProviderOptions {
 }
 
 /** The chat's prompt-cache key, which some compatible servers refuse. */
-const CACHE_KEY = new OptionalFeature('prompt_cache_key');
+const CACHE_KEY = new OptionalFeature('prompt caching (prompt_cache_key)', ['prompt_cache_key']);
+/** reasoning_effort, which models that do not reason refuse. */
+const REASONING_EFFORT = new OptionalFeature('reasoning effort (reasoning_effort)', ['reasoning_effort']);
 
 /** Streams responses from any OpenAI-compatible Chat Completions server. */
 export class OpenAiProvider implements Provider {
@@ -46,8 +48,21 @@ export class OpenAiProvider implements Provider {
 
   /** Streams one response, retrying 429/5xx before its first event. */
   stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-    return CACHE_KEY.stream(this.url, request.cacheKey !== undefined, (keyed) =>
-      this.retrying(keyed ? request : { ...request, cacheKey: undefined }),
+    const model = `${this.url} ${request.model}`;
+    return streamWithFeatures(
+      'The OpenAI-compatible server',
+      [
+        { feature: CACHE_KEY, wanted: request.cacheKey !== undefined, scope: this.url },
+        { feature: REASONING_EFFORT, wanted: request.reasoning !== undefined, scope: model },
+        { feature: IMAGES, wanted: hasImages(request.messages), scope: model },
+      ],
+      (using) =>
+        this.retrying({
+          ...request,
+          cacheKey: using(CACHE_KEY) ? request.cacheKey : undefined,
+          reasoning: using(REASONING_EFFORT) ? request.reasoning : undefined,
+          messages: using(IMAGES) ? request.messages : withoutImages(request.messages),
+        }),
     );
   }
 

@@ -1,35 +1,116 @@
-// A request field some servers refuse (docs/agent-loop.md, "Prompt caching"): the first refusal — a 400 whose message
-// names the field — gets the request once more without it, and that endpoint is not sent it again while the app runs.
-// One level above withRetry, which retries transport failures only.
+// Request features some servers or models refuse (docs/agent-loop.md, "When a server refuses a feature"): prompt
+// caching, thinking, reasoning effort, images. The first refusal — a 400 whose message names the feature — gets the
+// request once more without it, the person is told once in words, and that server (or model) is not sent it again
+// while the app runs. One level above withRetry, which retries transport failures only.
+import type { TranscriptMessage } from '../../store/transcript';
+import type { StreamEvent } from './provider';
 import { ProviderError } from './provider';
 
-/** One optional request field and the endpoints that refused it. */
+/** One optional feature and where it was refused. */
 export class OptionalFeature {
   private readonly refusedBy = new Set<string>();
 
-  constructor(private readonly field: string) {}
+  /**
+   * @param label what the person is told was turned off ("prompt caching", "extended thinking")
+   * @param words a refusal names one of these (case-insensitive), e.g. the request field
+   */
+  constructor(
+    readonly label: string,
+    private readonly words: readonly string[],
+  ) {}
 
-  /** Streams `open(true)` when `wanted` and `url` has not refused the field, falling back to `open(false)` once. */
-  async *stream<T>(
-    url: string,
-    wanted: boolean,
-    open: (withField: boolean) => AsyncIterable<T>,
-  ): AsyncGenerator<T> {
-    const using = wanted && !this.refusedBy.has(url);
-    try {
-      yield* open(using);
-    } catch (error) {
-      if (!using || !this.refuses(error)) throw error;
-      this.refusedBy.add(url);
-      yield* open(false);
-    }
+  /** Whether `scope` (a server's address, or address and model) has refused it. */
+  refused(scope: string): boolean {
+    return this.refusedBy.has(scope);
   }
 
-  private refuses(error: unknown): boolean {
-    return (
-      error instanceof ProviderError &&
-      error.kind === 'bad_request' &&
-      error.message.toLowerCase().includes(this.field.toLowerCase())
-    );
+  /** Remembers that `scope` refused it. */
+  refuse(scope: string): void {
+    this.refusedBy.add(scope);
+  }
+
+  /** Whether `error` is a refusal of this feature. */
+  refusal(error: unknown): boolean {
+    if (!(error instanceof ProviderError) || error.kind !== 'bad_request') return false;
+    const message = error.message.toLowerCase();
+    return this.words.some((word) => message.includes(word.toLowerCase()));
   }
 }
+
+/** A feature a request would use, and where a refusal is remembered. */
+export interface FeatureUse {
+  feature: OptionalFeature;
+  /** Whether this request would use it. */
+  wanted: boolean;
+  /** The server's address, or address and model for what depends on the model (thinking, images). */
+  scope: string;
+}
+
+/**
+ * Streams `open(using)`, with `using` the wanted features not refused before. A refusal of one of them before any
+ * event streamed drops it, says so once (a `feature_dropped` event naming the server) and opens again; at most once
+ * per feature.
+ */
+export async function* streamWithFeatures(
+  server: string,
+  uses: readonly FeatureUse[],
+  open: (using: (feature: OptionalFeature) => boolean) => AsyncIterable<StreamEvent>,
+): AsyncGenerator<StreamEvent> {
+  const using = new Set(uses.filter((u) => u.wanted && !u.feature.refused(u.scope)));
+  for (;;) {
+    let streamed = false;
+    try {
+      for await (const event of open((feature) => [...using].some((u) => u.feature === feature))) {
+        streamed = true;
+        yield event;
+      }
+      return;
+    } catch (error) {
+      const refused = streamed ? undefined : [...using].find((u) => u.feature.refusal(error));
+      if (!refused) throw error;
+      using.delete(refused);
+      refused.feature.refuse(refused.scope);
+      const reason = (error as ProviderError).message.slice(0, 300);
+      yield {
+        type: 'feature_dropped',
+        feature: refused.feature.label,
+        message: `${server} refused ${refused.feature.label} (${reason}); the request went again without it, and will go without it while the app runs.`,
+      };
+    }
+  }
+}
+
+/** Whether a transcript holds an image (in a user message or a tool result). */
+export function hasImages(messages: readonly TranscriptMessage[]): boolean {
+  return messages.some((m) =>
+    m.role === 'user'
+      ? m.content.some((p) => p.type === 'image')
+      : m.role === 'tool_results' && m.results.some((r) => r.content.some((p) => p.type === 'image')),
+  );
+}
+
+/** The transcript with every image replaced by a line saying it was left out, for a model that refuses images. */
+export function withoutImages(messages: readonly TranscriptMessage[]): TranscriptMessage[] {
+  const note = (mimeType: string) => ({
+    type: 'text' as const,
+    text: `[an image (${mimeType}) was left out: this model does not take images]`,
+  });
+  return messages.map((m): TranscriptMessage => {
+    if (m.role === 'user') {
+      return { role: 'user', content: m.content.map((p) => (p.type === 'image' ? note(p.mimeType) : p)) };
+    }
+    if (m.role === 'tool_results') {
+      return {
+        role: 'tool_results',
+        results: m.results.map((r) => ({
+          ...r,
+          content: r.content.map((p) => (p.type === 'image' ? note(p.mimeType) : p)),
+        })),
+      };
+    }
+    return m;
+  });
+}
+
+/** Images, which a text-only model refuses. */
+export const IMAGES = new OptionalFeature('images', ['image', 'vision']);

@@ -1,5 +1,5 @@
 // The provider port: one streaming model call over the neutral transcript.
-import type { ToolDeclaration, TranscriptMessage } from '../../store/transcript';
+import type { ReasoningPart, ToolDeclaration, TranscriptMessage } from '../../store/transcript';
 
 /** One model request. */
 export interface ModelRequest {
@@ -12,6 +12,30 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** A stable key per chat, for servers that route requests sharing a prefix to the same cache (`prompt_cache_key`). */
   cacheKey?: string;
+  /** Reasoning to ask for; absent: none asked (docs/agent-loop.md, "Reasoning"). */
+  reasoning?: ReasoningRequest;
+}
+
+/** How much to reason: OpenAI-compatible servers get `reasoning_effort: level`, Anthropic a thinking budget. */
+export interface ReasoningRequest {
+  level: 'low' | 'medium' | 'high';
+  budgetTokens: number;
+}
+
+/**
+ * Tokens of one response as the server reported them; null where it reported nothing (unknown is not 0).
+ * `inputTokens` is the input not read from the cache; cache reads and writes are counted apart.
+ */
+export interface TokenUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadTokens: number | null;
+  cacheWriteTokens: number | null;
+}
+
+/** A usage with every figure unknown. */
+export function unknownUsage(): TokenUsage {
+  return { inputTokens: null, outputTokens: null, cacheReadTokens: null, cacheWriteTokens: null };
 }
 
 /**
@@ -20,8 +44,14 @@ export interface ModelRequest {
  */
 export type StreamEvent =
   | { type: 'text'; delta: string }
+  /** Reasoning text as it streams. */
+  | { type: 'reasoning'; delta: string }
+  /** A reasoning block is complete: what must be sent back with it (Anthropic's signature, a redacted block's data). */
+  | { type: 'reasoning_end'; part: ReasoningPart }
   | { type: 'tool_call'; id: string; name: string; args: string; tooLarge?: { bytes: number; limit: number } }
-  | { type: 'done'; stopReason: string; usage?: { inputTokens?: number; outputTokens?: number } };
+  /** The server refused an optional feature; the request went again without it (said once per server). */
+  | { type: 'feature_dropped'; feature: string; message: string }
+  | { type: 'done'; stopReason: string; usage: TokenUsage };
 
 /**
  * Why a provider call failed; `auth` carries the key name so the app can ask for it. `timeout`: no byte came within

@@ -217,7 +217,13 @@ async function fuzzRounds(
       const result = await streamRound(
         provider(),
         { model: 'm', system: 's', messages: [], tools: [] },
-        { checkpoint: () => {}, onText: () => {}, onToolCall: () => {} },
+        {
+          checkpoint: () => {},
+          onText: () => {},
+          onReasoning: () => {},
+          onToolCall: () => {},
+          onNotice: () => {},
+        },
         { toolArgumentsBytes: limits.toolCallBytes },
       );
       // Drop what a retry left unused, so the next case starts clean.
