@@ -126,12 +126,28 @@ describe('usage', () => {
           { model: 'local-model', costUsd: null },
         ),
       }),
+      userMessage({ id: 6 }),
+      assistantMessage({ id: 7, usage: roundUsage({ inputTokens: 70, outputTokens: 7 }, { costUsd: 0.5 }) }),
+      assistantMessage({
+        id: 8,
+        usage: roundUsage({ inputTokens: 30, outputTokens: null }, { costUsd: null }),
+      }),
+      // Stopped before the server said anything: every count null.
+      assistantMessage({
+        id: 9,
+        status: 'cancelled',
+        usage: roundUsage(
+          { inputTokens: null, outputTokens: null, cacheReadTokens: null, cacheWriteTokens: null },
+          { costUsd: null },
+        ),
+      }),
     ]);
     expect(lines()).toEqual([
       '12,345 in · 40,100 cached · 40,000 cache write · 1,200 out · $0.0213',
       '50 in · ? out',
+      '100 in · ≥7 out · 1 round not reported',
     ]);
-    const [first, second] = screen.getAllByRole('note', { name: 'Usage' });
+    const [first, second, third] = screen.getAllByRole('note', { name: 'Usage' });
     // Each line closes its turn: right after the turn's last round.
     const rows = screen.getAllByRole('article', { name: 'Assistant' });
     expect(rows[1]?.nextElementSibling).toBe(first);
@@ -139,6 +155,7 @@ describe('usage', () => {
     expect(first?.getAttribute('title')).toBeNull();
     expect(second?.getAttribute('title')).toContain('The server did not report cache reads or cache writes.');
     expect(second?.getAttribute('title')).toContain('No cost where the input or output count is unknown.');
+    expect(third?.getAttribute('title')).toContain('≥ marks a count only some rounds reported.');
   });
 
   it('says which model has no price, and follows usage events of a running turn', async () => {

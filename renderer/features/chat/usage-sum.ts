@@ -1,62 +1,70 @@
-// Sums the rounds' token usage and cost per turn and per chat. A count a round did not report stays unknown in the
-// sum (unknown is not 0), and a cost is only given when every round had one.
+// Sums the rounds' token usage and cost per turn and per chat. A count no round reported stays unknown (unknown is
+// not 0), one only some rounds reported is a lower bound, and a cost is only given when every round had one.
 import type { MessageView, RoundUsageView } from '../../../preload/contract';
 
 type AssistantMessage = Extract<MessageView, { kind: 'assistant' }>;
 
-/** The usage of several rounds; a count is null when some round did not report it. */
-export interface UsageTotal {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cacheReadTokens: number | null;
-  cacheWriteTokens: number | null;
+/** A token count of the rounds that reported usage. */
+export type CountField = 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens';
+const COUNT_FIELDS: CountField[] = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'];
+
+/** The usage of several rounds. */
+export interface UsageTotal extends Record<CountField, number | null> {
+  /** Counts only some of the rounds reported: the figure is at least this much. */
+  partial: CountField[];
   /** US dollars; null when some round has no cost. */
   costUsd: number | null;
   /** Models of rounds with both counts known but no price in the table. */
   unpriced: string[];
   /** Some round has no cost because its input or output count is unknown. */
   costNeedsCounts: boolean;
-  /** Rounds that ended without reporting usage (their tokens are in none of the counts). */
+  /** Rounds that ended without reporting any count (a stopped round; history from before usage was recorded). */
   unreported: number;
 }
 
-type CountField = 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens';
-const COUNT_FIELDS: CountField[] = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'];
-
 /**
- * The sum of these rounds, or null when none reported usage. Rounds from index `pendingFrom` on belong to a running
+ * The sum of these rounds, or null when none reported a count. Rounds from index `pendingFrom` on belong to a running
  * turn and may still get their usage, so one without it is not counted as unreported yet.
  */
 export function sumRounds(
   rounds: readonly AssistantMessage[],
   pendingFrom = rounds.length,
 ): UsageTotal | null {
-  const reported = rounds.map((m) => m.usage).filter((u): u is RoundUsageView => u !== null);
+  const reported = rounds.flatMap((m) => (m.usage && hasCounts(m.usage) ? [m.usage] : []));
   if (reported.length === 0) return null;
   const total: UsageTotal = {
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
+    inputTokens: null,
+    outputTokens: null,
+    cacheReadTokens: null,
+    cacheWriteTokens: null,
+    partial: [],
     costUsd: 0,
     unpriced: [],
     costNeedsCounts: false,
-    unreported: rounds.filter((m, i) => i < pendingFrom && m.usage === null && m.status !== 'streaming')
-      .length,
+    unreported: rounds.filter((m, i) =>
+      m.usage ? !hasCounts(m.usage) : i < pendingFrom && m.status !== 'streaming',
+    ).length,
   };
+  for (const field of COUNT_FIELDS) {
+    const known = reported.flatMap((r) => (r.usage[field] === null ? [] : [r.usage[field]]));
+    if (known.length > 0) total[field] = known.reduce((a, b) => a + b, 0);
+    if (known.length > 0 && known.length < reported.length) total.partial.push(field);
+  }
   for (const round of reported) {
-    for (const field of COUNT_FIELDS) {
-      const value = round.usage[field];
-      const sum = total[field];
-      total[field] = sum === null || value === null ? null : sum + value;
+    if (round.costUsd !== null) {
+      if (total.costUsd !== null) total.costUsd += round.costUsd;
+      continue;
     }
-    if (round.costUsd !== null && total.costUsd !== null) total.costUsd += round.costUsd;
-    if (round.costUsd !== null) continue;
     total.costUsd = null;
     if (round.usage.inputTokens === null || round.usage.outputTokens === null) total.costNeedsCounts = true;
     else if (!total.unpriced.includes(round.model)) total.unpriced.push(round.model);
   }
   return total;
+}
+
+// A round stopped before the server said anything has every count null: it reported nothing.
+function hasCounts(round: RoundUsageView): boolean {
+  return COUNT_FIELDS.some((field) => round.usage[field] !== null);
 }
 
 /**

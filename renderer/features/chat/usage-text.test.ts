@@ -7,6 +7,7 @@ const total = (patch: Partial<UsageTotal> = {}): UsageTotal => ({
   outputTokens: 0,
   cacheReadTokens: 0,
   cacheWriteTokens: 0,
+  partial: [],
   costUsd: 0,
   unpriced: [],
   costNeedsCounts: false,
@@ -34,15 +35,17 @@ describe('usage text', () => {
         inputTokens: null,
         cacheReadTokens: 12,
         cacheWriteTokens: null,
+        partial: ['cacheReadTokens'],
         costUsd: null,
         unpriced: ['a', 'b'],
         unreported: 2,
       }),
     );
-    expect(gaps.text).toBe('? in · 12 cached · 0 out · 2 rounds not reported');
+    expect(gaps.text).toBe('? in · ≥12 cached · 0 out · 2 rounds not reported');
     expect(gaps.note).toBe(
-      '? marks a count the server did not report. The server did not report cache writes. No price for a, b. ' +
-        'Rounds that reported no usage are in none of the counts.',
+      '? marks a count the server did not report. ≥ marks a count only some rounds reported. ' +
+        'The server did not report cache writes. No price for a, b. ' +
+        'A round that reported no usage (stopped early, or from before usage was kept) is in none of the counts.',
     );
   });
 });
