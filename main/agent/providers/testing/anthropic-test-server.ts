@@ -108,6 +108,30 @@ export function anthropicEvents(blocks: ScriptedBlock[], options: AnthropicScrip
       for (const text of pieces(block.text, size)) {
         frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));
       }
+    } else if ('thinking' in block) {
+      frames.push(
+        frame({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } }),
+      );
+      for (const thinking of pieces(block.thinking, size)) {
+        frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } }));
+      }
+      frames.push(
+        frame({
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'signature_delta', signature: block.signature },
+        }),
+      );
+    } else if ('redactedThinking' in block) {
+      frames.push(
+        frame({
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'redacted_thinking', data: block.redactedThinking },
+        }),
+      );
+    } else if ('reasoning' in block) {
+      throw new Error('reasoning blocks are OpenAI-compatible; use thinking on the Anthropic wire');
     } else {
       const { id, name, args } = block.toolCall;
       frames.push(

@@ -10,7 +10,7 @@ export interface OpenAiScriptOptions {
   /** Default: tool_calls when there is a tool call, else stop. */
   finishReason?: string;
   /** The include_usage chunk; null leaves it out. */
-  usage?: { prompt: number; completion: number } | null;
+  usage?: { prompt: number; completion: number; cached?: number } | null;
   /** Leave out `data: [DONE]`. */
   omitDone?: boolean;
   /** Leave out the finish_reason chunk too (with omitDone: a stream cut before its end). */
@@ -50,6 +50,13 @@ export function openAiEvents(blocks: ScriptedBlock[], options: OpenAiScriptOptio
       for (const content of pieces(block.text, size)) frames.push(chunk({ content }));
       continue;
     }
+    if ('reasoning' in block || 'thinking' in block) {
+      const text = 'reasoning' in block ? block.reasoning : block.thinking;
+      const field = ('reasoning' in block && block.field) || 'reasoning_content';
+      for (const piece of pieces(text, size)) frames.push(chunk({ content: null, [field]: piece }));
+      continue;
+    }
+    if ('redactedThinking' in block) throw new Error('redacted thinking is Anthropic-only');
     const { id, name, args } = block.toolCall;
     const index = toolIndex++;
     // The first fragment names the call; the arguments follow in pieces, as OpenAI streams them.
@@ -72,6 +79,7 @@ export function openAiEvents(blocks: ScriptedBlock[], options: OpenAiScriptOptio
           prompt_tokens: usage.prompt,
           completion_tokens: usage.completion,
           total_tokens: usage.prompt + usage.completion,
+          ...(usage.cached === undefined ? {} : { prompt_tokens_details: { cached_tokens: usage.cached } }),
         },
       },
     });

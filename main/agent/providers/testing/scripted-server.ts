@@ -5,7 +5,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One content block of a scripted model answer: text, or a tool call whose raw argument text is streamed as is. */
-export type ScriptedBlock = { text: string } | { toolCall: { id: string; name: string; args: string } };
+export type ScriptedBlock =
+  | { text: string }
+  | { toolCall: { id: string; name: string; args: string } }
+  /** Anthropic: a thinking block and its signature; OpenAI-compatible: streamed as reasoning_content. */
+  | { thinking: string; signature: string }
+  /** Anthropic: a redacted_thinking block (its encrypted data). */
+  | { redactedThinking: string }
+  /** OpenAI-compatible: reasoning in the given field (default reasoning_content). */
+  | { reasoning: string; field?: 'reasoning_content' | 'reasoning' };
 
 /** One SSE frame to send; `data` goes out as is when a string, else as JSON. */
 export interface SseFrame {
