@@ -114,6 +114,88 @@ describe('browser mode: app channels', () => {
     value(await client.bridge.api.invoke('settings.save', { model: 'test-model' }));
   });
 
+  it('settings: reasoning, thinking budget and the price table saved, checked, and shown merged', async () => {
+    const invoke = client.bridge.api.invoke;
+    const before = value(await invoke('settings.get', {}));
+    expect(before).toMatchObject({ reasoning: 'off', thinkingBudgetTokens: null });
+    expect(before.prices.find((p) => p.model === 'gpt-4o-mini')).toMatchObject({ input: 0.15, output: 0.6 });
+    const mine = { model: 'test-model', input: 1.5, output: 6, cacheRead: 0.15, cacheWrite: null };
+    const edited = before.prices.map((p) => (p.model === 'gpt-4o' ? { ...p, input: 2 } : p));
+    const saved = value(
+      await invoke('settings.save', {
+        reasoning: 'medium',
+        thinkingBudgetTokens: 4096,
+        prices: [...edited, mine],
+      }),
+    );
+    expect(saved).toMatchObject({ reasoning: 'medium', thinkingBudgetTokens: 4096 });
+    expect(saved.prices.find((p) => p.model === 'test-model')).toEqual(mine);
+    expect(saved.prices.find((p) => p.model === 'gpt-4o')).toMatchObject({ input: 2 });
+    // settings.json keeps only the person's rows, not the shipped ones.
+    const file = JSON.parse(fs.readFileSync(path.join(fixture.home, 'desktop', 'settings.json'), 'utf8'));
+    expect(file.prices.map((p: { model: string }) => p.model).sort()).toEqual(['gpt-4o', 'test-model']);
+
+    // Hostile or careless values are refused in words, and nothing is saved.
+    const refused = [
+      { reasoning: 'maximum' },
+      { thinkingBudgetTokens: 100 },
+      { thinkingBudgetTokens: 1e9 },
+      { thinkingBudgetTokens: 2048.5 },
+      { prices: [{ model: 'x', input: -1, output: 1 }] },
+      { prices: [{ model: 'x', input: 'free', output: 1 }] },
+      { prices: [{ model: '', input: 1, output: 1 }] },
+      { prices: [{ model: 'x', input: 1, output: 1, extra: true }] },
+      { prices: [mine, mine] },
+      { prices: Array.from({ length: 1001 }, (_, i) => ({ model: `m${i}`, input: 1, output: 1 })) },
+      { prices: { model: 'x' } },
+    ];
+    for (const input of refused) {
+      const result = await invoke('settings.save', input as never);
+      expect(result, JSON.stringify(input).slice(0, 80)).toMatchObject({
+        ok: false,
+        error: {
+          code: 'invalid_settings',
+          message: expect.stringMatching(/"(reasoning|thinkingBudgetTokens|prices)/),
+        },
+      });
+    }
+    expect(value(await invoke('settings.get', {}))).toMatchObject({
+      reasoning: 'medium',
+      thinkingBudgetTokens: 4096,
+    });
+    // null puts the budget back to each level's own.
+    expect(
+      value(await invoke('settings.save', { thinkingBudgetTokens: null, reasoning: 'off' })),
+    ).toMatchObject({
+      thinkingBudgetTokens: null,
+      reasoning: 'off',
+    });
+  });
+
+  it('chats.setReasoning sets a chat’s level and refuses anything else', async () => {
+    const invoke = client.bridge.api.invoke;
+    const chat = value(await invoke('chats.create', { title: 'thinking chat' }));
+    expect(chat.reasoning).toBe('default');
+    expect(value(await invoke('chats.setReasoning', { chatId: chat.id, reasoning: 'high' }))).toMatchObject({
+      id: chat.id,
+      reasoning: 'high',
+    });
+    expect(value(await invoke('chats.open', { chatId: chat.id })).chat.reasoning).toBe('high');
+    for (const reasoning of ['max', '', null, 3, "high'; DROP TABLE chats; --"]) {
+      expect(
+        await invoke('chats.setReasoning', { chatId: chat.id, reasoning: reasoning as never }),
+      ).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_request' },
+      });
+    }
+    expect(await invoke('chats.setReasoning', { chatId: 'nope', reasoning: 'low' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    expect(value(await invoke('chats.open', { chatId: chat.id })).chat.reasoning).toBe('high');
+  });
+
   it('secrets.prompt opens the masked dialog; the key is stored and listed, never its value', async () => {
     const opened = client.dialog('secret');
     const asked = client.bridge.api.invoke('secrets.prompt', { key: 'OPENAI_API_KEY' });

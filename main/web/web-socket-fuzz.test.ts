@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { TestClient, WebFixture } from './testing/web-fixture';
 import { webFixture } from './testing/web-fixture';
+import { MAX_FRAME } from './web-server';
 
 // Every invoke channel but secrets.prompt, which rightly waits for a person's answer.
 const CHANNELS = [
@@ -17,6 +18,7 @@ const CHANNELS = [
   'chats.rename',
   'chats.delete',
   'chats.setWorkspace',
+  'chats.setReasoning',
   'turn.send',
   'turn.cancel',
   'tasks.list',
@@ -198,14 +200,14 @@ describe('browser mode WebSocket: fuzzed frames', () => {
   }, 180_000);
 
   it('huge, deep and unknown frames: closed with 1009, or a clear error, and the page alongside keeps working', async () => {
-    // Past the 4 MiB frame limit.
+    // Past the 32 MiB frame limit (a message at the attachment limits fits: docs/attachments.md).
     const huge = await exchange([
       {
         text: JSON.stringify({
           id: 1,
           type: 'invoke',
           channel: 'app.info',
-          request: 'x'.repeat(5 * 1024 * 1024),
+          request: 'x'.repeat(MAX_FRAME + 1024),
         }),
       },
     ]);
