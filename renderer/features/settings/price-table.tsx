@@ -14,8 +14,9 @@ export function PriceSection({ prices }: { prices: ModelPriceView[] }) {
     <section aria-labelledby="prices-heading">
       <h2 id="prices-heading">Prices</h2>
       <p className="muted">
-        US dollars per million tokens. A model id ending in * covers every id it starts (claude-sonnet-4-5*).
-        An empty cache price costs what input costs. A model without a row gets no cost, only its tokens.
+        US dollars per million tokens. A model id ending in * matches every id that begins with the rest
+        (claude-sonnet-4-5*). An empty cache price costs what input costs. A model without a row gets no cost,
+        only its tokens.
       </p>
       <PriceForm key={JSON.stringify(prices)} prices={prices} />
     </section>
