@@ -3,6 +3,7 @@
 // shown live, sent back only with the tool calls it led to, and never reaches a tool's arguments; a server that
 // refuses a feature gets the request again without it and the person is told once.
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TurnEvent } from './turn-events';
 import { anthropicEvents } from './providers/testing/anthropic-test-server';
@@ -98,8 +99,30 @@ describe('Anthropic extended thinking', () => {
     expect(second?.body.thinking).toBeUndefined();
     expect(JSON.stringify(second?.body)).not.toContain('CANARY-7731-THINKING');
     expect(JSON.stringify(second?.body)).not.toContain('"thinking"');
-    const db = fs.readFileSync(`${fixture.home}/desktop/agenvoy.db`);
-    expect(db.includes(Buffer.from('CANARY-7731-THINKING'))).toBe(false);
+    expectOnDiskOnlyRedacted(fixture.home, 'CANARY-7731-THINKING', '[redacted:DEPLOY_TOKEN]');
+  });
+
+  it('a secret a hostile server echoes into a signature or redacted data is never stored or sent back', async () => {
+    fixture = await chatFixture({ wire: 'anthropic' });
+    const { server, service, store, core } = fixture;
+    core.redactor.add('DEPLOY_TOKEN', 'CANARY-5512-SIGNED');
+    const chat = service.createChat({ workspace: fixture.workspace });
+    store.chats.setReasoning(chat.id, 'low');
+    server.enqueue(
+      {
+        events: anthropicEvents([
+          { thinking: 'Plain thoughts.', signature: 'sig-CANARY-5512-SIGNED' },
+          { redactedThinking: 'data-CANARY-5512-SIGNED' },
+          { toolCall: { id: 'toolu_1', name: 'write_todo', args: TODO_ARGS } },
+        ]),
+      },
+      { events: anthropicEvents([{ text: 'Done.' }]) },
+    );
+    await service.send(chat.id, 'Go.');
+    const second = posts(fixture)[1];
+    expect(JSON.stringify(second?.body)).not.toContain('CANARY-5512-SIGNED');
+    expect(second?.body.thinking).toBeUndefined();
+    expectOnDiskOnlyRedacted(fixture.home, 'CANARY-5512-SIGNED', '[redacted:DEPLOY_TOKEN]');
   });
 
   it('a server that refuses thinking gets the request again without it, and the person is told once', async () => {
@@ -236,6 +259,19 @@ describe('a model that refuses images', () => {
     ]);
   });
 });
+
+/** Every file of the history (the database and its write-ahead log) holds the marker and never the secret. */
+function expectOnDiskOnlyRedacted(home: string, secret: string, marker: string): void {
+  const desktop = path.join(home, 'desktop');
+  const files = fs
+    .readdirSync(desktop, { recursive: true })
+    .map((name) => path.join(desktop, String(name)))
+    .filter((file) => fs.statSync(file).isFile())
+    .map((file) => fs.readFileSync(file));
+  expect(files.some((bytes) => bytes.includes(Buffer.from(secret)))).toBe(false);
+  // The scrubbed thinking was stored: the check above looked where it is.
+  expect(files.some((bytes) => bytes.includes(Buffer.from(marker)))).toBe(true);
+}
 
 function anthropicError(message: string) {
   return { type: 'error', error: { type: 'invalid_request_error', message } };

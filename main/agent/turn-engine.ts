@@ -20,7 +20,7 @@ import { streamRound } from './stream-round';
 import { systemPrompt } from './system-prompt';
 import type { ToolFilter } from './tool-exposure';
 import { toolDeclarations } from './tool-exposure';
-import type { ToolResultPart, UserPart } from '../store/transcript';
+import type { ReasoningPart, ToolResultPart, UserPart } from '../store/transcript';
 import type { TurnEvent, TurnStatus } from './turn-events';
 import type { TurnPersistence } from './turn-persistence';
 
@@ -259,12 +259,7 @@ export class TurnEngine {
     const content = result.content.map((part) => {
       if (part.type === 'tool_call') return { ...redactor.redactDeep(part), id: claim(part.id) };
       if (part.type !== 'reasoning') return redactor.redactDeep(part);
-      // A secret scrubbed out of signed thinking breaks its signature: the block loses it, and the turn goes on
-      // without thinking rather than send the secret back (docs/agent-loop.md, "Reasoning").
-      const text = redactor.redact(part.text);
-      if (text === part.text) return part;
-      const { signature: _dropped, ...unsigned } = part;
-      return { ...unsigned, text };
+      return scrubbedReasoning(part, redactor);
     });
     const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
     switch (result.kind) {
@@ -312,6 +307,20 @@ export class TurnEngine {
   private emit(event: TurnEvent): void {
     this.events.emit(event);
   }
+}
+
+/**
+ * Reasoning with any secret scrubbed out. Scrubbing breaks a signed block: it loses its signature (and a redacted
+ * block its data), so it is kept to show but never sent back, and the turn goes on without thinking rather than send
+ * the secret to the model again (docs/agent-loop.md, "Reasoning").
+ */
+function scrubbedReasoning(part: ReasoningPart, redactor: Redactor): ReasoningPart {
+  const text = redactor.redact(part.text);
+  const signature = part.signature === undefined ? undefined : redactor.redact(part.signature);
+  const data = part.redactedData === undefined ? undefined : redactor.redact(part.redactedData);
+  if (text === part.text && signature === part.signature && data === part.redactedData) return part;
+  const { signature: _signature, redactedData: _data, ...rest } = part;
+  return { ...rest, text };
 }
 
 /** The chat's prompt-cache key: stable for the chat, and not its id (docs/agent-loop.md, "Prompt caching"). */

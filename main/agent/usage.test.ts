@@ -119,7 +119,7 @@ describe('usage per round', () => {
     });
     // In the database the unknown figures are NULL.
     const db = new Database(path.join(fixture.home, 'desktop', 'agenvoy.db'), { readonly: true });
-    cleanups.push(() => db.close());
+    cleanups.push(() => void db.close());
     const rows = db
       .prepare(
         'SELECT input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd FROM round_usage',
@@ -142,6 +142,29 @@ describe('usage per round', () => {
       },
     ]);
     expect(store.usage.list(chat.id)).toHaveLength(2);
+  });
+
+  it('counts that are no whole number of tokens are unknown, and a cached count above the prompt leaves input at 0', async () => {
+    fixture = await chatFixture();
+    const { server, service, store } = fixture;
+    const chat = service.createChat({ workspace: fixture.workspace });
+    const lying = (usage: Record<string, unknown>) => ({
+      events: [
+        ...openAiEvents([{ text: 'x' }], { usage: null, omitDone: true }),
+        { data: { id: 'c', choices: [], usage } },
+        { data: '[DONE]' },
+      ],
+    });
+    server.enqueue(
+      lying({ prompt_tokens: -5, completion_tokens: 2.5, prompt_tokens_details: { cached_tokens: 1e308 } }),
+      lying({ prompt_tokens: 100, completion_tokens: 9007199254740993, prompt_cache_hit_tokens: 400 }),
+    );
+    await service.send(chat.id, 'one');
+    await service.send(chat.id, 'two');
+    expect(store.usage.list(chat.id).map((row) => row.usage)).toEqual([
+      { inputTokens: null, outputTokens: null, cacheReadTokens: null, cacheWriteTokens: null },
+      { inputTokens: 0, outputTokens: null, cacheReadTokens: 400, cacheWriteTokens: null },
+    ]);
   });
 
   it('a round cut mid-stream still gets a row, with its figures unknown', async () => {

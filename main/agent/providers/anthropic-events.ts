@@ -8,7 +8,7 @@ import {
 import { describeIssue, eventName } from './chunk-issue';
 import type { ReasoningPart } from '../../store/transcript';
 import type { ProviderErrorKind, StreamEvent, TokenUsage } from './provider';
-import { ProviderError, unknownUsage } from './provider';
+import { ProviderError, tokenCount, unknownUsage } from './provider';
 import type { SseMessage } from './sse';
 
 // `bytes` counts every argument byte streamed; past the limit `json` is dropped and only the count goes on.
@@ -127,10 +127,12 @@ export class AnthropicStreamDecoder {
   /** The usage of message_start, then message_delta's running totals; input_tokens is already the uncached input. */
   private usage(usage: AnthropicUsage): void {
     // Counts may be missing or null (the schema lets both through); either leaves the count as it was.
-    this.tokens.inputTokens = usage?.input_tokens ?? this.tokens.inputTokens;
-    this.tokens.outputTokens = usage?.output_tokens ?? this.tokens.outputTokens;
-    this.tokens.cacheReadTokens = usage?.cache_read_input_tokens ?? this.tokens.cacheReadTokens;
-    this.tokens.cacheWriteTokens = usage?.cache_creation_input_tokens ?? this.tokens.cacheWriteTokens;
+    // A count that is no whole number of tokens (negative, a fraction, 1e308) is unknown, whoever sent it.
+    this.tokens.inputTokens = tokenCount(usage?.input_tokens) ?? this.tokens.inputTokens;
+    this.tokens.outputTokens = tokenCount(usage?.output_tokens) ?? this.tokens.outputTokens;
+    this.tokens.cacheReadTokens = tokenCount(usage?.cache_read_input_tokens) ?? this.tokens.cacheReadTokens;
+    this.tokens.cacheWriteTokens =
+      tokenCount(usage?.cache_creation_input_tokens) ?? this.tokens.cacheWriteTokens;
   }
 }
 

@@ -8,7 +8,7 @@ import type { OpenAiChunk, OpenAiStreamError, ToolCallFragment } from './openai-
 import { openAiChunkSchema } from './openai-chunk-schema';
 import type { ReasoningPart } from '../../store/transcript';
 import type { StreamEvent, TokenUsage } from './provider';
-import { ProviderError, unknownUsage } from './provider';
+import { ProviderError, tokenCount, unknownUsage } from './provider';
 import type { SseMessage } from './sse';
 
 // `bytes` counts every argument byte streamed; past the limit `args` is dropped and only the count goes on.
@@ -125,12 +125,15 @@ export class OpenAiStreamDecoder {
  * A figure the server did not send stays as it was (null: unknown).
  */
 function usageOf(raw: NonNullable<OpenAiChunk['usage']>, before: TokenUsage): TokenUsage {
-  const cacheRead = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? null;
-  const cacheWrite = raw.prompt_tokens_details?.cache_write_tokens ?? null;
-  const prompt = raw.prompt_tokens ?? null;
+  // A count that is no whole number of tokens (negative, a fraction, 1e308) is unknown, whoever sent it.
+  const cacheRead =
+    tokenCount(raw.prompt_tokens_details?.cached_tokens) ?? tokenCount(raw.prompt_cache_hit_tokens);
+  const cacheWrite = tokenCount(raw.prompt_tokens_details?.cache_write_tokens);
+  const prompt = tokenCount(raw.prompt_tokens);
   return {
-    inputTokens: prompt === null ? before.inputTokens : Math.max(0, prompt - (cacheRead ?? 0) - (cacheWrite ?? 0)),
-    outputTokens: raw.completion_tokens ?? before.outputTokens,
+    inputTokens:
+      prompt === null ? before.inputTokens : Math.max(0, prompt - (cacheRead ?? 0) - (cacheWrite ?? 0)),
+    outputTokens: tokenCount(raw.completion_tokens) ?? before.outputTokens,
     cacheReadTokens: cacheRead ?? before.cacheReadTokens,
     cacheWriteTokens: cacheWrite ?? before.cacheWriteTokens,
   };

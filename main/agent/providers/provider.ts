@@ -33,6 +33,11 @@ export interface TokenUsage {
   cacheWriteTokens: number | null;
 }
 
+/** A count as a server sent it, kept only when it is a whole, non-negative, safe number; anything else is unknown. */
+export function tokenCount(value: number | null | undefined): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
+}
+
 /** A usage with every figure unknown. */
 export function unknownUsage(): TokenUsage {
   return { inputTokens: null, outputTokens: null, cacheReadTokens: null, cacheWriteTokens: null };
