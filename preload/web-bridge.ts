@@ -16,7 +16,7 @@ import type {
   Result,
   Unsubscribe,
 } from './contract';
-import type { ClientMessage, HostClosingCode, ServerMessage } from './web-protocol';
+import type { ClientMessage, HostClosingCode, MaxFrameBytes, ServerMessage } from './web-protocol';
 
 /** The part of a WebSocket the bridge uses (the DOM's, or `ws` in Node tests). */
 export interface SocketLike {
@@ -49,6 +49,7 @@ type Envelope = ClientMessage extends infer M ? (M extends { id: number } ? Omit
 
 const OPEN = 1;
 const HOST_CLOSING: HostClosingCode = 4000;
+const MAX_FRAME: MaxFrameBytes = 33_554_432;
 const DEFAULT_RETRY_MS = [250, 500, 1000, 2000, 4000];
 
 /** Connects to browser mode's host and returns the Api and DialogApi over one socket. */
@@ -131,6 +132,9 @@ export function connectWebBridge(options: WebBridgeOptions): WebBridge {
     if (closed) return Promise.resolve(disconnected());
     const id = nextId++;
     const text = JSON.stringify({ ...envelope, id });
+    // Main closes a socket that sends a frame past its limit: such a request is refused here, in words, unsent.
+    const bytes = text.length * 3 > MAX_FRAME ? new TextEncoder().encode(text).length : 0;
+    if (bytes > MAX_FRAME) return Promise.resolve(tooLarge(bytes));
     const open = socket !== null && socket.readyState === OPEN;
     if (!open && !options.queue) return Promise.resolve(disconnected());
     return new Promise<Result<T>>((resolve) => {
@@ -199,6 +203,12 @@ export function installWebBridge(target: AgenvoyGlobals & { location: Location }
 
 function disconnected<T>(): Result<T> {
   return { ok: false, error: { code: 'disconnected', message: 'not connected to the app' } };
+}
+
+function tooLarge<T>(bytes: number): Result<T> {
+  const mb = (n: number) => `${Number((n / 1048576).toFixed(1))} MB`;
+  const message = `the request is ${mb(bytes)}, more than the ${mb(MAX_FRAME)} the app takes at once; nothing was sent`;
+  return { ok: false, error: { code: 'invalid_request', message } };
 }
 
 function safely(run: () => void): void {

@@ -34,3 +34,10 @@ export type ServerMessage =
 
 /** The WebSocket close code main uses when the host shuts down (the page stops reconnecting). */
 export type HostClosingCode = 4000;
+
+/**
+ * The largest frame a page may send, in bytes (32 MiB): a message with the most attachments allowed, about 21.4 MiB of
+ * base64, and the longest text fit (docs/attachments.md). The bridge refuses a bigger request without sending it;
+ * main closes a socket that sends one anyway (1009).
+ */
+export type MaxFrameBytes = 33_554_432;

@@ -13,6 +13,7 @@ import './styles/cards.css';
 import './styles/side.css';
 import './styles/panels.css';
 import './styles/dialogs.css';
+import './styles/attachments.css';
 
 async function start(): Promise<void> {
   const surfaces = await pageSurfaces();

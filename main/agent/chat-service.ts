@@ -187,7 +187,11 @@ export class ChatService {
     });
     const off = engine.on((event) => this.events.emit(event));
     try {
-      return await engine.run(chatId, text, { workspace: chat.workspace, signal: controller.signal, attachments });
+      return await engine.run(chatId, text, {
+        workspace: chat.workspace,
+        signal: controller.signal,
+        attachments,
+      });
     } finally {
       off();
       store.schemas.set(chatId, core.schemas.loaded(chatId));

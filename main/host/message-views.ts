@@ -9,19 +9,18 @@ import type {
 } from '../../preload/contract';
 import type { ApprovalRecord, StoredMessage, ToolCallRecord } from '../store';
 import { sourceView } from './views';
+import { readUserParts } from '../agent/attachments';
 
 /** A stored message as a view; tool results are shown on their calls' cards, so they map to nothing. */
 export function messageView(row: StoredMessage, usage: RoundUsageView | null = null): MessageView | null {
   const base = { id: row.id, seq: row.seq, createdAt: row.createdAt, status: row.status };
   const message = row.message;
   switch (message.role) {
-    case 'user':
-      return {
-        kind: 'user',
-        ...base,
-        text: message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n'),
-        images: message.content.filter((part) => part.type === 'image').length,
-      };
+    case 'user': {
+      // The typed text, and each attached file from its line (main/agent/attachments.ts); file text is not shown.
+      const { text, attachments } = readUserParts(message.content);
+      return { kind: 'user', ...base, text, attachments };
+    }
     case 'assistant': {
       const parts: AssistantPartView[] = message.content.flatMap((part): AssistantPartView[] => {
         if (part.type === 'text') return [{ type: 'text', text: part.text }];

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { HostClosingCode } from '../../preload/web-protocol';
+import type { HostClosingCode, MaxFrameBytes } from '../../preload/web-protocol';
 import { contentSecurityPolicy } from '../host/content-policy';
 import type { AppHost } from '../host/open-app-host';
 import { refusal, tokenRefusal } from './request-guards';
@@ -47,8 +47,8 @@ export interface WebServer {
 export const LISTEN_HOST = '127.0.0.1';
 /** Sockets are pinged this often, so a vanished page is noticed. */
 const PING_MS = 30_000;
-/** The largest frame a page may send (a long message; nothing near this is normal). */
-const MAX_FRAME = 4 * 1024 * 1024;
+/** The largest frame a page may send: a message at the attachment limits fits (docs/attachments.md). */
+export const MAX_FRAME: MaxFrameBytes = 33_554_432;
 const HOST_CLOSING: HostClosingCode = 4000;
 
 /** Starts the server; resolves once it listens. */

@@ -13,6 +13,8 @@ export type ErrorCode =
   | 'busy'
   /** Settings did not validate; the message names the field. */
   | 'invalid_settings'
+  /** An attached file was refused (too large, too many, damaged, or its copy could not be saved); the message names the file and the limit (docs/attachments.md). */
+  | 'attachment_refused'
   /** The host cannot do this here (no secret prompt, an MCP server not configured). */
   | 'unavailable'
   /** The request needs the person's explicit confirmation first (the home folder as a workspace: resend with `confirmHome: true`). */

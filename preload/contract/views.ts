@@ -146,14 +146,25 @@ export interface ChatSearchHit {
 }
 
 /**
- * A file the person gives with a message (pasted, dropped or picked): its name, type and bytes as base64. Main checks
- * type and size, copies it into the chat's workspace and sends it to the model (docs/agent-loop.md, "Attachments").
+ * A file the person gives with a message (pasted, dropped or picked): its name, type and bytes as base64. Main reads
+ * its real type from the bytes, applies the limits (refused: `attachment_refused`), copies it into the chat's
+ * workspace under `attachments/` and sends it to the model (docs/attachments.md).
  */
 export interface AttachmentInput {
   name: string;
   mimeType: string;
   /** The file's bytes, base64. */
   data: string;
+}
+
+/** A file a user message carried, as its message shows it (docs/attachments.md). */
+export interface AttachedFileView {
+  /** The file's name as given (invisible characters removed). */
+  name: string;
+  /** Its real type, read from its bytes. */
+  mimeType: string;
+  /** Where its copy is, relative to the chat's workspace (`attachments/…`); null when not known. */
+  path: string | null;
 }
 
 /** Where a stored message stands; `interrupted` when the app died mid-stream. */
@@ -174,8 +185,10 @@ export type MessageView =
       seq: number;
       createdAt: number;
       status: MessageStatus;
+      /** What was typed. */
       text: string;
-      images: number;
+      /** The files the message carried, in order. */
+      attachments: AttachedFileView[];
     }
   | {
       kind: 'assistant';

@@ -139,7 +139,16 @@ export function assistantMessage(
 export function userMessage(
   patch: Partial<Extract<MessageView, { kind: 'user' }>> = {},
 ): Extract<MessageView, { kind: 'user' }> {
-  return { kind: 'user', id: 1, seq: 1, createdAt: 1, status: 'complete', text: 'Hi', images: 0, ...patch };
+  return {
+    kind: 'user',
+    id: 1,
+    seq: 1,
+    createdAt: 1,
+    status: 'complete',
+    text: 'Hi',
+    attachments: [],
+    ...patch,
+  };
 }
 
 /** One round's usage: every count known and a cost unless patched. */

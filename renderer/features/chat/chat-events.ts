@@ -35,7 +35,7 @@ export function applyChatEvent(state: ChatViewState, event: ChatEvent, now: numb
         createdAt: now,
         status: 'complete',
         text: event.text,
-        images: 0,
+        attachments: [],
       };
       return { ...state, messages: [...state.messages, message] };
     }

@@ -1,5 +1,5 @@
 // The open chat: opening (with its snapshot), sending, stopping, its workspace, and its events.
-import type { ChatEvent, GateEventView } from '../../../preload/contract';
+import type { AttachmentInput, ChatEvent, GateEventView } from '../../../preload/contract';
 import type { AppState, SliceCreator } from '../../store/app-state';
 import { invoke } from '../../boot/bridge';
 import { sendConfirmingHome } from '../../store/confirm-home';
@@ -18,10 +18,11 @@ export interface ChatSlice {
   refreshChat(): Promise<void>;
   closeChat(): void;
   /**
-   * Starts a turn; with no chat open it first creates one ("type and go"; main titles a new chat from its first
-   * message). False when it did not start (the text stays in the composer then).
+   * Starts a turn with the text and any attached files; with no chat open it first creates one ("type and go"; main
+   * titles a new chat from its first message). False when it did not start (the text and files stay in the composer
+   * then, and a notice says why).
    */
-  sendMessage(text: string): Promise<boolean>;
+  sendMessage(text: string, attachments?: AttachmentInput[]): Promise<boolean>;
   stopTurn(): Promise<void>;
   /** Moves the open chat to `workspace`; the home folder asks the person first. */
   setWorkspace(workspace: string): Promise<void>;
@@ -59,14 +60,21 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => ({
     rememberChat(null);
     set({ chat: emptyChat });
   },
-  async sendMessage(text) {
-    if (text.trim() === '') return false;
+  async sendMessage(text, attachments = []) {
+    if (text.trim() === '' && attachments.length === 0) return false;
     const chatId = get().chat.chatId ?? (await get().createChat());
     if (!chatId) return false;
-    const result = await invoke('turn.send', { chatId, text });
-    if (result.ok) return true;
-    get().pushNotice('error', `Not sent: ${result.error.message}`);
-    return false;
+    const result = await invoke('turn.send', {
+      chatId,
+      text,
+      ...(attachments.length > 0 ? { attachments } : {}),
+    });
+    if (!result.ok) {
+      get().pushNotice('error', `Not sent: ${result.error.message}`);
+      return false;
+    }
+    if (attachments.length > 0) set({ chat: withSentFiles(get().chat, chatId, attachments) });
+    return true;
   },
   async stopTurn() {
     const chatId = get().chat.chatId;
@@ -114,6 +122,19 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => ({
     if (chat !== get().chat) set({ chat });
   },
 });
+
+// The user message main announced as the turn started (before its reply: the event carries the text only) shows the
+// files it carried; opening the chat again shows main's own account of them (their real types, where they are saved).
+function withSentFiles(chat: ChatViewState, chatId: string, attachments: AttachmentInput[]): ChatViewState {
+  const index = chat.messages.findLastIndex((message) => message.kind === 'user');
+  const message = chat.messages[index];
+  if (chat.chatId !== chatId || message?.kind !== 'user' || message.id >= 0) return chat;
+  if (message.attachments.length > 0) return chat;
+  const files = attachments.map(({ name, mimeType }) => ({ name, mimeType, path: null }));
+  const messages = chat.messages.slice();
+  messages[index] = { ...message, attachments: files };
+  return { ...chat, messages };
+}
 
 // Parts of a chat event that belong to other slices: the list's running flags, tasks, notices.
 function routeSideEffects(event: ChatEvent, get: () => AppState): void {

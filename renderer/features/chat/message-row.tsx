@@ -20,7 +20,16 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
       return (
         <article className="message user" aria-label="You">
           {message.text}
-          {message.images > 0 && <div className="muted">{message.images} image(s)</div>}
+          {message.attachments.length > 0 && (
+            <ul className="message-attachments" aria-label="Attached files">
+              {message.attachments.map((file, i) => (
+                <li key={i} title={file.path ?? undefined}>
+                  <span aria-hidden="true">📎 </span>
+                  {file.name} <span className="muted">({file.mimeType})</span>
+                </li>
+              ))}
+            </ul>
+          )}
         </article>
       );
     case 'note':
