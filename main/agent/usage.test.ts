@@ -185,9 +185,10 @@ describe('usage per round', () => {
 });
 
 describe('the price table', () => {
-  it('matches exact ids, then the longest prefix, with or without a provider prefix; the person’s rows win', () => {
+  it('matches exact ids, then the longest prefix, with or without a provider prefix', () => {
     const table = priceTable([
       { model: 'claude-sonnet-4-5*', input: 1, output: 2, cacheRead: null, cacheWrite: null },
+      ...DEFAULT_PRICES.filter((price) => !price.model.startsWith('claude-sonnet-4-5')),
     ]);
     expect(priceFor(table, 'claude-sonnet-4-5-20250929')).toMatchObject({ input: 1, output: 2 });
     expect(priceFor(table, 'anthropic/claude-sonnet-4-5')).toMatchObject({ input: 1 });
@@ -203,6 +204,9 @@ describe('the price table', () => {
       costOf(row, { inputTokens: null, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }),
     ).toBeNull();
     expect(DEFAULT_PRICES.length).toBeGreaterThan(10);
+    // Never saved: the shipped table; saved empty: nothing is priced.
+    expect(priceTable(null)).toHaveLength(DEFAULT_PRICES.length);
+    expect(priceFor(priceTable([]), 'gpt-4o')).toBeNull();
   });
 });
 

@@ -20,7 +20,7 @@ import {
 } from '../settings/settings';
 import { readSettings } from '../settings/settings-file';
 import type { z } from 'zod';
-import { editedRows, priceTable } from '../settings/model-prices';
+import { priceTable } from '../settings/model-prices';
 import { PROVIDER_FIELDS, providerLayerSchema, settingsSchema } from '../settings/settings-schema';
 import { chatsRoot, isHomeFolder } from './chat-folders';
 import { HostError } from './host-error';
@@ -148,8 +148,9 @@ export async function saveSettingsInput(
 }
 
 /**
- * The reasoning level, thinking budget and price table a save changes, checked with settings.json's own schema. The
- * table is stored as the rows that differ from the shipped defaults (a budget of null removes the key).
+ * The reasoning level, thinking budget and price table a save changes, checked with settings.json's own schema. A saved
+ * table is the table from then on; null for the budget or the table removes the key (the level's own budget, the
+ * shipped prices).
  */
 function usageFields(fields: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -167,7 +168,9 @@ function usageFields(fields: Record<string, unknown>): Record<string, unknown> {
     out.thinkingBudgetTokens =
       budget === null ? undefined : check('thinkingBudgetTokens', shape.thinkingBudgetTokens, budget);
   }
-  if (fields.prices !== undefined) {
+  // null goes back to the shipped table: the key is removed from the file.
+  if (fields.prices === null) out.prices = undefined;
+  else if (fields.prices !== undefined) {
     const table = check('prices', shape.prices, fields.prices) ?? [];
     const models = new Set<string>();
     for (const row of table) {
@@ -175,8 +178,7 @@ function usageFields(fields: Record<string, unknown>): Record<string, unknown> {
         throw new HostError('invalid_settings', `"prices": ${row.model} is listed twice`);
       models.add(row.model);
     }
-    const edited = editedRows(table);
-    out.prices = edited.length > 0 ? edited : undefined;
+    out.prices = table;
   }
   return out;
 }

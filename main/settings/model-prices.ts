@@ -1,5 +1,5 @@
-// The price table (docs/agent-loop.md, "Usage and cost"): US dollars per million tokens, shipped defaults for common
-// models merged with settings.json `prices` (the person's rows win). A round's cost is its tokens times the prices of
+// The price table (docs/agent-loop.md, "Usage and cost"): US dollars per million tokens, the shipped defaults for
+// common models until the person saves a table of their own (settings.json `prices`), which then is the table. A round's cost is its tokens times the prices of
 // the model it asked; unknown when the model has no row or the server did not say how many tokens went in or out.
 
 /** Token counts of one round (the provider's TokenUsage); null: the server did not say. */
@@ -57,20 +57,12 @@ export const DEFAULT_PRICES: readonly ModelPrice[] = [
   row('deepseek-reasoner', 0.28, 0.42, 0.028, 0),
 ];
 
-/** The table in use: the defaults with the person's rows over them (same model id), sorted by model. */
-export function priceTable(edited: readonly ModelPrice[]): ModelPrice[] {
-  const byModel = new Map(DEFAULT_PRICES.map((price) => [price.model, price]));
-  for (const price of edited) byModel.set(price.model, price);
-  return [...byModel.values()].sort((a, b) => a.model.localeCompare(b.model));
-}
-
-/** The rows of `table` that differ from the shipped defaults: what settings.json keeps. */
-export function editedRows(table: readonly ModelPrice[]): ModelPrice[] {
-  const shipped = new Map(DEFAULT_PRICES.map((price) => [price.model, price]));
-  return table.filter((price) => {
-    const base = shipped.get(price.model);
-    return !base || JSON.stringify(base) !== JSON.stringify(price);
-  });
+/**
+ * The table in use, sorted by model: the person's own (a row they removed stays removed, an empty table prices
+ * nothing), or the shipped defaults when they never saved one (null).
+ */
+export function priceTable(saved: readonly ModelPrice[] | null): ModelPrice[] {
+  return [...(saved ?? DEFAULT_PRICES)].sort((a, b) => a.model.localeCompare(b.model));
 }
 
 /**

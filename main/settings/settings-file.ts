@@ -43,8 +43,8 @@ export interface SettingsReading {
   reasoning: ReasoningLevel;
   /** Anthropic's thinking budget for every level; null: each level's own. */
   thinkingBudgetTokens: number | null;
-  /** The person's rows of the price table (model-prices.ts merges them over the shipped defaults). */
-  prices: ModelPrice[];
+  /** The person's price table; null when they never saved one (the shipped defaults apply: model-prices.ts). */
+  prices: ModelPrice[] | null;
   warnings: SettingsWarning[];
   /** The file's JSON object as it is, unknown keys included: what a save starts from. Empty when missing or unusable. */
   object: Record<string, unknown>;
@@ -108,7 +108,7 @@ function reading(
     limits: { ...DEFAULT_LIMITS, ...data.limits },
     reasoning: data.reasoning ?? 'off',
     thinkingBudgetTokens: data.thinkingBudgetTokens ?? null,
-    prices: data.prices ?? [],
+    prices: data.prices ?? null,
     warnings,
     object,
   };

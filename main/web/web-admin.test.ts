@@ -131,9 +131,15 @@ describe('browser mode: app channels', () => {
     expect(saved).toMatchObject({ reasoning: 'medium', thinkingBudgetTokens: 4096 });
     expect(saved.prices.find((p) => p.model === 'test-model')).toEqual(mine);
     expect(saved.prices.find((p) => p.model === 'gpt-4o')).toMatchObject({ input: 2 });
-    // settings.json keeps only the person's rows, not the shipped ones.
+    // The saved table is the table: a shipped row the person removed stays removed.
+    const withoutMini = saved.prices.filter((p) => p.model !== 'gpt-4o-mini');
+    const trimmed = value(await invoke('settings.save', { prices: withoutMini }));
+    expect(trimmed.prices.map((p) => p.model)).toEqual(withoutMini.map((p) => p.model));
     const file = JSON.parse(fs.readFileSync(path.join(fixture.home, 'desktop', 'settings.json'), 'utf8'));
-    expect(file.prices.map((p: { model: string }) => p.model).sort()).toEqual(['gpt-4o', 'test-model']);
+    expect(file.prices).toHaveLength(withoutMini.length);
+    // null goes back to the shipped table.
+    const shipped = value(await invoke('settings.save', { prices: null }));
+    expect(shipped.prices).toEqual(before.prices);
 
     // Hostile or careless values are refused in words, and nothing is saved.
     const refused = [

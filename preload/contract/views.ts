@@ -391,7 +391,7 @@ export interface SettingsView {
   reasoning: ReasoningLevel;
   /** Anthropic's thinking budget in tokens for any level but off; null: the level's own (2,048 / 8,192 / 24,576). */
   thinkingBudgetTokens: number | null;
-  /** The price table, shipped defaults merged with the person's edits (theirs win), sorted by model. */
+  /** The price table in use, sorted by model: the person's own once saved, else the shipped defaults. */
   prices: ModelPriceView[];
   /** Fields an environment variable (AGENVOY_PROVIDER, AGENVOY_BASE_URL, AGENVOY_MODEL) overrides: saving them changes the file, not what is used. */
   overridden: Array<'provider' | 'baseUrl' | 'model'>;
@@ -416,8 +416,8 @@ export interface SettingsInput {
   reasoning?: ReasoningLevel;
   /** At least 1,024 and below 128,000; null: the level's own budget. */
   thinkingBudgetTokens?: number | null;
-  /** The whole edited table (rows equal to a shipped default are not stored). */
-  prices?: ModelPriceView[];
+  /** The whole table, which replaces the shipped one from then on; null goes back to the shipped table. */
+  prices?: ModelPriceView[] | null;
   /** Set when the person confirmed choosing the home folder itself (refused with `confirm_required` otherwise). */
   confirmHome?: boolean;
 }

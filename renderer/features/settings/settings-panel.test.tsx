@@ -27,8 +27,8 @@ beforeEach(() => {
   // Like main: a field left out is kept, and the answer is the settings as they now stand.
   api = fakeApi({
     'settings.get': () => stored,
-    'settings.save': ({ confirmHome: _confirm, ...input }: SettingsInput) =>
-      (stored = { ...stored, ...input }),
+    'settings.save': ({ confirmHome: _confirm, prices, ...input }: SettingsInput) =>
+      (stored = { ...stored, ...input, prices: prices ?? stored.prices }),
   });
   setBridge({ agenvoy: api });
 });
