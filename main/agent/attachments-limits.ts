@@ -1,6 +1,7 @@
 // The limits of what a person may attach to one message, and why each is what it is (docs/attachments.md, "Limits").
-// The renderer keeps a copy of these numbers to refuse early (renderer/features/chat/composer-attachments.ts); main
-// is the one that decides, and a test keeps the two equal.
+// The composer refuses early with the same numbers (renderer/features/chat/composer-attachments.ts); main decides.
+// Both are typed by the contract's AttachmentLimits, so the compiler keeps them equal.
+import type { AttachmentLimits } from '../../preload/contract';
 
 /** The numbers main enforces on every message's attachments. */
 export const ATTACHMENT_LIMITS = {
@@ -14,17 +15,17 @@ export const ATTACHMENT_LIMITS = {
   /** Pixels on an image's longer side: Anthropic refuses a request with an image past 8000 on either side. */
   imageSide: 8000,
   /** A text file sent to the model in full: it is sent again in every later round and turn of the chat. */
-  textBytes: 512 * 1024,
+  textBytes: 524_288, // 512 KiB
   /** A file only saved in the workspace for tools (not an image or text the model reads). */
-  fileBytes: 10 * 1024 * 1024,
+  fileBytes: 10_485_760, // 10 MiB
   /**
    * All of one message's files together: 16 MiB is about 21.4 MiB of base64, which keeps a message of images under
    * Anthropic's 32 MB request limit and a `turn.send` frame under browser mode's WebSocket limit (docs/attachments.md).
    */
-  totalBytes: 16 * 1024 * 1024,
+  totalBytes: 16_777_216, // 16 MiB
   /** The longest file name accepted as given (it is shortened further for the saved copy). */
   nameChars: 1024,
-} as const;
+} as const satisfies AttachmentLimits & { imageSide: number; nameChars: number };
 
 /** The characters of base64 that encode `bytes` bytes (with padding). */
 export function base64Length(bytes: number): number {

@@ -15,7 +15,6 @@ import {
 import { formatBytes, formatOver } from './attachments-limits';
 import { attachmentInput, gifBytes, jpegBytes, pngBytes, webpBytes } from './testing/attachment-samples';
 import { sniffType } from './attachments-sniff';
-import { COMPOSER_LIMITS } from '../../renderer/features/chat/composer-attachments';
 
 let workspace: string;
 beforeEach(() => {
@@ -86,11 +85,6 @@ describe('what an attachment is', () => {
 });
 
 describe('limits, refused in words', () => {
-  it("the composer's early refusals use main's numbers", () => {
-    const { count, imageBytes, textBytes, fileBytes, totalBytes } = ATTACHMENT_LIMITS;
-    expect(COMPOSER_LIMITS).toEqual({ count, imageBytes, textBytes, fileBytes, totalBytes });
-  });
-
   it('refuses an image over 3.75 MB, naming it and the limit', () => {
     const big = pngBytes(10, 10, ATTACHMENT_LIMITS.imageBytes);
     expect(refusal(() => checkAttachmentInputs([attachmentInput('holiday.png', 'image/png', big)]))).toBe(

@@ -18,6 +18,9 @@ import { UsageError } from './io';
 import { cliGate } from './terminal-approval';
 import { terminalAskUser, unattendedAskUser } from './terminal-ask-user';
 import { PlainChatPrinter } from './chat-printer';
+import { readAttachedFiles } from './attach-files';
+import type { CheckedAttachment } from '../agent/attachments';
+import { AttachmentError, attachmentParts, saveAttachments } from '../agent/attachments';
 
 /** Runs one turn; exit 0 when it completed, 1 when it failed, 130 when it was stopped. */
 export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
@@ -32,10 +35,14 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
       model: { type: 'string' },
       approve: { type: 'string', default: 'ask' },
       json: { type: 'boolean' },
+      attach: { type: 'string', multiple: true },
     },
   });
   const prompt = positionals.join(' ').trim();
-  if (!prompt) throw new UsageError('chat needs a prompt: agenvoy chat "<prompt>"');
+  // Files are read and checked before anything opens: a refused one ends the command with nothing saved or sent.
+  const attached: CheckedAttachment[] = await readAttachedFiles(values.attach ?? [], io.cwd);
+  if (!prompt && attached.length === 0)
+    throw new UsageError('chat needs a prompt: agenvoy chat "<prompt>" [--attach FILE]...');
   const approve = values.approve as ApprovalPolicy;
   if (!['ask', 'allow', 'deny'].includes(approve))
     throw new UsageError('--approve must be ask, allow or deny');
@@ -88,11 +95,16 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    const chatId = values.chat ?? chats.service.createChat({ workspace, title: prompt.slice(0, 60) }).id;
-    if (!chats.store.chats.get(chatId))
-      chats.service.createChat({ id: chatId, workspace, title: prompt.slice(0, 60) });
+    const title = (prompt || (attached[0]?.name ?? '')).slice(0, 60);
+    const chatId = values.chat ?? chats.service.createChat({ workspace, title }).id;
+    if (!chats.store.chats.get(chatId)) chats.service.createChat({ id: chatId, workspace, title });
     plain.answerChat(chatId);
-    const result = await chats.service.send(chatId, prompt, controller.signal);
+    // Copied into the chat's own workspace (an existing --chat keeps the one it has).
+    const chatWorkspace = chats.store.chats.get(chatId)?.workspace ?? workspace;
+    const saved = await saveAttachments(attached, chatWorkspace).catch((error: unknown) => {
+      throw error instanceof AttachmentError ? new UsageError(error.message, 1) : error;
+    });
+    const result = await chats.service.send(chatId, prompt, controller.signal, attachmentParts(saved));
     if (!values.json) {
       plain.end();
       io.stderr(`[chat ${chatId}: ${result.status}${result.error ? `: ${result.error}` : ''}]\n`);

@@ -19,8 +19,9 @@ commands:
                                                   choose the model provider (asks step by step on a
                                                   terminal), test the connection and save
   chat "<prompt>" [--chat ID] [--workspace DIR] [--provider KIND] [--base-url URL]
-       [--model NAME] [--approve ask|allow|deny] [--json]
-                                                  run one agent turn headlessly
+       [--model NAME] [--approve ask|allow|deny] [--json] [--attach FILE]...
+                                                  run one agent turn headlessly; --attach sends a
+                                                  file with the prompt (docs/attachments.md)
   tools list [--json] [--system]                  every registered tool
   tools search "<query>" [--limit N] [--json]     ranked find_tools matches
   tools lint [--dir DIR] [--json]                 design-rule findings

@@ -157,6 +157,23 @@ export interface AttachmentInput {
   data: string;
 }
 
+/**
+ * The attachment limits as literal types (docs/attachments.md, "Limits"): main enforces them and the composer refuses
+ * early with them; each side declares its numbers with this type, so the compiler keeps them equal.
+ */
+export interface AttachmentLimits {
+  /** Files per message. */
+  count: 10;
+  /** An image sent to the model (3.75 MiB: 5 MiB of base64). */
+  imageBytes: 3_932_160;
+  /** A text file sent to the model (512 KiB). */
+  textBytes: 524_288;
+  /** A file only saved for tools (10 MiB). */
+  fileBytes: 10_485_760;
+  /** All of one message's files (16 MiB). */
+  totalBytes: 16_777_216;
+}
+
 /** A file a user message carried, as its message shows it (docs/attachments.md). */
 export interface AttachedFileView {
   /** The file's name as given (invisible characters removed). */

@@ -1,15 +1,15 @@
 // Files waiting in the composer to go with the next message: read as base64, with early refusals in words of what
 // main would refuse anyway (main reads the real type from the bytes and decides: docs/attachments.md).
-import type { AttachmentInput } from '../../../preload/contract';
+import type { AttachmentInput, AttachmentLimits } from '../../../preload/contract';
 
-/** main/agent/attachments-limits.ts's numbers (a test keeps them equal). */
-export const COMPOSER_LIMITS = {
+/** main/agent/attachments-limits.ts's numbers (the contract's type keeps them equal). */
+export const COMPOSER_LIMITS: AttachmentLimits = {
   count: 10,
   imageBytes: 3_932_160,
-  textBytes: 512 * 1024,
-  fileBytes: 10 * 1024 * 1024,
-  totalBytes: 16 * 1024 * 1024,
-} as const;
+  textBytes: 524_288, // 512 KiB
+  fileBytes: 10_485_760, // 10 MiB
+  totalBytes: 16_777_216, // 16 MiB
+};
 
 /** A file in the composer, ready to send. */
 export interface PendingAttachment extends AttachmentInput {

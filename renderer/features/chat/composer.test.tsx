@@ -60,8 +60,8 @@ describe('Composer attachments', () => {
       chatId: 'c1',
       text: 'look',
       attachments: [
-        { name: 'shot.png', mimeType: 'image/png', data: Buffer.from(PNG).toString('base64') },
-        { name: 'notes.txt', mimeType: 'text/plain', data: Buffer.from('hello').toString('base64') },
+        { name: 'shot.png', mimeType: 'image/png', data: btoa(String.fromCharCode(...PNG)) },
+        { name: 'notes.txt', mimeType: 'text/plain', data: btoa('hello') },
       ],
     });
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Attached files' })).toBeNull());

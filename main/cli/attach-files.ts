@@ -1,0 +1,58 @@
+// `agenvoy chat --attach FILE`: the named files read and checked with the same limits as the app's composer
+// (docs/attachments.md); a file that cannot be attached ends the command (exit 1) with the reason, before any chat opens.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { CheckedAttachment, RawAttachment } from '../agent/attachments';
+import { ATTACHMENT_LIMITS, AttachmentError, checkAttachments } from '../agent/attachments';
+import { UsageError } from './io';
+
+// The largest file any kind may be: a bigger one is refused by its size, without being read.
+const LARGEST = Math.max(
+  ATTACHMENT_LIMITS.imageBytes,
+  ATTACHMENT_LIMITS.textBytes,
+  ATTACHMENT_LIMITS.fileBytes,
+);
+
+// Types a text file's extension names (the bytes decide whether it is text at all).
+const TEXT_TYPES: Record<string, string> = {
+  '.md': 'text/markdown',
+  '.csv': 'text/csv',
+  '.html': 'text/html',
+  '.json': 'application/json',
+  '.xml': 'application/xml',
+  '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
+};
+
+/** Reads and checks the files of every --attach; throws UsageError (exit 1) naming the file that cannot go. */
+export async function readAttachedFiles(files: readonly string[], cwd: string): Promise<CheckedAttachment[]> {
+  if (files.length > ATTACHMENT_LIMITS.count)
+    throw new UsageError(
+      `${files.length} files were attached; one message may carry at most ${ATTACHMENT_LIMITS.count}.`,
+      1,
+    );
+  const raw: RawAttachment[] = [];
+  for (const file of files) raw.push(await readOne(path.resolve(cwd, file), file));
+  try {
+    return checkAttachments(raw);
+  } catch (error) {
+    if (error instanceof AttachmentError) throw new UsageError(error.message, 1);
+    throw error;
+  }
+}
+
+async function readOne(full: string, given: string): Promise<RawAttachment> {
+  const stat = await fs.stat(full).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`--attach ${given}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, 1);
+  });
+  if (!stat.isFile()) throw new UsageError(`--attach ${given}: not a file`, 1);
+  if (stat.size > LARGEST) {
+    const mb = (bytes: number) => `${Number((bytes / 1048576).toFixed(2))} MB`;
+    throw new UsageError(
+      `"${path.basename(full)}" is ${mb(stat.size)}; no attachment may be larger than ${mb(LARGEST)}.`,
+      1,
+    );
+  }
+  const bytes = await fs.readFile(full);
+  return { name: path.basename(full), mimeType: TEXT_TYPES[path.extname(full).toLowerCase()] ?? '', bytes };
+}
