@@ -126,7 +126,7 @@ export type ChatEvent =
   | { type: 'text.delta'; chatId: string; messageId: number; delta: string }
   /** The model's reasoning as it streams (shown collapsed under the answer). */
   | { type: 'reasoning.delta'; chatId: string; messageId: number; delta: string }
-  /** A round's tokens (`usage`, null: not reported) and cost (null: unknown), once the round ended. */
+  /** A round's tokens (a count is null when the server did not report it) and cost (null: unknown), once it ended. */
   | {
       type: 'usage';
       chatId: string;
