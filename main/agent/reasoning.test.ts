@@ -10,6 +10,7 @@ import { anthropicEvents } from './providers/testing/anthropic-test-server';
 import { openAiEvents } from './providers/testing/openai-test-server';
 import type { ChatFixture } from './testing/chat-fixture';
 import { chatFixture } from './testing/chat-fixture';
+import { runCli } from '../cli/testing/cli-harness';
 
 let fixture: ChatFixture | undefined;
 afterEach(async () => {
@@ -228,6 +229,39 @@ describe('OpenAI-compatible reasoning', () => {
     expect(events.filter((e) => e.type === 'notice')).toEqual([
       expect.objectContaining({ message: expect.stringContaining('refused reasoning effort') }),
     ]);
+  });
+});
+
+describe('agenvoy chat --reasoning', () => {
+  it('sets the chat’s level for the request, and refuses an unknown level before anything opens', async () => {
+    fixture = await chatFixture();
+    const { server, home } = fixture;
+    fs.writeFileSync(
+      path.join(home, 'desktop', 'settings.json'),
+      JSON.stringify({ provider: 'openai', baseUrl: server.baseUrl, model: 'test-model', apiKeyName: null }),
+    );
+    server.enqueue({ events: openAiEvents([{ reasoning: 'Hm.' }, { text: 'Yes.' }]) });
+    const cwd = fixture.workspace;
+    const run = await runCli(['chat', 'think', '--reasoning', 'medium', '--workspace', cwd, '--json'], {
+      home,
+      cwd,
+    });
+    expect(run.code).toBe(0);
+    expect(posts(fixture)[0]?.body.reasoning_effort).toBe('medium');
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; delta?: string });
+    expect(
+      lines
+        .filter((l) => l.type === 'reasoning.delta')
+        .map((l) => l.delta)
+        .join(''),
+    ).toBe('Hm.');
+    const refused = await runCli(['chat', 'think', '--reasoning', 'max', '--workspace', cwd], { home, cwd });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('--reasoning must be one of default, off, low, medium, high');
+    expect(posts(fixture)).toHaveLength(1);
   });
 });
 

@@ -20,7 +20,10 @@ import { terminalAskUser, unattendedAskUser } from './terminal-ask-user';
 import { PlainChatPrinter } from './chat-printer';
 import { readAttachedFiles } from './attach-files';
 import type { CheckedAttachment } from '../agent/attachments';
+import type { ChatReasoning } from '../store';
 import { AttachmentError, attachmentParts, saveAttachments } from '../agent/attachments';
+
+const CHAT_REASONING: readonly ChatReasoning[] = ['default', 'off', 'low', 'medium', 'high'];
 
 /** Runs one turn; exit 0 when it completed, 1 when it failed, 130 when it was stopped. */
 export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
@@ -36,6 +39,7 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
       approve: { type: 'string', default: 'ask' },
       json: { type: 'boolean' },
       attach: { type: 'string', multiple: true },
+      reasoning: { type: 'string' },
     },
   });
   const prompt = positionals.join(' ').trim();
@@ -46,6 +50,9 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
   const approve = values.approve as ApprovalPolicy;
   if (!['ask', 'allow', 'deny'].includes(approve))
     throw new UsageError('--approve must be ask, allow or deny');
+  const reasoning = values.reasoning as ChatReasoning | undefined;
+  if (reasoning !== undefined && !CHAT_REASONING.includes(reasoning))
+    throw new UsageError(`--reasoning must be one of ${CHAT_REASONING.join(', ')}`);
   if (values.provider !== undefined && !(PROVIDER_KINDS as readonly string[]).includes(values.provider)) {
     throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(', ')}`);
   }
@@ -98,6 +105,8 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
     const title = (prompt || (attached[0]?.name ?? '')).slice(0, 60);
     const chatId = values.chat ?? chats.service.createChat({ workspace, title }).id;
     if (!chats.store.chats.get(chatId)) chats.service.createChat({ id: chatId, workspace, title });
+    // The chat's own level from now on, as the app's Reasoning picker sets it.
+    if (reasoning !== undefined) chats.store.chats.setReasoning(chatId, reasoning);
     plain.answerChat(chatId);
     // Copied into the chat's own workspace (an existing --chat keeps the one it has).
     const chatWorkspace = chats.store.chats.get(chatId)?.workspace ?? workspace;

@@ -20,8 +20,10 @@ commands:
                                                   terminal), test the connection and save
   chat "<prompt>" [--chat ID] [--workspace DIR] [--provider KIND] [--base-url URL]
        [--model NAME] [--approve ask|allow|deny] [--json] [--attach FILE]...
+       [--reasoning default|off|low|medium|high]
                                                   run one agent turn headlessly; --attach sends a
-                                                  file with the prompt (docs/attachments.md)
+                                                  file with the prompt (docs/attachments.md);
+                                                  --reasoning sets the chat's level
   tools list [--json] [--system]                  every registered tool
   tools search "<query>" [--limit N] [--json]     ranked find_tools matches
   tools lint [--dir DIR] [--json]                 design-rule findings

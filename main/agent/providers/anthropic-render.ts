@@ -129,8 +129,9 @@ export function addCacheBreakpoints(body: AnthropicBody): number {
   const ends = body.messages
     .filter((message) => message.role === 'user')
     .map((message) => message.content[message.content.length - 1])
-    .filter((last): last is Extract<AnthropicBlock, { cache_control?: CacheControl }> =>
-      last !== undefined && last.type !== 'thinking' && last.type !== 'redacted_thinking',
+    .filter(
+      (last): last is Extract<AnthropicBlock, { cache_control?: CacheControl }> =>
+        last !== undefined && last.type !== 'thinking' && last.type !== 'redacted_thinking',
     )
     .reverse();
   for (const end of ends.slice(0, MAX_CACHE_BREAKPOINTS - marks.length).slice(0, 2)) marks.push(end);
@@ -176,7 +177,8 @@ export function renderAnthropicMessages(
         }
         if (part.type === 'reasoning') {
           if (!options.thinking) continue;
-          if (part.redactedData !== undefined) content.push({ type: 'redacted_thinking', data: part.redactedData });
+          if (part.redactedData !== undefined)
+            content.push({ type: 'redacted_thinking', data: part.redactedData });
           else if (part.signature) {
             content.push({ type: 'thinking', thinking: part.text, signature: part.signature });
           }
