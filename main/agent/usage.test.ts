@@ -157,7 +157,11 @@ describe('usage per round', () => {
     });
     server.enqueue(
       lying({ prompt_tokens: -5, completion_tokens: 2.5, prompt_tokens_details: { cached_tokens: 1e308 } }),
-      lying({ prompt_tokens: 100, completion_tokens: 9007199254740993, prompt_cache_hit_tokens: 400 }),
+      lying({
+        prompt_tokens: 100,
+        completion_tokens: Number.MAX_SAFE_INTEGER + 2,
+        prompt_cache_hit_tokens: 400,
+      }),
     );
     await service.send(chat.id, 'one');
     await service.send(chat.id, 'two');

@@ -113,7 +113,9 @@ export function anthropicEvents(blocks: ScriptedBlock[], options: AnthropicScrip
         frame({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } }),
       );
       for (const thinking of pieces(block.thinking, size)) {
-        frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } }));
+        frames.push(
+          frame({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } }),
+        );
       }
       frames.push(
         frame({
