@@ -2,6 +2,7 @@
 // server that accounts for the prompt cache as the API does (main/agent/providers/testing/cache-accounting.ts). Prints
 // the share of input read from cache and the input cost against the same requests with no caching (Anthropic's
 // multipliers: cache writes 1.25×, cache reads 0.1× of the input price).
+import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { CacheBillingServer } from '../main/agent/providers/testing/anthropic-test-server';
 import {
@@ -38,6 +39,12 @@ export async function run(): Promise<BenchRow[]> {
       { length: 600 },
       (_, i) => `Line ${i}: the quarterly figures for region ${i % 7}.`,
     );
+    // Priced as Claude Sonnet 4.5, so the app's own usage records give the turn's cost in dollars.
+    const sonnet = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
+    fs.writeFileSync(
+      fixture.core.paths.settings,
+      JSON.stringify({ prices: [{ model: 'test-model', ...sonnet }] }),
+    );
     const chat = fixture.service.createChat({ workspace: fixture.workspace });
     await fixture.service.send(chat.id, `Go through this document step by step:\n${document.join('\n')}`);
     const bills = server.bills;
@@ -47,6 +54,14 @@ export async function run(): Promise<BenchRow[]> {
       (sum, bill) => sum + bill.input + WRITE * bill.cacheWrite + READ * bill.cacheRead,
       0,
     );
+    // What the app recorded (round_usage), against the same tokens all billed as uncached input.
+    const rounds = fixture.store.usage.list(chat.id);
+    const dollars = rounds.reduce((sum, r) => sum + (r.costUsd ?? Number.NaN), 0);
+    const uncached = rounds.reduce((sum, r) => {
+      const u = r.usage;
+      const input = (u.inputTokens ?? 0) + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0);
+      return sum + (input * sonnet.input + (u.outputTokens ?? 0) * sonnet.output) / 1e6;
+    }, 0);
     return [
       {
         bench: BENCH,
@@ -63,6 +78,14 @@ export async function run(): Promise<BenchRow[]> {
         unit: 'token-price units',
         reference: total,
         ratio: Math.round((cost / total) * 1000) / 1000,
+      },
+      {
+        bench: BENCH,
+        metric: `the turn's cost as the app recorded it (${rounds.length} rounds, Sonnet 4.5 prices), against uncached`,
+        value: Math.round(dollars * 10_000) / 10_000,
+        unit: 'US$',
+        reference: Math.round(uncached * 10_000) / 10_000,
+        ratio: Math.round((dollars / uncached) * 1000) / 1000,
       },
     ];
   } finally {
