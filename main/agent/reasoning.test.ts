@@ -123,7 +123,7 @@ describe('Anthropic extended thinking', () => {
     const second = posts(fixture)[1];
     expect(JSON.stringify(second?.body)).not.toContain('CANARY-5512-SIGNED');
     expect(second?.body.thinking).toBeUndefined();
-    expectOnDiskOnlyRedacted(fixture.home, 'CANARY-5512-SIGNED', '[redacted:DEPLOY_TOKEN]');
+    expectOnDiskOnlyRedacted(fixture.home, 'CANARY-5512-SIGNED', 'Plain thoughts.');
   });
 
   it('a server that refuses thinking gets the request again without it, and the person is told once', async () => {
@@ -187,12 +187,12 @@ describe('OpenAI-compatible reasoning', () => {
     expect(assistant).toMatchObject({ reasoning_content: plan, tool_calls: [{ id: 'call_1' }] });
     expect(assistant.tool_calls[0].function.arguments).toBe(TODO_ARGS);
 
-    // A plain answer's reasoning is not sent again in the next turn.
+    // A plain answer's reasoning goes back too, in its own field (DeepSeek wants all of it once tools are declared).
     server.enqueue({ events: openAiEvents([{ text: 'Sure.' }]) });
     await service.send(chat.id, 'Thanks');
     const third = posts(fixture)[2];
     const answered = third?.body.messages.filter((m: { role: string }) => m.role === 'assistant').at(-1);
-    expect(answered).toEqual({ role: 'assistant', content: 'Done.' });
+    expect(answered).toEqual({ role: 'assistant', content: 'Done.', reasoning: 'Checked.' });
   });
 
   it('with reasoning off, no reasoning_effort is sent', async () => {
@@ -294,8 +294,8 @@ describe('a model that refuses images', () => {
   });
 });
 
-/** Every file of the history (the database and its write-ahead log) holds the marker and never the secret. */
-function expectOnDiskOnlyRedacted(home: string, secret: string, marker: string): void {
+/** Every file of the history (the database and its write-ahead log) never holds the secret, and does hold `stored`. */
+function expectOnDiskOnlyRedacted(home: string, secret: string, stored: string): void {
   const desktop = path.join(home, 'desktop');
   const files = fs
     .readdirSync(desktop, { recursive: true })
@@ -303,8 +303,8 @@ function expectOnDiskOnlyRedacted(home: string, secret: string, marker: string):
     .filter((file) => fs.statSync(file).isFile())
     .map((file) => fs.readFileSync(file));
   expect(files.some((bytes) => bytes.includes(Buffer.from(secret)))).toBe(false);
-  // The scrubbed thinking was stored: the check above looked where it is.
-  expect(files.some((bytes) => bytes.includes(Buffer.from(marker)))).toBe(true);
+  // The reasoning was stored: the check above looked where it is.
+  expect(files.some((bytes) => bytes.includes(Buffer.from(stored)))).toBe(true);
 }
 
 function anthropicError(message: string) {

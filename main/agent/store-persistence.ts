@@ -5,15 +5,17 @@ import type { AssistantPart } from '../store/transcript';
 import { StreamCheckpointer } from '../store';
 import type { TurnPersistence } from './turn-persistence';
 import { buildTranscript } from './transcript-builder';
+import { scrubbedContent } from './scrub-content';
 
 /** The turn engine's writes and reads, committed to `store`. */
 export function storePersistence(store: ChatStore, redactor: Redactor): TurnPersistence {
   // Checkpoints redact when they write (throttled), so a long stream is not rescanned on every delta.
   const redactedMessages = {
+    // A scrubbed thinking block loses its signature here too, so a message cut by a crash never sends it back.
     checkpoint: (id: number, content: AssistantPart[]) =>
-      store.messages.checkpoint(id, redactor.redactDeep(content)),
+      store.messages.checkpoint(id, scrubbedContent(content, redactor)),
     finish: (id: number, content: AssistantPart[], status: FinishStatus) =>
-      store.messages.finish(id, redactor.redactDeep(content), status),
+      store.messages.finish(id, scrubbedContent(content, redactor), status),
   };
   const carried = new Map<string, number[]>();
   const streaming = new Map<number, StreamCheckpointer>();

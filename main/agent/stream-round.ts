@@ -1,7 +1,7 @@
 // One model round: stream a response into a sink that checkpoints it, collect complete tool calls.
 import { effectiveLimit, omittedArgumentsMarker } from '../core/argument-size';
 import type { Provider, ModelRequest, StreamEvent, TokenUsage } from './providers/provider';
-import { ProviderError } from './providers/provider';
+import { ProviderError, unknownUsage } from './providers/provider';
 import type { AssistantPart, ReasoningPart, ToolCallPart } from '../store/transcript';
 
 /** Where a round's assistant message is committed. */
@@ -26,8 +26,11 @@ export type RoundResult =
       stopReason: string;
       usage: TokenUsage;
     }
-  | { kind: 'cancelled'; content: AssistantPart[] }
-  | { kind: 'failed'; content: AssistantPart[]; error: ProviderError };
+  | { kind: 'cancelled'; content: AssistantPart[]; usage: TokenUsage }
+  | { kind: 'failed'; content: AssistantPart[]; error: ProviderError; usage: TokenUsage };
+
+/** The most parts (text runs, reasoning blocks, tool calls) one round may have (docs/robustness.md). */
+export const MAX_ROUND_PARTS = 1000;
 
 /** Streams one response into `sink`; never throws for provider failures. `toolArgumentsBytes` bounds each call. */
 export async function streamRound(
@@ -38,6 +41,8 @@ export async function streamRound(
 ): Promise<RoundResult> {
   const limit = effectiveLimit(options.toolArgumentsBytes);
   const parts = new RoundParts();
+  // What the server reported before the end, for a round that does not reach it.
+  let usage = unknownUsage();
   try {
     for await (const event of provider.stream(request)) {
       switch (event.type) {
@@ -54,8 +59,10 @@ export async function streamRound(
           break;
         }
         case 'reasoning_end':
+          // Saved with the next checkpoint (at most 250 ms away), not at once: a stream of many small blocks must
+          // not cost a write each.
           parts.endReasoning(event.part);
-          sink.checkpoint(parts.content(), true);
+          sink.checkpoint(parts.content());
           break;
         case 'tool_call': {
           const call = toolCallPart(event, limit);
@@ -66,6 +73,9 @@ export async function streamRound(
         }
         case 'feature_dropped':
           sink.onNotice(event.message);
+          break;
+        case 'usage':
+          usage = event.usage;
           break;
         case 'done':
           return {
@@ -81,17 +91,18 @@ export async function streamRound(
       kind: 'failed',
       content: parts.withoutCalls(),
       error: new ProviderError('stream_cut', 'the response ended without finishing'),
+      usage,
     };
   } catch (error) {
     if (request.signal?.aborted || (error instanceof ProviderError && error.kind === 'cancelled')) {
-      return { kind: 'cancelled', content: parts.withoutCalls() };
+      return { kind: 'cancelled', content: parts.withoutCalls(), usage };
     }
     const failure =
       error instanceof ProviderError
         ? error
         : new ProviderError('network', (error as Error).message ?? String(error));
     // Tool calls of a cut response are dropped: they would have no results, and the model can make them again.
-    return { kind: 'failed', content: parts.withoutCalls(), error: failure };
+    return { kind: 'failed', content: parts.withoutCalls(), error: failure, usage };
   }
 }
 
@@ -115,13 +126,13 @@ class RoundParts {
   text(delta: string): void {
     const last = this.parts.at(-1);
     if (last?.type === 'text') last.text += delta;
-    else this.parts.push({ type: 'text', text: delta });
+    else this.add({ type: 'text', text: delta });
   }
 
   reasoning(delta: string): void {
     if (!this.open) {
       this.open = { type: 'reasoning', text: '' };
-      this.parts.push(this.open);
+      this.add(this.open);
     }
     this.open.text += delta;
   }
@@ -130,12 +141,23 @@ class RoundParts {
     // The decoder's block is the whole truth (a redacted block streams no text at all).
     const index = this.open ? this.parts.indexOf(this.open) : -1;
     if (index >= 0) this.parts[index] = { ...part };
-    else this.parts.push({ ...part });
+    else this.add({ ...part });
     this.open = null;
   }
 
   toolCall(call: ToolCallPart): void {
-    this.parts.push(call);
+    this.add(call);
+  }
+
+  // Every part is copied on each checkpoint: past the bound the round ends, so a stream cannot make that quadratic.
+  private add(part: AssistantPart): void {
+    if (this.parts.length >= MAX_ROUND_PARTS) {
+      throw new ProviderError(
+        'too_large',
+        `the model's answer has more than ${MAX_ROUND_PARTS} parts (text runs, reasoning blocks and tool calls); it was stopped there`,
+      );
+    }
+    this.parts.push(part);
   }
 
   toolCalls(): ToolCallPart[] {

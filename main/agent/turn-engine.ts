@@ -13,14 +13,16 @@ import { Emitter } from '../core/emitter';
 import type { ProviderSource } from './provider-source';
 import { healProviderKey } from './provider-source';
 import type { Provider, ReasoningRequest, TokenUsage } from './providers/provider';
-import { ProviderError, unknownUsage } from './providers/provider';
+import { ProviderError } from './providers/provider';
 import type { ModelPrice } from '../settings/model-prices';
 import { costOf } from '../settings/model-prices';
 import { streamRound } from './stream-round';
 import { systemPrompt } from './system-prompt';
 import type { ToolFilter } from './tool-exposure';
 import { toolDeclarations } from './tool-exposure';
-import type { ReasoningPart, ToolResultPart, UserPart } from '../store/transcript';
+import type { ToolResultPart, UserPart } from '../store/transcript';
+import { scrubbedContent } from './scrub-content';
+import { withinImageBudget } from './image-budget';
 import type { TurnEvent, TurnStatus } from './turn-events';
 import type { TurnPersistence } from './turn-persistence';
 
@@ -196,7 +198,7 @@ export class TurnEngine {
     summary: boolean,
   ) {
     const { persistence, redactor } = this.deps;
-    const messages = persistence.transcript(chatId);
+    const messages = withinImageBudget(persistence.transcript(chatId));
     if (summary) {
       messages.push({
         role: 'user',
@@ -240,7 +242,7 @@ export class TurnEngine {
         onText: (delta) => emitText(textStream.push(delta)),
         onReasoning: (delta) => emitReasoning(reasoningStream.push(delta)),
         onNotice: (message) =>
-          this.emit({ type: 'notice', chatId, level: 'warn', message: redactor.redact(message) }),
+          this.emit({ type: 'notice', chatId, level: 'warn', message: shortened(redactor.redact(message)) }),
         onToolCall: (call) =>
           this.emit({
             type: 'tool.call',
@@ -254,13 +256,11 @@ export class TurnEngine {
     );
     emitText(textStream.end());
     emitReasoning(reasoningStream.end());
-    this.recordUsage(chatId, messageId, round, result.kind === 'complete' ? result.usage : unknownUsage());
+    this.recordUsage(chatId, messageId, round, result.usage);
     const claim = this.deps.claimCallId ?? ((id: string) => id);
-    const content = result.content.map((part) => {
-      if (part.type === 'tool_call') return { ...redactor.redactDeep(part), id: claim(part.id) };
-      if (part.type !== 'reasoning') return redactor.redactDeep(part);
-      return scrubbedReasoning(part, redactor);
-    });
+    const content = scrubbedContent(result.content, redactor).map((part) =>
+      part.type === 'tool_call' ? { ...part, id: claim(part.id) } : part,
+    );
     const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
     switch (result.kind) {
       case 'cancelled':
@@ -309,18 +309,12 @@ export class TurnEngine {
   }
 }
 
-/**
- * Reasoning with any secret scrubbed out. Scrubbing breaks a signed block: it loses its signature (and a redacted
- * block its data), so it is kept to show but never sent back, and the turn goes on without thinking rather than send
- * the secret to the model again (docs/agent-loop.md, "Reasoning").
- */
-function scrubbedReasoning(part: ReasoningPart, redactor: Redactor): ReasoningPart {
-  const text = redactor.redact(part.text);
-  const signature = part.signature === undefined ? undefined : redactor.redact(part.signature);
-  const data = part.redactedData === undefined ? undefined : redactor.redact(part.redactedData);
-  if (text === part.text && signature === part.signature && data === part.redactedData) return part;
-  const { signature: _signature, redactedData: _data, ...rest } = part;
-  return { ...rest, text };
+/** The most characters of a notice built from a server's words. */
+const NOTICE_CHARS = 600;
+
+/** A scrubbed notice cut to NOTICE_CHARS (scrubbed first: a cut inside a secret would leave a piece of it). */
+function shortened(text: string): string {
+  return text.length > NOTICE_CHARS ? `${text.slice(0, NOTICE_CHARS)}…` : text;
 }
 
 /** The chat's prompt-cache key: stable for the chat, and not its id (docs/agent-loop.md, "Prompt caching"). */

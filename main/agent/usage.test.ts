@@ -189,15 +189,21 @@ describe('usage per round', () => {
 });
 
 describe('the price table', () => {
-  it('matches exact ids, then the longest prefix, with or without a provider prefix', () => {
+  it('matches exact ids, dated snapshots, dotted and prefixed forms, then the longest * row; nothing else', () => {
     const table = priceTable([
-      { model: 'claude-sonnet-4-5*', input: 1, output: 2, cacheRead: null, cacheWrite: null },
-      ...DEFAULT_PRICES.filter((price) => !price.model.startsWith('claude-sonnet-4-5')),
+      { model: 'my-model-*', input: 1, output: 2, cacheRead: null, cacheWrite: null },
+      ...DEFAULT_PRICES,
     ]);
-    expect(priceFor(table, 'claude-sonnet-4-5-20250929')).toMatchObject({ input: 1, output: 2 });
-    expect(priceFor(table, 'anthropic/claude-sonnet-4-5')).toMatchObject({ input: 1 });
-    expect(priceFor(table, 'claude-sonnet-4-20250514')).toMatchObject({ input: 3, output: 15 });
+    expect(priceFor(table, 'claude-sonnet-4-5-20250929')).toMatchObject({ input: 3, output: 15 });
+    expect(priceFor(table, 'anthropic/claude-sonnet-4.5')).toMatchObject({ input: 3, output: 15 });
+    expect(priceFor(table, 'anthropic/claude-opus-4.5')).toMatchObject({ input: 5, output: 25 });
+    expect(priceFor(table, 'claude-opus-4-20250514')).toMatchObject({ input: 15, output: 75 });
+    expect(priceFor(table, 'gpt-4o-2024-08-06')).toMatchObject({ input: 2.5 });
     expect(priceFor(table, 'gpt-4o-mini')).toMatchObject({ input: 0.15 });
+    expect(priceFor(table, 'my-model-large')).toMatchObject({ input: 1 });
+    // A model the table does not know is unknown, not priced like a neighbour.
+    expect(priceFor(table, 'claude-opus-4-6')).toBeNull();
+    expect(priceFor(table, 'gpt-4o-audio-preview')).toBeNull();
     expect(priceFor(table, 'llama3.2:latest')).toBeNull();
     // A missing cache price costs what input costs; an unknown count makes the cost unknown.
     const row = { model: 'm', input: 2, output: 4, cacheRead: null, cacheWrite: null };

@@ -30,19 +30,24 @@ const row = (model: string, input: number, output: number, cacheRead: number, ca
 });
 
 /**
- * Shipped defaults, from the providers' published list prices (checked 2026-11). Anthropic: cache reads 0.1×, writes
- * (5-minute cache) 1.25× input. OpenAI: cached input as listed, no write charge. DeepSeek: cache hits as listed.
- * Prices change: the person edits the table in Settings, and their rows win.
+ * Shipped defaults, from the providers' published list prices (checked 2026-11), one row per model id; a dated
+ * snapshot (`claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06`) and OpenRouter's dotted form (`claude-sonnet-4.5`)
+ * find the same row (priceFor). Anthropic: cache reads 0.1×, writes (5-minute cache) 1.25× input. OpenAI: cached input
+ * as listed, no write charge. DeepSeek: cache hits as listed. Prices change: the person edits the table in Settings.
  */
 export const DEFAULT_PRICES: readonly ModelPrice[] = [
-  row('claude-opus-4-5*', 5, 25, 0.5, 6.25),
-  row('claude-opus-4-1*', 15, 75, 1.5, 18.75),
-  row('claude-opus-4*', 15, 75, 1.5, 18.75),
-  row('claude-sonnet-4-5*', 3, 15, 0.3, 3.75),
-  row('claude-sonnet-4*', 3, 15, 0.3, 3.75),
-  row('claude-3-7-sonnet*', 3, 15, 0.3, 3.75),
-  row('claude-haiku-4-5*', 1, 5, 0.1, 1.25),
-  row('claude-3-5-haiku*', 0.8, 4, 0.08, 1),
+  row('claude-opus-4-5', 5, 25, 0.5, 6.25),
+  row('claude-opus-4-1', 15, 75, 1.5, 18.75),
+  row('claude-opus-4', 15, 75, 1.5, 18.75),
+  row('claude-opus-4-0', 15, 75, 1.5, 18.75),
+  row('claude-sonnet-4-5', 3, 15, 0.3, 3.75),
+  row('claude-sonnet-4', 3, 15, 0.3, 3.75),
+  row('claude-sonnet-4-0', 3, 15, 0.3, 3.75),
+  row('claude-3-7-sonnet', 3, 15, 0.3, 3.75),
+  row('claude-3-7-sonnet-latest', 3, 15, 0.3, 3.75),
+  row('claude-haiku-4-5', 1, 5, 0.1, 1.25),
+  row('claude-3-5-haiku', 0.8, 4, 0.08, 1),
+  row('claude-3-5-haiku-latest', 0.8, 4, 0.08, 1),
   row('gpt-5', 1.25, 10, 0.125, 0),
   row('gpt-5-mini', 0.25, 2, 0.025, 0),
   row('gpt-5-nano', 0.05, 0.4, 0.005, 0),
@@ -66,15 +71,19 @@ export function priceTable(saved: readonly ModelPrice[] | null): ModelPrice[] {
 }
 
 /**
- * The row for `model`: an exact id first, else the longest `*` prefix that matches. A provider prefix
- * (`anthropic/claude-sonnet-4-5` on OpenRouter) is tried without it too.
+ * The row for `model`: its exact id; else the id without a provider prefix (OpenRouter's `anthropic/…`), without a
+ * dated snapshot's date (`-20250929`, `-2024-08-06`) and with dots in the version as dashes (`claude-sonnet-4.5`);
+ * else the longest row ending in `*` whose start matches. Nothing is guessed beyond that: an unknown model has no cost.
  */
 export function priceFor(table: readonly ModelPrice[], model: string): ModelPrice | null {
-  const candidates = [model, model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : null];
-  for (const id of candidates) {
-    if (id === null) continue;
+  const bare = model.slice(model.lastIndexOf('/') + 1);
+  const undated = bare.replace(/-\d{4}-?\d{2}-?\d{2}$/, '');
+  const dashed = undated.replace(/(\d)\.(\d)/g, '$1-$2');
+  for (const id of new Set([model, bare, undated, dashed])) {
     const exact = table.find((price) => price.model === id);
     if (exact) return exact;
+  }
+  for (const id of new Set([model, bare])) {
     const prefix = table
       .filter((price) => price.model.endsWith('*') && id.startsWith(price.model.slice(0, -1)))
       .sort((a, b) => b.model.length - a.model.length)[0];

@@ -152,7 +152,7 @@ export const REASONING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
 /** A reasoning level. */
 export type ReasoningLevel = (typeof REASONING_LEVELS)[number];
 
-/** Anthropic's smallest thinking budget, and the bound kept under every current model's output limit. */
+/** The thinking budgets settings.json takes; a request keeps the budget within the model's output limit. */
 export const THINKING_BUDGET = { min: 1024, max: 127_999 } as const;
 
 const PRICE = says('must be a number of US dollars per million tokens, from 0 to 10000');

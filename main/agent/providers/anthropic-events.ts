@@ -27,8 +27,21 @@ export class AnthropicStreamDecoder {
   /** @param toolCallBytes the most argument bytes one call keeps (default unbounded; providers pass the setting). */
   constructor(private readonly toolCallBytes: number = Number.POSITIVE_INFINITY) {}
 
-  /** The neutral events one SSE message yields; throws ProviderError for an `error` event. */
+  /**
+   * The neutral events one SSE message yields; throws ProviderError for an `error` event. The first output comes after
+   * a `usage` event with what message_start reported (the input is billed even if the answer is cut); nothing before
+   * it, so a failure before any output is still retried.
+   */
   push(message: SseMessage): StreamEvent[] {
+    const events = this.decode(message);
+    if (this.usageSaid || !events.some((e) => e.type !== 'done')) return events;
+    this.usageSaid = true;
+    return [{ type: 'usage', usage: { ...this.tokens } }, ...events];
+  }
+
+  private usageSaid = false;
+
+  private decode(message: SseMessage): StreamEvent[] {
     const event = parse(message);
     // ping, and event types newer than this client.
     if (event === null) return [];

@@ -1,5 +1,5 @@
 // The neutral transcript rendered as an Anthropic Messages API request body.
-import type { ToolResultPart, TranscriptMessage } from '../../store/transcript';
+import type { AssistantPart, ToolResultPart, TranscriptMessage } from '../../store/transcript';
 import { pairToolResults } from './pair-results';
 import type { ModelRequest } from './provider';
 import type { WirePart } from './wire-content';
@@ -60,25 +60,53 @@ export interface AnthropicBody {
   thinking?: { type: 'enabled'; budget_tokens: number };
 }
 
+/** Anthropic's smallest thinking budget. */
+const MIN_THINKING_BUDGET = 1024;
+
+// The most output tokens each model line takes (Anthropic's model table), longest prefix first; an unknown model
+// gets 32,000, the smallest limit of a model that thinks, so a request never asks more than a model allows.
+const OUTPUT_CAPS: ReadonlyArray<[prefix: string, tokens: number]> = [
+  ['claude-opus-4-5', 64_000],
+  ['claude-opus-4.5', 64_000],
+  ['claude-opus-4', 32_000],
+  ['claude-sonnet-4', 64_000],
+  ['claude-haiku-4', 64_000],
+  ['claude-3-7-sonnet', 64_000],
+  ['claude-3-5', 8192],
+  ['claude-3-', 4096],
+];
+const DEFAULT_OUTPUT_CAP = 32_000;
+
+/** The output limit of `model` (a provider prefix such as `anthropic/` is ignored). */
+export function outputCap(model: string): number {
+  const id = model.slice(model.lastIndexOf('/') + 1);
+  return OUTPUT_CAPS.find(([prefix]) => id.startsWith(prefix))?.[1] ?? DEFAULT_OUTPUT_CAP;
+}
+
 // Anthropic's pattern for declared tool names.
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Renders a request: system prompt, merged user turns with tool results first, tools as input_schema. */
 export function renderAnthropicRequest(request: ModelRequest, defaultMaxTokens: number): AnthropicBody {
-  const withThinking = renderAnthropicMessages(request.messages, { thinking: true });
-  const thinking = request.reasoning !== undefined && thinkingFits(withThinking);
-  const messages = thinking ? withThinking : renderAnthropicMessages(request.messages);
+  const thinking = request.reasoning !== undefined && thinkingFits(request.messages);
+  const messages = renderAnthropicMessages(request.messages, { thinking });
   const body: AnthropicBody = {
     model: request.model,
     max_tokens: request.maxTokens ?? defaultMaxTokens,
     stream: true,
     messages,
   };
+  const cap = outputCap(request.model);
   if (thinking && request.reasoning) {
-    // The budget is part of max_tokens: the answer keeps its own room on top of it.
-    body.thinking = { type: 'enabled', budget_tokens: request.reasoning.budgetTokens };
-    body.max_tokens += request.reasoning.budgetTokens;
-  }
+    // The budget is part of max_tokens: the answer keeps its own room on top of it, within the model's output limit,
+    // and the budget keeps 1,024 tokens of that room whatever it asked.
+    body.max_tokens = Math.min(body.max_tokens + request.reasoning.budgetTokens, cap);
+    const budget = Math.max(
+      MIN_THINKING_BUDGET,
+      Math.min(request.reasoning.budgetTokens, body.max_tokens - 1024),
+    );
+    body.thinking = { type: 'enabled', budget_tokens: budget };
+  } else body.max_tokens = Math.min(body.max_tokens, cap);
   if (request.system !== '') body.system = request.system;
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
@@ -144,11 +172,25 @@ export function addCacheBreakpoints(body: AnthropicBody): number {
  * called tools), the API wants that message to open with the signed thinking block it streamed. A turn begun without
  * thinking, or whose thinking was altered (a secret scrubbed out of it), goes on without (docs/agent-loop.md, "Reasoning").
  */
-function thinkingFits(messages: readonly AnthropicMessage[]): boolean {
-  const last = messages.findLast((message) => message.role === 'assistant');
-  if (!last?.content.some((b) => b.type === 'tool_use')) return true;
-  const first = last.content[0]?.type;
-  return first === 'thinking' || first === 'redacted_thinking';
+function thinkingFits(transcript: readonly TranscriptMessage[]): boolean {
+  const turn = transcript.slice(currentTurnStart(transcript));
+  const last = turn.findLast((message) => message.role === 'assistant');
+  if (last?.role !== 'assistant' || !last.content.some((p) => p.type === 'tool_call')) return true;
+  // The first block the message renders to: blank text and reasoning that cannot go back render to nothing.
+  const first = last.content.find(
+    (p) => (p.type === 'text' && p.text.trim() !== '') || p.type === 'tool_call' || sendable(p),
+  );
+  return first !== undefined && sendable(first);
+}
+
+/** Whether a part is reasoning that can go back to Anthropic: signed, or a redacted block with its data. */
+function sendable(part: AssistantPart): boolean {
+  return part.type === 'reasoning' && (part.redactedData !== undefined || Boolean(part.signature));
+}
+
+/** Where the current turn starts: after the last message the person (or a note) added; tool results do not count. */
+function currentTurnStart(transcript: readonly TranscriptMessage[]): number {
+  return transcript.findLastIndex((message) => message.role === 'user') + 1;
 }
 
 /**
@@ -163,7 +205,10 @@ export function renderAnthropicMessages(
   const paired = pairToolResults(transcript);
   const invalid = new Map<string, string>();
   const out: AnthropicMessage[] = [];
-  for (const message of paired) {
+  // Only the current turn's thinking goes back: the API ignores earlier turns' (it strips them), so sending them
+  // would only resend what a server planted there.
+  const turnStart = currentTurnStart(paired);
+  for (const [index, message] of paired.entries()) {
     let rendered: AnthropicMessage;
     if (message.role === 'user') {
       rendered = { role: 'user', content: toWireParts(message.content).map(block) };
@@ -176,7 +221,7 @@ export function renderAnthropicMessages(
           continue;
         }
         if (part.type === 'reasoning') {
-          if (!options.thinking) continue;
+          if (!options.thinking || index < turnStart) continue;
           if (part.redactedData !== undefined)
             content.push({ type: 'redacted_thinking', data: part.redactedData });
           else if (part.signature) {

@@ -96,6 +96,11 @@ describe('AnthropicProvider', () => {
     const result = await collectStream(provider().stream(request()));
     expect(result.error).toBeUndefined();
     expect(result.events.filter((e) => e.type !== 'text')).toEqual([
+      // What message_start reported, ahead of the first output.
+      {
+        type: 'usage',
+        usage: { inputTokens: 10, outputTokens: 1, cacheReadTokens: null, cacheWriteTokens: null },
+      },
       { type: 'tool_call', id: 'toolu_a', name: 'read_file', args: argsA },
       { type: 'tool_call', id: 'toolu_b', name: 'read_file', args: argsB },
       {
@@ -207,7 +212,7 @@ describe('AnthropicProvider', () => {
       }),
     });
     const result = await collectStream(provider().stream(request()));
-    expect(result.events).toEqual([
+    expect(result.events.filter((e) => e.type !== 'usage')).toEqual([
       { type: 'tool_call', id: 'toolu_1', name: 'read_file', args: '{"path":"x"}' },
     ]);
     expect(result.error).toMatchObject({ kind: 'stream_cut' });
@@ -220,7 +225,8 @@ describe('AnthropicProvider', () => {
     let error: unknown;
     try {
       for await (const event of provider().stream(request({ signal: controller.signal }))) {
-        if (event.type === 'text') seen.push(event.delta);
+        if (event.type !== 'text') continue;
+        seen.push(event.delta);
         controller.abort(new Error('stopped by the user'));
       }
     } catch (caught) {

@@ -47,9 +47,8 @@ describe('OpenAI-compatible chunks', () => {
         decoder,
       ),
     ).toEqual([
-      // OpenRouter's `reasoning` field is reasoning, closed by the first content.
+      // OpenRouter's `reasoning` field is reasoning (one block per response, closed at the finish).
       { type: 'reasoning', delta: 'x' },
-      { type: 'reasoning_end', part: { type: 'reasoning', text: 'x', field: 'reasoning' } },
       { type: 'text', delta: 'hi' },
     ]);
     expect(openAi({ choices: [], usage: { prompt_tokens: 3, completion_tokens: null } }, decoder)).toEqual(
@@ -72,7 +71,10 @@ describe('OpenAI-compatible chunks', () => {
         },
         decoder,
       ),
-    ).toMatchObject([{ type: 'tool_call', name: 'f', args: '{}' }]);
+    ).toMatchObject([
+      { type: 'reasoning_end', part: { type: 'reasoning', text: 'x', field: 'reasoning' } },
+      { type: 'tool_call', name: 'f', args: '{}' },
+    ]);
     expect(openAi('[DONE]', decoder)).toMatchObject([{ type: 'done', usage: { inputTokens: 3 } }]);
   });
 
@@ -133,7 +135,14 @@ describe('Anthropic events', () => {
         { type: 'content_block_start', index: 0, content_block: { type: 'text', text: 'a', citations: [] } },
         decoder,
       ),
-    ).toEqual([{ type: 'text', delta: 'a' }]);
+    ).toEqual([
+      // message_start's counts, ahead of the first output.
+      {
+        type: 'usage',
+        usage: { inputTokens: 4, outputTokens: null, cacheReadTokens: 2, cacheWriteTokens: null },
+      },
+      { type: 'text', delta: 'a' },
+    ]);
     expect(
       anthropic(
         { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 't' } },

@@ -130,7 +130,11 @@ export function errorMessage(bodyText: string): string {
   } catch {
     // Not JSON: a proxy's HTML page or plain text; show its start.
   }
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  // The cut says so in the redactor's own words, so a secret split by it is still scrubbed on both sides
+  // (main/core/redaction-cuts.ts).
+  return text.length > 500
+    ? `${text.slice(0, 500)} [output truncated: ${text.length - 500} characters cut]`
+    : text;
 }
 
 async function* readEvents(

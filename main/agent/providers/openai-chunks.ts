@@ -22,7 +22,10 @@ export class OpenAiStreamDecoder {
 
   private finishReason: string | undefined;
   private usage: TokenUsage = unknownUsage();
-  /** The reasoning streamed so far and the field it came in, closed by the first content or tool call. */
+  /**
+   * The reasoning streamed so far and the field it came in: one block per response, however often a server switches
+   * between reasoning and content (closed at the finish, so a stream cannot make thousands of blocks).
+   */
   private reasoning: ReasoningPart | null = null;
   /** True once [DONE] arrived. */
   finished = false;
@@ -45,8 +48,7 @@ export class OpenAiStreamDecoder {
       out.push({ type: 'reasoning', delta: piece });
     }
     const content = delta?.content;
-    if (content) out.push(...this.endReasoning(), { type: 'text', delta: content });
-    if (delta?.tool_calls?.length) out.push(...this.endReasoning());
+    if (content) out.push({ type: 'text', delta: content });
     choice.delta?.tool_calls?.forEach((fragment, position) => this.fragment(fragment, position));
     if (choice.finish_reason) {
       this.finishReason = choice.finish_reason;
@@ -130,12 +132,15 @@ function usageOf(raw: NonNullable<OpenAiChunk['usage']>, before: TokenUsage): To
     tokenCount(raw.prompt_tokens_details?.cached_tokens) ?? tokenCount(raw.prompt_cache_hit_tokens);
   const cacheWrite = tokenCount(raw.prompt_tokens_details?.cache_write_tokens);
   const prompt = tokenCount(raw.prompt_tokens);
+  const output = tokenCount(raw.completion_tokens) ?? before.outputTokens;
+  // A chunk with prompt_tokens states the input whole: its cache figures go with it (none: unknown), never an
+  // earlier chunk's, which would count the cached part twice.
+  if (prompt === null) return { ...before, outputTokens: output };
   return {
-    inputTokens:
-      prompt === null ? before.inputTokens : Math.max(0, prompt - (cacheRead ?? 0) - (cacheWrite ?? 0)),
-    outputTokens: tokenCount(raw.completion_tokens) ?? before.outputTokens,
-    cacheReadTokens: cacheRead ?? before.cacheReadTokens,
-    cacheWriteTokens: cacheWrite ?? before.cacheWriteTokens,
+    inputTokens: Math.max(0, prompt - (cacheRead ?? 0) - (cacheWrite ?? 0)),
+    outputTokens: output,
+    cacheReadTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
   };
 }
 

@@ -106,14 +106,14 @@ export function renderOpenAiMessages(transcript: readonly TranscriptMessage[]): 
       }
       if (text === '' && calls.length === 0) continue;
       const rendered: OpenAiMessage = { role: 'assistant', content: text === '' ? null : text };
-      if (calls.length > 0) {
-        rendered.tool_calls = calls;
-        // Reasoning goes back only with tool calls, in the field it came in; a plain answer's is dropped.
-        for (const part of message.content) {
-          if (part.type !== 'reasoning' || !part.text) continue;
-          const field = part.field === 'reasoning' ? 'reasoning' : 'reasoning_content';
-          rendered[field] = (rendered[field] ?? '') + part.text;
-        }
+      if (calls.length > 0) rendered.tool_calls = calls;
+      // Reasoning goes back in the field an OpenAI-compatible server sent it in (DeepSeek's thinking mode wants every
+      // message's back once tools are declared, and ignores it otherwise); another wire's reasoning (Anthropic
+      // thinking, after a switch of provider) has no such field and is never sent.
+      for (const part of message.content) {
+        if (part.type !== 'reasoning' || !part.text || !part.field) continue;
+        const field = part.field === 'reasoning' ? 'reasoning' : 'reasoning_content';
+        rendered[field] = (rendered[field] ?? '') + part.text;
       }
       push(rendered);
     } else {

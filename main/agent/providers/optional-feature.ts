@@ -1,10 +1,16 @@
 // Request features some servers or models refuse (docs/agent-loop.md, "When a server refuses a feature"): prompt
-// caching, thinking, reasoning effort, images. The first refusal — a 400 whose message names the feature — gets the
-// request once more without it, the person is told once in words, and that server (or model) is not sent it again
-// while the app runs. One level above withRetry, which retries transport failures only.
+// caching, thinking, reasoning effort, images. The first refusal — a 400 whose message names the feature *and* says it
+// is not taken ("not supported", "Extra inputs are not permitted", "Unrecognized request argument") — gets the request
+// once more without it, the person is told once in words, and that server (or model) is not sent it again while the
+// app runs. A 400 that only mentions the feature (an image too large, an invalid thinking signature) is not a refusal.
+// One level above withRetry, which retries transport failures only.
 import type { TranscriptMessage } from '../../store/transcript';
 import type { StreamEvent } from './provider';
 import { ProviderError } from './provider';
+
+// How servers say a field or a feature is not taken (OpenAI, Anthropic and pydantic-based proxies, vLLM, LM Studio).
+const NOT_TAKEN =
+  /not (supported|permitted|allowed|recognized|recognised)|unsupported|unrecognized|unrecognised|unknown (field|parameter|argument)|extra (inputs|fields)|(does not|doesn't|do not) support|only supported|unexpected (field|keyword|parameter|argument)/;
 
 /** One optional feature and where it was refused. */
 export class OptionalFeature {
@@ -12,11 +18,13 @@ export class OptionalFeature {
 
   /**
    * @param label what the person is told was turned off ("prompt caching", "extended thinking")
-   * @param words a refusal names one of these (case-insensitive), e.g. the request field
+   * @param names a refusal names one of these (case-insensitive), e.g. the request field
+   * @param phrases what else counts as a refusal of it, whole ("image_url is only supported")
    */
   constructor(
     readonly label: string,
-    private readonly words: readonly string[],
+    private readonly names: readonly string[],
+    private readonly phrases: readonly RegExp[] = [],
   ) {}
 
   /** Whether `scope` (a server's address, or address and model) has refused it. */
@@ -33,7 +41,8 @@ export class OptionalFeature {
   refusal(error: unknown): boolean {
     if (!(error instanceof ProviderError) || error.kind !== 'bad_request') return false;
     const message = error.message.toLowerCase();
-    return this.words.some((word) => message.includes(word.toLowerCase()));
+    if (this.phrases.some((phrase) => phrase.test(message))) return true;
+    return this.names.some((name) => message.includes(name.toLowerCase())) && NOT_TAKEN.test(message);
   }
 }
 
@@ -70,7 +79,8 @@ export async function* streamWithFeatures(
       if (!refused) throw error;
       using.delete(refused);
       refused.feature.refuse(refused.scope);
-      const reason = (error as ProviderError).message.slice(0, 300);
+      // Whole: a cut could split a secret the server echoed; the engine scrubs, then shortens (turn-engine.ts).
+      const reason = (error as ProviderError).message;
       yield {
         type: 'feature_dropped',
         feature: refused.feature.label,
@@ -113,4 +123,8 @@ export function withoutImages(messages: readonly TranscriptMessage[]): Transcrip
 }
 
 /** Images, which a text-only model refuses. */
-export const IMAGES = new OptionalFeature('images', ['image', 'vision']);
+export const IMAGES = new OptionalFeature(
+  'images',
+  ['image_url', 'image input', 'images', 'vision'],
+  [/image_url is only supported/, /not a multimodal model/, /(image|vision)( input)? (is )?not supported/],
+);

@@ -54,6 +54,8 @@ export type StreamEvent =
   /** A reasoning block is complete: what must be sent back with it (Anthropic's signature, a redacted block's data). */
   | { type: 'reasoning_end'; part: ReasoningPart }
   | { type: 'tool_call'; id: string; name: string; args: string; tooLarge?: { bytes: number; limit: number } }
+  /** What the server reported so far (Anthropic's message_start): kept if the round is cut before `done`. */
+  | { type: 'usage'; usage: TokenUsage }
   /** The server refused an optional feature; the request went again without it (said once per server). */
   | { type: 'feature_dropped'; feature: string; message: string }
   | { type: 'done'; stopReason: string; usage: TokenUsage };
