@@ -168,16 +168,18 @@ export function addCacheBreakpoints(body: AnthropicBody): number {
 }
 
 /**
- * Whether thinking can be asked for with these messages: while a tool-use turn goes on (the last assistant message
- * called tools), the API wants that message to open with the signed thinking block it streamed. A turn begun without
- * thinking, or whose thinking was altered (a secret scrubbed out of it), goes on without (docs/agent-loop.md, "Reasoning").
+ * Whether thinking can be asked for with these messages. While a tool-use turn goes on (an assistant message of the
+ * current turn called tools), the API wants the turn's first assistant message to open with the signed thinking block
+ * it streamed; later responses of the same turn may come without one. A turn begun without thinking, or whose
+ * thinking was altered (a secret scrubbed out of it), goes on without (docs/agent-loop.md, "Reasoning").
  */
 function thinkingFits(transcript: readonly TranscriptMessage[]): boolean {
-  const turn = transcript.slice(currentTurnStart(transcript));
-  const last = turn.findLast((message) => message.role === 'assistant');
-  if (last?.role !== 'assistant' || !last.content.some((p) => p.type === 'tool_call')) return true;
-  // The first block the message renders to: blank text and reasoning that cannot go back render to nothing.
-  const first = last.content.find(
+  const turn = transcript
+    .slice(currentTurnStart(transcript))
+    .flatMap((message) => (message.role === 'assistant' ? [message] : []));
+  if (!turn.some((message) => message.content.some((p) => p.type === 'tool_call'))) return true;
+  // The first block the turn renders to: blank text and reasoning that cannot go back render to nothing.
+  const first = turn[0]?.content.find(
     (p) => (p.type === 'text' && p.text.trim() !== '') || p.type === 'tool_call' || sendable(p),
   );
   return first !== undefined && sendable(first);

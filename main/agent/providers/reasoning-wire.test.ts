@@ -160,6 +160,21 @@ describe('which reasoning goes back', () => {
     );
     expect(without.thinking).toBeUndefined();
     expect(JSON.stringify(without)).not.toContain('cut short');
+    // Later responses of a tool-use turn come without thinking: the turn's first one opened with it, so it goes on.
+    const later: TranscriptMessage[] = [
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      { role: 'assistant', content: [signed, call] },
+      result,
+      { role: 'assistant', content: [{ ...call, id: 'toolu_2' }] },
+      { role: 'tool_results', results: [{ ...result.results[0]!, callId: 'toolu_2' }] },
+    ];
+    const on = renderAnthropicRequest({ ...request('claude-sonnet-4-5', 2048), messages: later }, 8192);
+    expect(on.thinking).toBeDefined();
+    expect(on.messages[1]?.content[0]).toEqual({
+      type: 'thinking',
+      thinking: 'Anthropic thoughts',
+      signature: 'sig',
+    });
   });
 });
 
