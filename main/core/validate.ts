@@ -1,7 +1,7 @@
 // Argument validation with Ajv against a tool's JSON Schema (draft-07 by default, 2019-09 and 2020-12 by $schema).
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019';
-import { Ajv2020 } from 'ajv/dist/2020';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import type { JsonSchema } from '../../tools/sdk/types';
 
