@@ -13,6 +13,7 @@ const modules: Array<[string, () => Promise<BenchModule>]> = [
   ['prompt cache', () => import('./prompt-cache-bench')],
   ['mcp', () => import('./mcp-bench')],
   ['ui', () => import('./ui-bench')],
+  ['cli start', () => import('./cli-start-bench')],
 ];
 
 const only = process.argv.slice(2);

@@ -1,0 +1,92 @@
+// The built `agenvoy` command (docs/hosts.md, "The agenvoy command"): one ESM bundle of main/launcher/main.ts in
+// dist/cli/, packages left in node_modules, and a stamp listing every source file that went into it with its size and
+// modification time. bin/agenvoy runs the bundle only while the stamp still matches the sources, so it never runs
+// stale code; otherwise it rebuilds (esbuild, about a second) or falls back to loading the TypeScript through tsx.
+// Plain JavaScript: it runs before anything could compile TypeScript.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The bundle and its stamp. */
+export const CLI_DIR = path.join(ROOT, 'dist', 'cli');
+export const CLI_BUNDLE = path.join(CLI_DIR, 'main.mjs');
+export const CLI_STAMP = path.join(CLI_DIR, 'stamp.json');
+const ENTRY = path.join(ROOT, 'main', 'launcher', 'main.ts');
+
+/**
+ * Whether the bundle is there and was built from the sources as they are: every input it lists still has the size
+ * and modification time it had. A source that changed, moved or went makes it stale (a new file only matters once an
+ * input imports it, which changes that input).
+ */
+export function bundleIsFresh(root = ROOT) {
+  const dir = path.join(root, 'dist', 'cli');
+  let stamp;
+  try {
+    stamp = JSON.parse(fs.readFileSync(path.join(dir, 'stamp.json'), 'utf8'));
+    if (!fs.statSync(path.join(dir, 'main.mjs')).isFile()) return false;
+  } catch {
+    return false;
+  }
+  if (!stamp || typeof stamp !== 'object' || !Array.isArray(stamp.inputs) || stamp.inputs.length === 0)
+    return false;
+  for (const input of stamp.inputs) {
+    if (!input || typeof input.path !== 'string') return false;
+    let stat;
+    try {
+      stat = fs.statSync(path.join(root, input.path));
+    } catch {
+      return false;
+    }
+    if (stat.size !== input.size || stat.mtimeMs !== input.mtimeMs) return false;
+  }
+  return true;
+}
+
+/**
+ * Builds dist/cli/main.mjs and its stamp. Each file is written under a temporary name and renamed, so two commands
+ * rebuilding at once (tests run in parallel) never leave a half-written bundle, and the stamp comes last: a bundle
+ * without its stamp is stale, never wrong.
+ */
+export async function buildCli(root = ROOT) {
+  const { build } = await import('esbuild');
+  const dir = path.join(root, 'dist', 'cli');
+  fs.mkdirSync(dir, { recursive: true });
+  const temp = `.${process.pid}-${Date.now()}`;
+  const result = await build({
+    entryPoints: [root === ROOT ? ENTRY : path.join(root, 'main', 'launcher', 'main.ts')],
+    outfile: path.join(dir, `main${temp}.mjs`),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // better-sqlite3 and keytar are native, and every package keeps its own files and paths in node_modules.
+    packages: 'external',
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const inputs = Object.keys(result.metafile.inputs).map((input) => {
+    const full = path.resolve(root, input);
+    const stat = fs.statSync(full);
+    return { path: path.relative(root, full), size: stat.size, mtimeMs: stat.mtimeMs };
+  });
+  // The source map names the file it maps; it keeps its temporary name's pair, renamed with it.
+  fs.renameSync(path.join(dir, `main${temp}.mjs.map`), path.join(dir, 'main.mjs.map'));
+  const code = fs.readFileSync(path.join(dir, `main${temp}.mjs`), 'utf8');
+  fs.writeFileSync(
+    path.join(dir, `main${temp}.mjs`),
+    code.replace(`//# sourceMappingURL=main${temp}.mjs.map`, '//# sourceMappingURL=main.mjs.map'),
+  );
+  fs.renameSync(path.join(dir, `main${temp}.mjs`), path.join(dir, 'main.mjs'));
+  const stampTemp = path.join(dir, `stamp${temp}.json`);
+  fs.writeFileSync(stampTemp, `${JSON.stringify({ built: new Date().toISOString(), inputs }, null, 1)}\n`);
+  fs.renameSync(stampTemp, path.join(dir, 'stamp.json'));
+  return { inputs: inputs.length };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { inputs } = await buildCli();
+  console.log(`built dist/cli/main.mjs from ${inputs} source files`);
+}
