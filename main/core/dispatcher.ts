@@ -40,13 +40,23 @@ export interface DispatcherDeps extends PrepareDeps {
 /** Looks up, validates, approves and runs tool calls; emits CallEvents. */
 export class Dispatcher {
   private readonly events = new Emitter<CallEvent>();
+  // Events are built (and their arguments redacted) only while someone listens: most calls have no listener.
+  private listeners = 0;
   private sandboxNoticeGiven = false;
 
   constructor(private readonly deps: DispatcherDeps) {}
 
   /** Subscribes to call events; returns the unsubscribe. */
   on(listener: (event: CallEvent) => void): () => void {
-    return this.events.on(listener);
+    let subscribed = true;
+    this.listeners++;
+    const off = this.events.on(listener);
+    return () => {
+      if (!subscribed) return;
+      subscribed = false;
+      this.listeners--;
+      off();
+    };
   }
 
   /** Whether commands can be confined here (checked once by the sandbox, then cached). */
@@ -68,7 +78,11 @@ export class Dispatcher {
   /** Asks the gate, in one request, about every ready call that is not alwaysAllow. */
   async approve(calls: PreparedCall[], scope: CallScope): Promise<ApprovalResult> {
     // Decided against the definition the registry holds now, every announced change applied (docs/security.md).
-    const outcomes = await pinAll(calls, scope, await currentDefinitions(calls, this.deps));
+    const current = await currentDefinitions(calls, this.deps);
+    // pinAll makes a signal for the pins when the turn has none: skipped when no call has a pin to run.
+    const outcomes = calls.some((call) => call.kind === 'ready' && call.tool.spec.pinArguments)
+      ? await pinAll(calls, scope, current)
+      : current;
     const asking = calls
       .map((call, index) => ({ call, index }))
       .filter(
@@ -238,9 +252,10 @@ export class Dispatcher {
     startedAt: number,
     limitMs: number,
   ): ToolContext {
-    const log = this.deps.log.child({ tool: call.name, call: call.id });
     // A call that never went through approve() (a direct execute in tests) counts as a policy's allow.
     const approval = call.approval ?? { by: 'policy', ruleId: null, ruleOrigin: null };
+    const root = this.deps.log;
+    let log: AppLogger | undefined;
     return {
       signal,
       progress: (update) =>
@@ -252,7 +267,10 @@ export class Dispatcher {
           elapsedMs: Date.now() - startedAt,
           update: this.deps.redactor.redactDeep(update),
         }),
-      log,
+      // Made on first use: most handlers (an MCP call) never log.
+      get log() {
+        return (log ??= root.child({ tool: call.name, call: call.id }));
+      },
       getSecret: this.deps.getSecret,
       workspace: scope.workspace,
       chatId: scope.chatId,
@@ -269,6 +287,7 @@ export class Dispatcher {
   }
 
   private emit(event: CallEvent): void {
+    if (this.listeners === 0) return;
     this.events.emit(
       event.type === 'call.queued' ? { ...event, args: this.deps.redactor.redactDeep(event.args) } : event,
     );

@@ -65,6 +65,8 @@ export function thrownOutcome(error: unknown, durationMs: number): CallOutcome {
 
 /** Cuts text past `max` bytes, with a note saying how much was cut. */
 export function capText(text: string, max = MAX_RESULT_BYTES): string {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: text this short is under the cap without being measured.
+  if (text.length * 3 <= max) return text;
   const bytes = Buffer.byteLength(text);
   if (bytes <= max) return text;
   const kept = Buffer.from(text)

@@ -90,4 +90,14 @@ describe('toToolResult', () => {
     const parts = [{ type: 'text' as const, text: 'small' }];
     expect(capContent(parts, 100)).toBe(parts);
   });
+
+  it('measures multi-byte text exactly when its length alone cannot tell (the fast path is only a bound)', () => {
+    // 40 × "é" is 80 bytes: under a 100-byte cap, though 40 units could be 120 bytes.
+    const under = [{ type: 'text' as const, text: 'é'.repeat(40) }];
+    expect(capContent(under, 100)).toBe(under);
+    // 160 × "é" is 320 bytes: cut to the 172 bytes left beside the note's room.
+    expect(capContent([{ type: 'text', text: 'é'.repeat(160) }], 300)).toEqual([
+      { type: 'text', text: `${'é'.repeat(86)}\n[output truncated: 148 bytes cut]` },
+    ]);
+  });
 });
