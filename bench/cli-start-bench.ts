@@ -43,6 +43,29 @@ function untilUrl(env: NodeJS.ProcessEnv): Promise<number> {
   });
 }
 
+/** 500 global script tools, each with its own name, words and parameters (no two schemas alike). */
+function scriptTools(home: string): void {
+  const topics = ['sales', 'invoices', 'tickets', 'deploys', 'metrics', 'contracts', 'orders', 'backups'];
+  for (let i = 0; i < 500; i++) {
+    const dir = path.join(home, 'tools', 'script', `tool${i}`);
+    fs.mkdirSync(dir, { recursive: true });
+    const topic = topics[i % topics.length] as string;
+    fs.writeFileSync(
+      path.join(dir, 'tool.json'),
+      JSON.stringify({
+        name: `${topic}_report_${i}`,
+        description: `Builds report ${i} of the ${topic} for a team, with totals per region and a chart.`,
+        parameters: {
+          type: 'object',
+          properties: { [`region_${i}`]: { type: 'string', description: `Region ${i}` } },
+          required: [`region_${i}`],
+        },
+      }),
+    );
+    fs.writeFileSync(path.join(dir, 'script.js'), 'console.log("ok")');
+  }
+}
+
 /** Starts each command RUNS times over a fresh AGENVOY_HOME. */
 export async function run_(): Promise<BenchRow[]> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-bench-cli-'));
@@ -51,18 +74,25 @@ export async function run_(): Promise<BenchRow[]> {
     // One run each first, so the bundle is built and the renderer too (web serves it).
     await timed([BIN, 'tools', 'list'], env);
     await untilUrl(env);
+    const many = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-bench-500-'));
+    scriptTools(many);
+    const manyEnv = { ...env, AGENVOY_HOME: many };
+    const search = [BIN, 'tools', 'search', 'chart of the sales per region', '--limit', '5', '--json'];
     const samples = {
       node: [] as number[],
       bundle: [] as number[],
       source: [] as number[],
       web: [] as number[],
+      search: [] as number[],
     };
     for (let i = 0; i < RUNS; i++) {
       samples.node.push(await timed(['-e', '0'], env));
       samples.bundle.push(await timed([BIN, 'tools', 'list'], env));
       samples.source.push(await timed([BIN, 'tools', 'list'], { ...env, AGENVOY_FROM_SOURCE: '1' }));
       samples.web.push(await untilUrl(env));
+      samples.search.push(await timed(search, manyEnv));
     }
+    fs.rmSync(many, { recursive: true, force: true });
     const node = median(samples.node);
     const row = (metric: string, values: number[], target?: number): BenchRow => {
       const value = median(values);
@@ -80,6 +110,7 @@ export async function run_(): Promise<BenchRow[]> {
       row('agenvoy tools list (built bundle), against node -e 0', samples.bundle, 300),
       row('agenvoy tools list from the TypeScript (tsx), against node -e 0', samples.source),
       row('agenvoy web until it prints its URL, against node -e 0', samples.web, 500),
+      row('agenvoy tools search with 500 script tools, cold, against node -e 0', samples.search, 1000),
     ];
   } finally {
     fs.rmSync(home, { recursive: true, force: true });

@@ -40,6 +40,10 @@ export async function resolveWritable(
   context: WritableContext,
 ): Promise<WritableResult> {
   const toolDirs = await forms(context.toolDir);
+  const own = toolDirs[toolDirs.length - 1] as string;
+  // Nothing declared (most tools): only the tool's own folder, with no need to look at the places below. Looking
+  // anyway read every other tool folder once per tool, quadratic in a folder of 500 tools (1.1 s of `tools search`).
+  if (declared.length === 0) return { ok: true, paths: [own] };
   const homes = await forms(context.homeDir);
   const places: Places = {
     toolDirs,
@@ -48,7 +52,7 @@ export async function resolveWritable(
     commandFolders: commandFolders(homes, context.pathEnv ?? process.env.PATH),
     otherTools: await otherToolFolders(context.toolDir),
   };
-  const paths = [toolDirs[toolDirs.length - 1] as string];
+  const paths = [own];
   for (const entry of declared) {
     const literal = expand(entry, context);
     if (literal === null)
