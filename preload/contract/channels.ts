@@ -3,8 +3,6 @@ import type { Result, Unsubscribe } from './result';
 import type {
   AppInfo,
   ApprovalDecisionView,
-  AttachmentInput,
-  ChatReasoning,
   ChatSearchHit,
   ChatSnapshot,
   ChatSummary,
@@ -20,11 +18,12 @@ import type {
   SettingsView,
   TaskItem,
   TodoItem,
-  TokenUsageView,
   ToolSourceView,
   ToolView,
 } from './views';
 import type { SandboxStatusView, TrustedFolderItem, WorkspaceTrustView } from './security-views';
+import type { AttachmentInput } from './attachment-views';
+import type { ChatReasoning, TokenUsageView } from './model-views';
 
 // ---------------------------------------------------------------------------------------------------------
 // Invoke channels

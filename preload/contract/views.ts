@@ -1,4 +1,6 @@
 // The IPC contract, part: Views: what main shows the renderer. Types only; preload/contract.ts re-exports every part.
+import type { AttachedFileView } from './attachment-views';
+import type { ChatReasoning, ModelPriceView, ReasoningLevel, RoundUsageView } from './model-views';
 
 // ---------------------------------------------------------------------------------------------------------
 // Views: what main shows the renderer
@@ -96,43 +98,6 @@ export interface ChatSummary {
   reasoning: ChatReasoning;
 }
 
-/** How much the model reasons before answering: off, or a level (Anthropic: a thinking budget; OpenAI-compatible: reasoning_effort). */
-export type ReasoningLevel = 'off' | 'low' | 'medium' | 'high';
-
-/** A chat's reasoning: the settings' level, or its own. */
-export type ChatReasoning = 'default' | ReasoningLevel;
-
-/**
- * Tokens of one model round, as the server reported them; null where it reported nothing (unknown is not 0).
- * `inputTokens` is the input not read from the cache.
- */
-export interface TokenUsageView {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cacheReadTokens: number | null;
-  cacheWriteTokens: number | null;
-}
-
-/** One round's usage: the model asked, its tokens, and the cost from the price table (null: no price known). */
-export interface RoundUsageView {
-  model: string;
-  usage: TokenUsageView;
-  /** US dollars; null when the model has no price in the table or the input or output count is unknown. */
-  costUsd: number | null;
-}
-
-/** One row of the price table, in US dollars per million tokens. */
-export interface ModelPriceView {
-  /** The model id exactly as requested (a trailing `*` matches any suffix, e.g. `claude-sonnet-4-5*`). */
-  model: string;
-  input: number;
-  output: number;
-  /** null: cache reads cost what input costs. */
-  cacheRead: number | null;
-  /** null: cache writes cost what input costs. */
-  cacheWrite: number | null;
-}
-
 /** One full-text search match. */
 export interface ChatSearchHit {
   chatId: string;
@@ -143,45 +108,6 @@ export interface ChatSearchHit {
   /** The text around the match, matched words marked «like this». */
   snippet: string;
   createdAt: number;
-}
-
-/**
- * A file the person gives with a message (pasted, dropped or picked): its name, type and bytes as base64. Main reads
- * its real type from the bytes, applies the limits (refused: `attachment_refused`), copies it into the chat's
- * workspace under `attachments/` and sends it to the model (docs/attachments.md).
- */
-export interface AttachmentInput {
-  name: string;
-  mimeType: string;
-  /** The file's bytes, base64. */
-  data: string;
-}
-
-/**
- * The attachment limits as literal types (docs/attachments.md, "Limits"): main enforces them and the composer refuses
- * early with them; each side declares its numbers with this type, so the compiler keeps them equal.
- */
-export interface AttachmentLimits {
-  /** Files per message. */
-  count: 10;
-  /** An image sent to the model (3.75 MiB: 5 MiB of base64). */
-  imageBytes: 3_932_160;
-  /** A text file sent to the model (512 KiB). */
-  textBytes: 524_288;
-  /** A file only saved for tools (10 MiB). */
-  fileBytes: 10_485_760;
-  /** All of one message's files (16 MiB). */
-  totalBytes: 16_777_216;
-}
-
-/** A file a user message carried, as its message shows it (docs/attachments.md). */
-export interface AttachedFileView {
-  /** The file's name as given (invisible characters removed). */
-  name: string;
-  /** Its real type, read from its bytes. */
-  mimeType: string;
-  /** Where its copy is, relative to the chat's workspace (`attachments/…`); null when not known. */
-  path: string | null;
 }
 
 /** Where a stored message stands; `interrupted` when the app died mid-stream. */
