@@ -12,7 +12,7 @@ import { printRows } from './print';
 
 const BENCH = 'cli start';
 const RUNS = 7;
-const run = promisify(execFile);
+const exec = promisify(execFile);
 const BIN = path.resolve('bin', 'agenvoy');
 
 const median = (values: number[]) => {
@@ -22,7 +22,7 @@ const median = (values: number[]) => {
 
 async function timed(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const started = performance.now();
-  await run(process.execPath, args, { env, maxBuffer: 64 * 1024 * 1024 });
+  await exec(process.execPath, args, { env, maxBuffer: 64 * 1024 * 1024 });
   return performance.now() - started;
 }
 
@@ -67,7 +67,7 @@ function scriptTools(home: string): void {
 }
 
 /** Starts each command RUNS times over a fresh AGENVOY_HOME. */
-export async function run_(): Promise<BenchRow[]> {
+export async function run(): Promise<BenchRow[]> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-bench-cli-'));
   const env = { ...process.env, AGENVOY_HOME: home, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '' };
   try {
@@ -117,6 +117,4 @@ export async function run_(): Promise<BenchRow[]> {
   }
 }
 
-export { run_ as run };
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) printRows(await run_());
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) printRows(await run());

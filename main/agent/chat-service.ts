@@ -13,7 +13,7 @@ import { createProvider } from './providers/create-provider';
 import type { ProviderSettings } from '../settings/settings';
 import { readSettings } from '../settings/settings-file';
 import { priceFor, priceTable } from '../settings/model-prices';
-import type { ReasoningLevel } from '../settings/settings-schema';
+import type { ReasoningLevel } from '../core/model-usage';
 import type { ReasoningRequest } from './providers/provider';
 import { streamLimits } from './turn-limits';
 import { storePersistence } from './store-persistence';
@@ -41,7 +41,7 @@ export interface ChatServiceOptions {
 }
 
 /** Anthropic's thinking budget for each level, unless settings.json sets `thinkingBudgetTokens`. */
-export const THINKING_BUDGETS = { low: 2048, medium: 8192, high: 24_576 } as const;
+const THINKING_BUDGETS = { low: 2048, medium: 8192, high: 24_576 } as const;
 
 /** A turn's reasoning request (docs/agent-loop.md, "Reasoning"): none when off. */
 function reasoningOf(

@@ -20,10 +20,9 @@ import { terminalAskUser, unattendedAskUser } from './terminal-ask-user';
 import { PlainChatPrinter } from './chat-printer';
 import { readAttachedFiles } from './attach-files';
 import type { CheckedAttachment } from '../agent/attachments';
-import type { ChatReasoning } from '../store';
+import type { ChatReasoning } from '../core/model-usage';
+import { CHAT_REASONING } from '../core/model-usage';
 import { AttachmentError, attachmentParts, saveAttachments } from '../agent/attachments';
-
-const CHAT_REASONING: readonly ChatReasoning[] = ['default', 'off', 'low', 'medium', 'high'];
 
 /** Runs one turn; exit 0 when it completed, 1 when it failed, 130 when it was stopped. */
 export async function chatCommand(argv: string[], io: CliIo): Promise<number> {

@@ -1,7 +1,9 @@
 // The chat channels: list, search, create, open, rename, delete, move, send and cancel.
 import type { ChatSummary, InvokeChannel } from '../../preload/contract';
 import { loadSettings, SettingsError } from '../settings/settings';
-import type { ChatReasoning, ChatRecord } from '../store';
+import type { ChatReasoning } from '../core/model-usage';
+import { CHAT_REASONING } from '../core/model-usage';
+import type { ChatRecord } from '../store';
 import { chatSnapshot, chatSummary } from './chat-snapshot';
 import { chatsRoot, createChatFolder, renameChatFolder } from './chat-folders';
 import { chosenFolder, confirmsHome, defaultWorkspace } from './desktop-settings';
@@ -30,8 +32,6 @@ type ChatChannel = Extract<
   | 'turn.send'
   | 'turn.cancel'
 >;
-
-const CHAT_REASONING: readonly ChatReasoning[] = ['default', 'off', 'low', 'medium', 'high'];
 
 /** The longest message a user can send in one go. */
 const MAX_MESSAGE = 1_000_000;

@@ -2,13 +2,7 @@
 // common models until the person saves a table of their own (settings.json `prices`), which then is the table. A round's cost is its tokens times the prices of
 // the model it asked; unknown when the model has no row or the server did not say how many tokens went in or out.
 
-/** Token counts of one round (the provider's TokenUsage); null: the server did not say. */
-export interface TokenCounts {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cacheReadTokens: number | null;
-  cacheWriteTokens: number | null;
-}
+import type { TokenUsage } from '../core/model-usage';
 
 /** One row: a model id (a trailing `*` matches any suffix) and its prices per million tokens. */
 export interface ModelPrice {
@@ -93,7 +87,7 @@ export function priceFor(table: readonly ModelPrice[], model: string): ModelPric
 }
 
 /** A round's cost in US dollars; null when there is no price or the input or output count is unknown. */
-export function costOf(price: ModelPrice | null, usage: TokenCounts): number | null {
+export function costOf(price: ModelPrice | null, usage: TokenUsage): number | null {
   if (!price || usage.inputTokens === null || usage.outputTokens === null) return null;
   // An unknown cache figure adds nothing: the server said nothing was read from or written to a cache.
   const dollars =

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_TOOL_ARGUMENTS_BYTES } from '../core/argument-size';
+import { REASONING_LEVELS } from '../core/model-usage';
 
 /**
  * Every provider, in the order a settings screen lists them. Each speaks one of two wire formats (providerWire):
@@ -145,12 +146,6 @@ export const webSchema = z.strictObject(
   },
   objectError('must be an object'),
 );
-
-/** How much the model reasons (docs/agent-loop.md, "Reasoning"). */
-export const REASONING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
-
-/** A reasoning level. */
-export type ReasoningLevel = (typeof REASONING_LEVELS)[number];
 
 /** The thinking budgets settings.json takes; a request keeps the budget within the model's output limit. */
 export const THINKING_BUDGET = { min: 1024, max: 127_999 } as const;

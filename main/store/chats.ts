@@ -1,6 +1,7 @@
 // Chats: a title and a workspace; everything else in the history hangs off a chat and goes with it.
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import type { ChatReasoning } from '../core/model-usage';
 
 /** A chat as stored. */
 export interface ChatRecord {
@@ -13,9 +14,6 @@ export interface ChatRecord {
   /** How much the model reasons in this chat; 'default' follows the settings. */
   reasoning: ChatReasoning;
 }
-
-/** A chat's reasoning level, or the settings' ('default'). */
-export type ChatReasoning = 'default' | 'off' | 'low' | 'medium' | 'high';
 
 /** A new chat; the id is generated when left out. */
 export interface NewChat {

@@ -2,7 +2,7 @@
 export type { IntegrityResult, Recovery } from './chat-store';
 export { ChatStore, chatStorePath, openChatStore } from './chat-store';
 export type { ApprovalAsked, ApprovalRecord } from './approvals';
-export type { ChatListOptions, ChatReasoning, ChatRecord, NewChat } from './chats';
+export type { ChatListOptions, ChatRecord, NewChat } from './chats';
 export type { DurabilitySettings, OpenOptions, SyncMode } from './connection';
 export type { MessageRef, MessageStatus, NoteMessage, StoredMessage } from './message-rows';
 export type { FinishStatus, MessageListOptions } from './messages';
@@ -15,4 +15,4 @@ export { CHECKPOINT_INTERVAL_MS, StreamCheckpointer } from './stream-checkpointe
 export type { TaskListOptions, TaskRecord } from './tasks';
 export type { TodoItem } from './todos';
 export type { QueuedCall, ToolCallRecord, ToolCallStatus } from './tool-calls';
-export type { RoundUsageRecord, UsageCounts } from './usage';
+export type { RoundUsageRecord } from './usage';

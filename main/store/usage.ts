@@ -1,13 +1,6 @@
 // Round usage: the tokens each model round consumed and what it cost, as reported (NULL: not reported).
 import type Database from 'better-sqlite3';
-
-/** Token counts; null where the server reported nothing. */
-export interface UsageCounts {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cacheReadTokens: number | null;
-  cacheWriteTokens: number | null;
-}
+import type { TokenUsage } from '../core/model-usage';
 
 /** One round's usage as stored. */
 export interface RoundUsageRecord {
@@ -15,7 +8,7 @@ export interface RoundUsageRecord {
   chatId: string;
   round: number;
   model: string;
-  usage: UsageCounts;
+  usage: TokenUsage;
   /** US dollars at the price the table gave when the round ended; null when unknown. */
   costUsd: number | null;
 }
@@ -48,10 +41,6 @@ function toRecord(row: UsageRow): RoundUsageRecord {
   };
 }
 
-// A count from a server is only stored when it is a whole number of tokens; anything else is unknown.
-const count = (value: number | null) =>
-  Number.isSafeInteger(value) && (value as number) >= 0 ? value : null;
-
 /** The round_usage table. */
 export class UsageTable {
   private readonly upsert: Database.Statement;
@@ -68,20 +57,18 @@ export class UsageTable {
     this.byChat = db.prepare('SELECT * FROM round_usage WHERE chat_id = ? ORDER BY message_id');
   }
 
-  /** Records one round's usage (again for the same message: replaced). */
+  /** Records one round's usage (again for the same message: replaced); counts come checked (core/model-usage.ts). */
   record(entry: RoundUsageRecord): void {
-    const cost =
-      entry.costUsd !== null && Number.isFinite(entry.costUsd) && entry.costUsd >= 0 ? entry.costUsd : null;
     this.upsert.run({
       messageId: entry.messageId,
       chatId: entry.chatId,
       round: entry.round,
       model: entry.model,
-      input: count(entry.usage.inputTokens),
-      output: count(entry.usage.outputTokens),
-      cacheRead: count(entry.usage.cacheReadTokens),
-      cacheWrite: count(entry.usage.cacheWriteTokens),
-      cost,
+      input: entry.usage.inputTokens,
+      output: entry.usage.outputTokens,
+      cacheRead: entry.usage.cacheReadTokens,
+      cacheWrite: entry.usage.cacheWriteTokens,
+      cost: entry.costUsd,
       now: Date.now(),
     });
   }

@@ -2,7 +2,8 @@
 import { AnthropicStreamDecoder } from './anthropic-events';
 import { addCacheBreakpoints, renderAnthropicRequest } from './anthropic-render';
 import { openEventStream } from './http';
-import { hasImages, IMAGES, OptionalFeature, streamWithFeatures, withoutImages } from './optional-feature';
+import { hasImages, withoutImages } from '../image-budget';
+import { IMAGES, OptionalFeature, streamWithFeatures } from './optional-feature';
 import type { ModelRequest, Provider, StreamEvent } from './provider';
 import { ProviderError } from './provider';
 import type { RetryNotice, RetryPolicy } from './retry';

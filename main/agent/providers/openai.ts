@@ -1,7 +1,8 @@
 // The OpenAI-compatible Chat Completions provider: POST {baseUrl}/chat/completions with stream: true.
 // One client for OpenAI, OpenRouter, DeepSeek, Ollama, LM Studio and vLLM; only the base URL differs.
 import { openEventStream } from './http';
-import { hasImages, IMAGES, OptionalFeature, streamWithFeatures, withoutImages } from './optional-feature';
+import { hasImages, withoutImages } from '../image-budget';
+import { IMAGES, OptionalFeature, streamWithFeatures } from './optional-feature';
 import { OpenAiStreamDecoder } from './openai-chunks';
 import type { MaxTokensField } from './openai-render';
 import { renderOpenAiRequest } from './openai-render';

@@ -4,7 +4,6 @@
 // once more without it, the person is told once in words, and that server (or model) is not sent it again while the
 // app runs. A 400 that only mentions the feature (an image too large, an invalid thinking signature) is not a refusal.
 // One level above withRetry, which retries transport failures only.
-import type { TranscriptMessage } from '../../store/transcript';
 import type { StreamEvent } from './provider';
 import { ProviderError } from './provider';
 
@@ -88,38 +87,6 @@ export async function* streamWithFeatures(
       };
     }
   }
-}
-
-/** Whether a transcript holds an image (in a user message or a tool result). */
-export function hasImages(messages: readonly TranscriptMessage[]): boolean {
-  return messages.some((m) =>
-    m.role === 'user'
-      ? m.content.some((p) => p.type === 'image')
-      : m.role === 'tool_results' && m.results.some((r) => r.content.some((p) => p.type === 'image')),
-  );
-}
-
-/** The transcript with every image replaced by a line saying it was left out, for a model that refuses images. */
-export function withoutImages(messages: readonly TranscriptMessage[]): TranscriptMessage[] {
-  const note = (mimeType: string) => ({
-    type: 'text' as const,
-    text: `[an image (${mimeType}) was left out: this model does not take images]`,
-  });
-  return messages.map((m): TranscriptMessage => {
-    if (m.role === 'user') {
-      return { role: 'user', content: m.content.map((p) => (p.type === 'image' ? note(p.mimeType) : p)) };
-    }
-    if (m.role === 'tool_results') {
-      return {
-        role: 'tool_results',
-        results: m.results.map((r) => ({
-          ...r,
-          content: r.content.map((p) => (p.type === 'image' ? note(p.mimeType) : p)),
-        })),
-      };
-    }
-    return m;
-  });
 }
 
 /** Images, which a text-only model refuses. */

@@ -1,4 +1,5 @@
 // The provider port: one streaming model call over the neutral transcript.
+import type { TokenUsage } from '../../core/model-usage';
 import type { ReasoningPart, ToolDeclaration, TranscriptMessage } from '../../store/transcript';
 
 /** One model request. */
@@ -22,26 +23,8 @@ export interface ReasoningRequest {
   budgetTokens: number;
 }
 
-/**
- * Tokens of one response as the server reported them; null where it reported nothing (unknown is not 0).
- * `inputTokens` is the input not read from the cache; cache reads and writes are counted apart.
- */
-export interface TokenUsage {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cacheReadTokens: number | null;
-  cacheWriteTokens: number | null;
-}
-
-/** A count as a server sent it, kept only when it is a whole, non-negative, safe number; anything else is unknown. */
-export function tokenCount(value: number | null | undefined): number | null {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
-}
-
-/** A usage with every figure unknown. */
-export function unknownUsage(): TokenUsage {
-  return { inputTokens: null, outputTokens: null, cacheReadTokens: null, cacheWriteTokens: null };
-}
+export type { TokenUsage } from '../../core/model-usage';
+export { tokenCount, unknownUsage } from '../../core/model-usage';
 
 /**
  * Streamed events of one response, in order; `tool_call` arrives once its arguments are complete. A call whose
