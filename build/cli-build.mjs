@@ -26,6 +26,8 @@ export function bundleIsFresh(root = ROOT) {
   try {
     stamp = JSON.parse(fs.readFileSync(path.join(dir, 'stamp.json'), 'utf8'));
     if (!fs.statSync(path.join(dir, 'main.mjs')).isFile()) return false;
+    if (typeof stamp?.build !== 'string' || !/^b-[0-9-]+$/.test(stamp.build)) return false;
+    if (!fs.statSync(path.join(dir, stamp.build, 'main.mjs')).isFile()) return false;
   } catch {
     return false;
   }
@@ -44,20 +46,29 @@ export function bundleIsFresh(root = ROOT) {
   return true;
 }
 
+/** How long a superseded build's folder is kept: a command started before a rebuild still loads its chunks from it. */
+const OLD_BUILDS_KEPT_MS = 60 * 60_000;
+
 /**
- * Builds dist/cli/main.mjs and its stamp. Each file is written under a temporary name and renamed, so two commands
- * rebuilding at once (tests run in parallel) never leave a half-written bundle, and the stamp comes last: a bundle
- * without its stamp is stale, never wrong.
+ * Builds the command and its stamp. esbuild splits it at every dynamic import, so a command loads only its own
+ * chunks (docs/hosts.md, "Fast start"). Each build goes into a folder of its own (dist/cli/b-<id>/); then
+ * dist/cli/main.mjs, a one-line module naming that folder, and the stamp are each written under a temporary name and
+ * renamed, so two commands rebuilding at once (tests run in parallel) never leave a half-written bundle, and the stamp
+ * comes last: a bundle without its stamp is stale, never wrong. A folder is removed an hour after another replaced it.
  */
 export async function buildCli(root = ROOT) {
   const { build } = await import('esbuild');
   const dir = path.join(root, 'dist', 'cli');
   fs.mkdirSync(dir, { recursive: true });
-  const temp = `.${process.pid}-${Date.now()}`;
+  const id = `${process.pid}-${Date.now()}`;
+  const buildDir = path.join(dir, `b-${id}`);
   const result = await build({
-    entryPoints: [root === ROOT ? ENTRY : path.join(root, 'main', 'launcher', 'main.ts')],
-    outfile: path.join(dir, `main${temp}.mjs`),
+    entryPoints: { main: root === ROOT ? ENTRY : path.join(root, 'main', 'launcher', 'main.ts') },
+    outdir: buildDir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
+    splitting: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
@@ -72,18 +83,29 @@ export async function buildCli(root = ROOT) {
     const stat = fs.statSync(full);
     return { path: path.relative(root, full), size: stat.size, mtimeMs: stat.mtimeMs };
   });
-  // The source map names the file it maps; it keeps its temporary name's pair, renamed with it.
-  fs.renameSync(path.join(dir, `main${temp}.mjs.map`), path.join(dir, 'main.mjs.map'));
-  const code = fs.readFileSync(path.join(dir, `main${temp}.mjs`), 'utf8');
-  fs.writeFileSync(
-    path.join(dir, `main${temp}.mjs`),
-    code.replace(`//# sourceMappingURL=main${temp}.mjs.map`, '//# sourceMappingURL=main.mjs.map'),
-  );
-  fs.renameSync(path.join(dir, `main${temp}.mjs`), path.join(dir, 'main.mjs'));
-  const stampTemp = path.join(dir, `stamp${temp}.json`);
-  fs.writeFileSync(stampTemp, `${JSON.stringify({ built: new Date().toISOString(), inputs }, null, 1)}\n`);
+  const entryTemp = path.join(dir, `main.${id}.mjs`);
+  fs.writeFileSync(entryTemp, `export * from './b-${id}/main.mjs';\n`);
+  fs.renameSync(entryTemp, path.join(dir, 'main.mjs'));
+  const stampTemp = path.join(dir, `stamp.${id}.json`);
+  const stamp = { built: new Date().toISOString(), build: `b-${id}`, inputs };
+  fs.writeFileSync(stampTemp, `${JSON.stringify(stamp, null, 1)}\n`);
   fs.renameSync(stampTemp, path.join(dir, 'stamp.json'));
+  removeOldBuilds(dir, `b-${id}`);
   return { inputs: inputs.length };
+}
+
+/** Removes the build folders (and stray files of an interrupted build) that a newer build replaced over an hour ago. */
+function removeOldBuilds(dir, current) {
+  for (const name of fs.readdirSync(dir)) {
+    if (name === current || name === 'main.mjs' || name === 'stamp.json') continue;
+    const full = path.join(dir, name);
+    try {
+      if (Date.now() - fs.statSync(full).mtimeMs > OLD_BUILDS_KEPT_MS)
+        fs.rmSync(full, { recursive: true, force: true });
+    } catch {
+      // Another build removed it first.
+    }
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,7 +1,6 @@
 // Composition root: builds the core services once and hands them to the hosts (Electron, browser mode, CLI).
 import { builtinTools } from '../tools/builtin';
-import { readWebSettings } from './settings/web-settings-file';
-import { readLimits } from './settings/limits';
+import { CoreSettings } from './settings/core-settings';
 import type { ToolServices, ToolSpec } from '../tools/sdk/types';
 import { BatchExecutor } from './core/batch-executor';
 import { RegistryCatalog } from './search/catalog';
@@ -27,7 +26,7 @@ import type { SecretPrompt } from './secrets/secret-prompt';
 import { StoringSecretPrompt } from './secrets/secret-prompt';
 import { SecretStore } from './secrets/secret-store';
 import { TrustedFolders } from './core/trust/trusted-folders';
-import { sensitiveOptions } from './gate/create-gate';
+import { sensitiveOptions } from './gate/sensitive-paths';
 import { RuntimeSandbox } from './sandbox/runtime-sandbox';
 
 /** What a host passes in. */
@@ -102,6 +101,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ? new StoringSecretPrompt(options.secretPrompt, secrets)
     : undefined;
   const log = AppLogger.inDir(paths.logs, redactor, options.echoLog ?? null);
+  const settings = new CoreSettings(paths.settings);
   // One validator: the registry compiles each script and MCP schema as it registers, the dispatcher reuses it.
   const validator = new ArgumentValidator();
   const registry = new ToolRegistry(lintTool, { checkSchema: (schema) => validator.check(schema) });
@@ -114,7 +114,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       ? new RuntimeSandbox({
           agenvoyHome: paths.home,
           homes: options.homes ?? sensitiveOptions(paths.home).homes,
-          web: () => readWebSettings(paths.settings),
+          web: () => settings.web(),
           log,
         })
       : options.sandbox;
@@ -127,7 +127,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     validator,
     suggest: (name) => catalog.suggest(name),
     // Read per call like `web`, so an edit of settings.json applies at once.
-    argumentLimitBytes: () => readLimits(paths.settings).limits.toolArgumentsBytes,
+    argumentLimitBytes: () => settings.argumentLimitBytes(),
+    beforeCalls: () => settings.beforeCalls(),
     gate: options.gate,
     tasks,
     redactor,
@@ -146,7 +147,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       ...options.hostServices,
       // Read on every call (the dispatcher spreads services per call), so a settings change applies at once.
       get web() {
-        return readWebSettings(paths.settings);
+        return settings.web();
       },
     },
   });

@@ -6,7 +6,6 @@ import type { ToolServices } from '../tools/sdk/types';
 import type { Core, CoreOptions } from './app';
 import { createCore } from './app';
 import type { ChatRuntime } from './agent/chat-runtime';
-import { openChatRuntime } from './agent/chat-runtime';
 import type { CreateProviderOptions } from './agent/providers/create-provider';
 import type { ProviderSettings } from './settings/settings';
 import type { ToolFilter } from './agent/tool-exposure';
@@ -16,7 +15,6 @@ import type { ApprovalGate } from './core/gate-port';
 import type { ConfirmGate } from './gate/confirm-gate';
 import type { SecretPrompt } from './secrets/secret-prompt';
 import type { SecretStore } from './secrets/secret-store';
-import { chatStorePath, openChatStore } from './store';
 
 /** What the host's prompts may use: made before the prompts, so they never wait for the core. */
 export interface RuntimeParts {
@@ -93,8 +91,14 @@ export async function openRuntime<H extends HostPrompts<ApprovalGate>>(
   ports: RuntimePorts<H>,
 ): Promise<ToolRuntime<H> | Runtime<HostPrompts>> {
   const redactor = ports.secrets?.redactor ?? new Redactor();
+  // The store and the chat side load only in a host that chats (docs/hosts.md, "Fast start").
+  const chatModules = ports.chat
+    ? await Promise.all([import('./store'), import('./agent/chat-runtime')])
+    : null;
   // A chatting host opens the store first, so its prompts can name the chat asking.
-  const store = ports.chat ? openChatStore(chatStorePath(agenvoyPaths(ports.home).desktop)) : null;
+  const store = chatModules
+    ? chatModules[0].openChatStore(chatModules[0].chatStorePath(agenvoyPaths(ports.home).desktop))
+    : null;
   const prompts = ports.prompts({
     redactor,
     chatTitle: (chatId) => store?.chats.get(chatId)?.title ?? chatId,
@@ -119,7 +123,7 @@ export async function openRuntime<H extends HostPrompts<ApprovalGate>>(
     store?.close();
     throw error;
   }
-  if (!ports.chat || !store) {
+  if (!ports.chat || !store || !chatModules) {
     let closing: Promise<void> | null = null;
     return {
       core,
@@ -137,7 +141,7 @@ export async function openRuntime<H extends HostPrompts<ApprovalGate>>(
   const chat = ports.chat;
   let chats: ChatRuntime;
   try {
-    chats = await openChatRuntime(core, {
+    chats = await chatModules[1].openChatRuntime(core, {
       store,
       settings: chat.settings,
       offered: chat.offered,

@@ -6,7 +6,7 @@ import { openRuntime } from '../runtime';
 import { chatEvent, gateEventView } from '../host/chat-events';
 import { sourceView } from '../host/views';
 import { sandboxUnavailableNote } from '../host/sandbox-status';
-import { sensitiveOptions } from '../gate/create-gate';
+import { sensitiveOptions } from '../gate/sensitive-paths';
 import { headlessOffer } from '../agent/host-offers';
 import type { ProviderKind, SettingsLayer } from '../settings/settings';
 import { loadSettings, PROVIDER_KINDS, providerChosen } from '../settings/settings';

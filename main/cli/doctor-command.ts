@@ -8,7 +8,7 @@ import { listModels } from '../agent/providers/model-list';
 import { loadSettings, providerChosen, providerWire } from '../settings/settings';
 import { formatBytes } from '../core/argument-size';
 import { agenvoyHome, agenvoyPaths } from '../core/paths';
-import { sensitiveOptions } from '../gate/create-gate';
+import { sensitiveOptions } from '../gate/sensitive-paths';
 import { NO_SANDBOX_CONSEQUENCE } from '../host/sandbox-status';
 import { RuntimeSandbox } from '../sandbox/runtime-sandbox';
 import { resolveWebSettings } from '../../tools/sdk/web/web-settings';

@@ -38,6 +38,7 @@ export class BatchExecutor {
   async run(calls: CallRequest[], scope: BatchScope): Promise<BatchResult[]> {
     const heal = scope.heal ?? new HealBudget();
     scope = { ...scope, services: { ...scope.services, heal } };
+    await this.dispatcher.ready();
     // Pass 1: serial, in call order, one gate request for the whole batch.
     const prepared = calls.map((call) => this.dispatcher.prepare(call, scope));
     const outcomes: Array<CallOutcome | null> = prepared.map((p) => (p.kind === 'done' ? p.outcome : null));

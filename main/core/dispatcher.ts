@@ -35,6 +35,8 @@ export interface DispatcherDeps extends PrepareDeps {
   sandbox?: CommandSandbox | null;
   /** Told once, the first time a call would run unconfined for want of a sandbox (hosts say so to the person). */
   onSandboxUnavailable?: (reason: string) => void;
+  /** Awaited before calls are prepared: loads what the per-call readings need (the settings parser). */
+  beforeCalls?: () => Promise<void>;
 }
 
 /** Looks up, validates, approves and runs tool calls; emits CallEvents. */
@@ -64,6 +66,11 @@ export class Dispatcher {
     const sandbox = this.deps.sandbox;
     if (!sandbox) return { kind: 'unavailable', reason: 'this host runs no OS sandbox' };
     return sandbox.state();
+  }
+
+  /** Resolves once what calls read synchronously (settings.json) can be read; await it before `prepare`. */
+  async ready(): Promise<void> {
+    await this.deps.beforeCalls?.();
   }
 
   /** Pass-1 preparation of one call (see prepareCall). */
@@ -190,6 +197,7 @@ export class Dispatcher {
 
   /** prepare → approve → execute for one call (CLI and single calls). */
   async dispatch(call: CallRequest, scope: CallScope): Promise<CallOutcome> {
+    await this.ready();
     const prepared = this.prepare(call, scope);
     if (prepared.kind === 'done') return this.finish(prepared, scope, prepared.outcome);
     const approval = await this.approve([prepared], scope);

@@ -12,7 +12,7 @@ export interface JsonFileKind<F> {
   /** What a missing file counts as. */
   empty: () => F;
   /** Checks the text of the file (`file` names it in problems). */
-  parse: (text: string, file: string) => JsonFileState<F>;
+  parse: (text: string, file: string) => JsonFileState<F> | Promise<JsonFileState<F>>;
   /** A larger file is damaged and never read. */
   maxBytes: number;
   /** What a file this size is called in the problem, e.g. "a rules file". */

@@ -1,13 +1,19 @@
 // Argument validation with Ajv against a tool's JSON Schema (draft-07 by default, 2019-09 and 2020-12 by $schema).
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
+// Ajv loads with the first schema compiled, not at start: a command that validates nothing (tools list over the
+// built-ins) never pays for it (docs/hosts.md, "Fast start"). Ajv and ajv-formats are CommonJS only, so the lazy
+// require returns the same module instances an import would.
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type * as AjvModule from 'ajv';
+import type * as Ajv2019Module from 'ajv/dist/2019.js';
+import type * as Ajv2020Module from 'ajv/dist/2020.js';
+import type * as AjvFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '../../tools/sdk/types';
 
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
-const addFormats =
-  (addFormatsImport as unknown as { default?: typeof addFormatsImport }).default ?? addFormatsImport;
+const requireCjs = createRequire(import.meta.url);
+type AddFormats = typeof AjvFormatsModule.default;
+type Ajv2019 = InstanceType<typeof Ajv2019Module.Ajv2019>;
+type Ajv2020 = InstanceType<typeof Ajv2020Module.Ajv2020>;
 
 /** The result of validating one call's arguments. */
 export type ValidationResult = { ok: true } | { ok: false; message: string; fields: string[] };
@@ -16,9 +22,9 @@ type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 
 /** Compiles and caches validators per schema object; an uncompilable schema is reported, not thrown. */
 export class ArgumentValidator {
-  private readonly draft07 = configure(new Ajv(options()));
-  private readonly draft2019 = configure(new Ajv2019(options()));
-  private readonly draft2020 = configure(new Ajv2020(options()));
+  private draft07: Ajv | null = null;
+  private draft2019: Ajv2019 | null = null;
+  private draft2020: Ajv2020 | null = null;
   private readonly cache = new WeakMap<object, ValidateFunction | Error>();
 
   /** Validates `args` against `schema`; the message names the bad field(s). */
@@ -80,8 +86,19 @@ export class ArgumentValidator {
   }
 
   private engineFor(dialect: string): AnyAjv {
-    if (dialect.includes('2020-12')) return this.draft2020;
-    if (dialect.includes('2019-09')) return this.draft2019;
+    if (dialect.includes('2020-12')) {
+      this.draft2020 ??= configure(
+        new (requireCjs('ajv/dist/2020.js') as typeof Ajv2020Module).Ajv2020(options()),
+      );
+      return this.draft2020;
+    }
+    if (dialect.includes('2019-09')) {
+      this.draft2019 ??= configure(
+        new (requireCjs('ajv/dist/2019.js') as typeof Ajv2019Module).Ajv2019(options()),
+      );
+      return this.draft2019;
+    }
+    this.draft07 ??= configure(new (requireCjs('ajv') as typeof AjvModule).Ajv(options()));
     return this.draft07;
   }
 }
@@ -101,6 +118,9 @@ function options() {
 }
 
 function configure<T extends AnyAjv>(ajv: T): T {
+  const formats = requireCjs('ajv-formats') as AddFormats | { default: AddFormats };
+  // ajv-formats sets its function on module.exports and on `default`.
+  const addFormats = 'default' in formats ? formats.default : formats;
   addFormats(ajv as unknown as Ajv);
   return ajv;
 }

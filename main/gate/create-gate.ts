@@ -1,13 +1,11 @@
 // Builds a ConfirmGate over $AGENVOY_HOME: the rules file in desktop/, the user's home folders for sensitive targets.
-import os from 'node:os';
-import path from 'node:path';
 import { agenvoyPaths } from '../core/paths';
 import type { ApprovalPolicy, ConfirmGateOptions } from './confirm-gate';
 import { ConfirmGate } from './confirm-gate';
 import type { ApprovalPrompter } from './prompter-port';
 import { RuleBook } from './rule-book';
 import { RuleStore } from './rule-store';
-import type { SensitiveOptions } from './sensitive-targets';
+import { sensitiveOptions } from './sensitive-paths';
 
 /** What a host chooses when it builds its gate. */
 export interface GateSetup {
@@ -39,17 +37,6 @@ export function createConfirmGate(setup: GateSetup): ConfirmGate {
 /** The rules book of `home`, for the rules API and CLI. */
 export function ruleBookFor(home: string): RuleBook {
   return new RuleBook(RuleStore.inDesktop(agenvoyPaths(home).desktop));
-}
-
-/** Sensitive locations for this user: every home folder we can know of (os.homedir() and $HOME) and $AGENVOY_HOME. */
-export function sensitiveOptions(
-  agenvoyHome: string,
-  env: NodeJS.ProcessEnv = process.env,
-): SensitiveOptions {
-  const homes = [os.homedir(), env.HOME]
-    .filter((home): home is string => typeof home === 'string' && home.length > 0)
-    .map((home) => path.resolve(home));
-  return { homes: [...new Set(homes)], agenvoyHome: path.resolve(agenvoyHome) };
 }
 
 /** `AGENVOY_APPROVAL_TIMEOUT` in seconds (0 turns the time-out off), else `fallback`. */

@@ -1,5 +1,6 @@
 // Which sensitive location a path names (docs/security.md): by name anywhere in it (`.ssh`, `.env`…, also
 // through shell globs), under $AGENVOY_HOME, a folder containing a secret store, and where symlinks really lead.
+import os from 'node:os';
 import path from 'node:path';
 import { isInside, PathResolver, readings } from './real-path';
 import type { SegmentPattern } from '../../tools/sdk/sensitive-names';
@@ -189,4 +190,15 @@ export function expandHome(word: string, options: SensitiveOptions): string {
     .replace(/^~(?=\/|\\|$)/, home)
     .replace(/^\$\{?HOME\}?(?=\/|\\|$)/, home)
     .replace(/^\$\{?AGENVOY_HOME\}?(?=\/|\\|$)/, options.agenvoyHome);
+}
+
+/** Sensitive locations for this user: every home folder we can know of (os.homedir() and $HOME) and $AGENVOY_HOME. */
+export function sensitiveOptions(
+  agenvoyHome: string,
+  env: NodeJS.ProcessEnv = process.env,
+): SensitiveOptions {
+  const homes = [os.homedir(), env.HOME]
+    .filter((home): home is string => typeof home === 'string' && home.length > 0)
+    .map((home) => path.resolve(home));
+  return { homes: [...new Set(homes)], agenvoyHome: path.resolve(agenvoyHome) };
 }

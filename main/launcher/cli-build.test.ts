@@ -92,6 +92,49 @@ describe('the agenvoy command', () => {
     await buildCli(root);
     fs.rmSync(path.join(root, 'dist', 'cli', 'main.mjs'));
     expect(bundleIsFresh(root)).toBe(false);
+    // The build's own folder (its chunks) gone, or a stamp naming a folder outside dist/cli: stale too.
+    await buildCli(root);
+    const stampText = fs.readFileSync(stamp, 'utf8');
+    const { build } = JSON.parse(stampText) as { build: string };
+    fs.rmSync(path.join(root, 'dist', 'cli', build), { recursive: true });
+    expect(bundleIsFresh(root)).toBe(false);
+    await buildCli(root);
+    fs.writeFileSync(
+      stamp,
+      fs.readFileSync(stamp, 'utf8').replace(/"build": "[^"]+"/, '"build": "../../.."'),
+    );
+    expect(bundleIsFresh(root)).toBe(false);
+  });
+
+  it('splits the command at its dynamic imports and keeps a replaced build a while for commands still running', async () => {
+    const root = tree('split');
+    const dir = path.join(root, 'main', 'launcher');
+    fs.writeFileSync(path.join(dir, 'later.ts'), `export const later: string = 'loaded when asked';\n`);
+    fs.writeFileSync(
+      path.join(dir, 'main.ts'),
+      `export async function main(argv: string[]): Promise<number> {\n` +
+        `  const { later } = await import('./later');\n` +
+        `  console.log(JSON.stringify({ words: later, how: 'bundle', argv }));\n  return 0;\n}\n`,
+    );
+    await buildCli(root);
+    const cli = path.join(root, 'dist', 'cli');
+    const first = (JSON.parse(fs.readFileSync(path.join(cli, 'stamp.json'), 'utf8')) as { build: string })
+      .build;
+    expect(fs.readdirSync(path.join(cli, first, 'chunks')).length).toBeGreaterThan(0);
+    expect(await agenvoy(root)).toMatchObject({ words: 'loaded when asked' });
+    fs.appendFileSync(path.join(dir, 'later.ts'), '// changed\n');
+    await buildCli(root);
+    const second = (JSON.parse(fs.readFileSync(path.join(cli, 'stamp.json'), 'utf8')) as { build: string })
+      .build;
+    expect(second).not.toBe(first);
+    // The first build stays (a command started from it may still load a chunk) until it is an hour old.
+    expect(fs.existsSync(path.join(cli, first))).toBe(true);
+    const old = new Date(Date.now() - 2 * 60 * 60_000);
+    fs.utimesSync(path.join(cli, first), old, old);
+    fs.appendFileSync(path.join(dir, 'later.ts'), '// changed again\n');
+    await buildCli(root);
+    expect(fs.existsSync(path.join(cli, first))).toBe(false);
+    expect(fs.existsSync(path.join(cli, second))).toBe(true);
   });
 
   it('falls back to the TypeScript through tsx when it cannot build, and when asked to', async () => {

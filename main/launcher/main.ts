@@ -1,15 +1,22 @@
 // Entry of the `agenvoy` command: routes to its sub-commands.
-import { chatCommand } from '../cli/chat-command';
-import { doctorCommand } from '../cli/doctor-command';
 import type { CliIo } from '../cli/io';
 import { processIo, UsageError } from '../cli/io';
-import { mcpCommand } from './mcp-command';
-import { rulesCommand } from '../cli/rules-command';
-import { secretsCommand } from '../cli/secrets-command';
-import { setupCommand } from '../cli/setup-command';
-import { toolsCommand } from '../cli/tools-command';
-import { trustCommand } from '../cli/trust-command';
-import { webCommand } from './web-command';
+
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+// Each command loads its own modules when it runs, so `tools list` never loads the chat, the store or the web server
+// (docs/hosts.md, "Fast start").
+const COMMANDS = new Map<string, () => Promise<Command>>([
+  ['setup', async () => (await import('../cli/setup-command')).setupCommand],
+  ['chat', async () => (await import('../cli/chat-command')).chatCommand],
+  ['tools', async () => (await import('../cli/tools-command')).toolsCommand],
+  ['mcp', async () => (await import('./mcp-command')).mcpCommand],
+  ['web', async () => (await import('./web-command')).webCommand],
+  ['secrets', async () => (await import('../cli/secrets-command')).secretsCommand],
+  ['rules', async () => (await import('../cli/rules-command')).rulesCommand],
+  ['trust', async () => (await import('../cli/trust-command')).trustCommand],
+  ['doctor', async () => (await import('../cli/doctor-command')).doctorCommand],
+]);
 
 const USAGE = `usage: agenvoy <command> [options]
 
@@ -53,34 +60,13 @@ Every command honours AGENVOY_HOME (default ~/.config/agenvoy).
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    switch (command) {
-      case 'setup':
-        return await setupCommand(rest, io);
-      case 'chat':
-        return await chatCommand(rest, io);
-      case 'tools':
-        return await toolsCommand(rest, io);
-      case 'mcp':
-        return await mcpCommand(rest, io);
-      case 'web':
-        return await webCommand(rest, io);
-      case 'secrets':
-        return await secretsCommand(rest, io);
-      case 'rules':
-        return await rulesCommand(rest, io);
-      case 'trust':
-        return await trustCommand(rest, io);
-      case 'doctor':
-        return await doctorCommand(rest, io);
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        io.stdout(USAGE);
-        return command === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+    const load = command === undefined ? undefined : COMMANDS.get(command);
+    if (load) return await (await load())(rest, io);
+    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+      io.stdout(USAGE);
+      return command === undefined ? 2 : 0;
     }
+    throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`agenvoy: ${error.message}\n`);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { JsonSchema, ToolResult, ToolSpec } from '../../tools/sdk/types';
 import { defineTool, ToolError } from '../../tools/sdk/types';
 import type { ScriptToolSource } from '../adapters/script/script-tool-source';
-import { SCRIPT_PREFIX } from '../adapters/script/tool-manifest';
+import { SCRIPT_PREFIX } from '../adapters/script/manifest-limits';
 import type { ScriptLanguage } from '../adapters/script/types';
 import type { Dispatcher } from '../core/dispatcher';
 import { timeoutJson } from '../core/registry';

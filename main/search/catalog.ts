@@ -5,28 +5,37 @@ import type { RegisteredTool, ToolRegistry } from '../core/registry';
 import { ToolIndex } from './tool-index';
 import { toolSchemaView, toolSummary } from '../core/tool-json';
 
-/** Keeps a ToolIndex in step with the registry and answers catalogue queries; broken tools are never offered. */
+/**
+ * Keeps a ToolIndex in step with the registry and answers catalogue queries; broken tools are never offered. The index
+ * is brought up to date when a query needs it, not as tools register: a command that never searches (tools list)
+ * never pays for it (docs/hosts.md, "Fast start").
+ */
 export class RegistryCatalog implements ToolCatalogPort {
   private readonly unsubscribe: () => void;
+  /** Names registered, changed or removed since the index last caught up, in the order they changed. */
+  private readonly pending = new Set<string>();
 
   constructor(
     private readonly registry: ToolRegistry,
     private readonly schemas: LoadedSchemas,
     private readonly index: ToolIndex = new ToolIndex(),
   ) {
-    for (const tool of registry.all()) this.follow(tool);
+    for (const tool of registry.all()) this.pending.add(tool.spec.name);
     this.unsubscribe = registry.onChange((change) => {
-      if (change.type === 'removed') this.index.remove(change.tool.spec.name);
-      else this.follow(change.tool);
+      // A change moves the name to the end, so the index sees the changes in the order they happened.
+      this.pending.delete(change.tool.spec.name);
+      this.pending.add(change.tool.spec.name);
     });
   }
 
   /** Ranked matches with their schemas (usable tools only). */
   search(query: string, limit: number): Array<ToolSchemaView & { score: number }> {
-    return this.index.search(query, limit).flatMap((hit) => {
-      const tool = this.registry.get(hit.name);
-      return tool ? [{ ...toolSchemaView(tool), score: hit.score }] : [];
-    });
+    return this.upToDate()
+      .search(query, limit)
+      .flatMap((hit) => {
+        const tool = this.registry.get(hit.name);
+        return tool ? [{ ...toolSchemaView(tool), score: hit.score }] : [];
+      });
   }
 
   /** Every usable tool, systemUse ones only when asked. */
@@ -58,12 +67,28 @@ export class RegistryCatalog implements ToolCatalogPort {
 
   /** Names close to an unknown one (for error messages). */
   suggest(name: string, limit = 3): string[] {
-    return this.index.search(name.replace(/[_\-.]+/g, ' '), limit).map((h) => h.name);
+    return this.upToDate()
+      .search(name.replace(/[_\-.]+/g, ' '), limit)
+      .map((h) => h.name);
   }
 
   /** Stops following the registry. */
   close(): void {
     this.unsubscribe();
+  }
+
+  /** The index with every pending change applied; a tool that breaks while indexed may add changes, applied too. */
+  private upToDate(): ToolIndex {
+    while (this.pending.size > 0) {
+      const names = [...this.pending];
+      this.pending.clear();
+      for (const name of names) {
+        const tool = this.registry.entry(name);
+        if (tool) this.follow(tool);
+        else this.index.remove(name);
+      }
+    }
+    return this.index;
   }
 
   // Indexing is a per-tool step: a tool it fails on is marked broken (which removes it here), never the catalogue.

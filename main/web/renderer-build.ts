@@ -4,9 +4,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root (where package.json and vite.config.ts live). */
+/**
+ * The repository root (where package.json and vite.config.ts live): the nearest folder above this module whose
+ * package.json is the app's. The sources sit two levels below it, the CLI's bundle chunks four (dist/cli/b-<id>/chunks).
+ */
 export function projectRoot(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (let dir = here, depth = 0; depth < 6; depth++, dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown };
+      if (pkg.name === 'agenvoy-desktop') return dir;
+    } catch {
+      // Not here: look one folder up.
+    }
+  }
+  return path.resolve(here, '..', '..');
 }
 
 /** The renderer build's folder. */

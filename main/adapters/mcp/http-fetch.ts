@@ -3,20 +3,9 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 
-/** How far past a server's call limit its HTTP client waits, so our own limit always fires first. */
-export const HTTP_TIMEOUT_MARGIN_MS = 60_000;
-
-/** Header and body timeouts of an HTTP client, in ms (0 = none). */
-export interface HttpClientTimeouts {
-  headersTimeoutMs: number;
-  bodyTimeoutMs: number;
-}
-
-/** The timeouts for a server whose calls are limited to `limitMs`: past the limit, never shorter than it. */
-export function httpTimeoutsFor(limitMs: number): HttpClientTimeouts {
-  const ms = Number.isFinite(limitMs) ? limitMs + HTTP_TIMEOUT_MARGIN_MS : 0;
-  return { headersTimeoutMs: ms, bodyTimeoutMs: ms };
-}
+export type { HttpClientTimeouts } from './http-timeouts';
+export { HTTP_TIMEOUT_MARGIN_MS, httpTimeoutsFor } from './http-timeouts';
+import type { HttpClientTimeouts } from './http-timeouts';
 
 /** A fetch for the SDK transports, and the close of its connection pools. */
 export interface McpFetch {

@@ -7,12 +7,12 @@ import type { Redactor } from '../../core/redactor';
 import type { ToolRegistry } from '../../core/registry';
 import type { McpConfigFile } from './config-types';
 import type { SecretResolver } from './expand-vars';
-import type { HttpClientTimeouts } from './http-fetch';
-import { httpTimeoutsFor } from './http-fetch';
-import { readMcpConfig } from './parse-config';
+import type { HttpClientTimeouts } from './http-timeouts';
+import { httpTimeoutsFor } from './http-timeouts';
+import { readMcpConfig } from './read-config';
 import type { Backoff } from './backoff';
 import { DEFAULT_BACKOFF } from './backoff';
-import { ServerConnection } from './server-connection';
+import type { ServerConnection } from './server-connection';
 import type { McpServerView } from './server-state';
 
 /** What the manager needs; the secret store plugs in through `getSecret`. */
@@ -107,11 +107,14 @@ export class McpManager {
   private async startOnce(): Promise<void> {
     const file = await readMcpConfig(this.options.configPath);
     this.broken = [];
-    this.load(file);
+    // The SDK and the transports load with the first server to connect: a host without MCP servers never pays for
+    // them (docs/hosts.md, "Fast start").
+    const connections = file.servers.some((entry) => entry.ok) ? await import('./server-connection') : null;
+    this.load(file, connections?.ServerConnection ?? null);
     await Promise.allSettled([...this.connections.values()].map((connection) => connection.start()));
   }
 
-  private load(file: McpConfigFile): void {
+  private load(file: McpConfigFile, Connection: typeof ServerConnection | null): void {
     const { log } = this.options;
     this.fileProblems = [...(file.error ? [file.error] : []), ...file.warnings];
     if (file.error) log.error('mcp.json not loaded', { file: file.file, error: file.error });
@@ -133,7 +136,8 @@ export class McpManager {
         this.changes.emit(view);
         continue;
       }
-      const connection = new ServerConnection(
+      if (!Connection) continue;
+      const connection = new Connection(
         entry.config,
         {
           registry: this.options.registry,

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from './config-types';
-import { parseMcpConfig, readMcpConfig } from './parse-config';
+import { parseMcpConfig } from './parse-config';
+import { readMcpConfig } from './read-config';
 
 const FILE = '/home/u/.config/agenvoy/mcp.json';
 

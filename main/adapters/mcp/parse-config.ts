@@ -1,25 +1,11 @@
 // Reads mcp.json (docs/tools.md, "MCP servers") with its zod schemas (config-schema.ts): a wrong field fails only its own
 // server, with a reason naming file, server and field.
-import fs from 'node:fs/promises';
 import { jsonBoundsProblem, SCHEMA_LIMITS } from '../../core/schema-bounds';
 import { zodReason } from '../../core/zod-issues';
 import { configFileSchema, SERVER_KEYS, serverSchema, TOP_KEYS } from './config-schema';
 import type { McpConfigFile, McpServerConfig, McpServerEntry, McpTrust } from './config-types';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS } from './config-types';
 import { isRecord } from '../../../tools/sdk/values';
-
-/** Reads and parses the mcp.json at `file`; a missing file means no servers. */
-export async function readMcpConfig(file: string): Promise<McpConfigFile> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { file, servers: [], error: null, warnings: [] };
-    return { file, servers: [], error: `${file}: cannot read: ${(error as Error).message}`, warnings: [] };
-  }
-  return parseMcpConfig(text, file);
-}
 
 /** Parses the text of an mcp.json (`{"servers": …}` or the Claude-Desktop form `{"mcpServers": …}`). */
 export function parseMcpConfig(text: string, file: string): McpConfigFile {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { agenvoyHome } from '../../core/paths';
 import { formatBytes } from '../../core/schema-bounds';
-import { MAX_MANIFEST_BYTES, parseManifest, SCRIPT_PREFIX } from './tool-manifest';
+import { MAX_MANIFEST_BYTES, SCRIPT_PREFIX } from './manifest-limits';
 import type { ScanDir, ScriptLanguage, ScriptProblem, ScriptScope, ScriptTool } from './types';
 import { resolveWritable } from './writable-paths';
 
@@ -78,6 +78,8 @@ export async function loadToolFolder(
     const reason = isMissing(error) ? 'missing tool.json' : `cannot read tool.json: ${message(error)}`;
     return { dir, file: manifestFile, reason, scope };
   }
+  // The parser (zod) loads with the first tool.json there is to read.
+  const { parseManifest } = await import('./tool-manifest');
   const parsed = parseManifest(text);
   if (!parsed.ok) return { dir, file: manifestFile, reason: parsed.reason, scope };
 

@@ -2,9 +2,9 @@
 // reason (main/core/zod-issues.ts): `"timeout" must be …`; the fields are checked in the order listed here.
 import { z } from 'zod';
 import { shownValue } from '../../core/zod-issues';
+import { SCRIPT_PREFIX } from './manifest-limits';
 
-/** The prefix of every script tool's registered name. */
-export const SCRIPT_PREFIX = 'script_';
+export { SCRIPT_PREFIX } from './manifest-limits';
 
 // Providers accept tool names of at most 64 characters from [A-Za-z0-9_-]; the prefix takes 7.
 const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;

@@ -2,16 +2,14 @@
 // a reason naming it, never an exception; unknown keys are warnings.
 import { DEFAULT_TOOL_TIMEOUT } from '../../../tools/sdk/types';
 import type { JsonLimits } from '../../core/schema-bounds';
-import { formatBytes, jsonBoundsProblem, MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH } from '../../core/schema-bounds';
+import { formatBytes, jsonBoundsProblem, MAX_SCHEMA_DEPTH } from '../../core/schema-bounds';
+import { MAX_MANIFEST_BYTES } from './manifest-limits';
 import { shownValue, zodReason } from '../../core/zod-issues';
 import { KNOWN_KEYS, manifestSchema, MAX_FIELD_BYTES } from './tool-manifest-schema';
 import type { ScriptManifest } from './types';
 import { isRecord } from '../../../tools/sdk/values';
 
-export { SCRIPT_PREFIX } from './tool-manifest-schema';
-
-/** The largest tool.json read: twice the schema limit leaves room for the rest, and keeps a runaway file out. */
-export const MAX_MANIFEST_BYTES = 2 * MAX_SCHEMA_BYTES;
+export { MAX_MANIFEST_BYTES, SCRIPT_PREFIX } from './manifest-limits';
 
 /** The outcome of reading a tool.json. */
 export type ManifestResult =

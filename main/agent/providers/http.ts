@@ -1,8 +1,8 @@
 // The HTTP side of a streaming model call: POST, map statuses to ProviderError kinds, read SSE.
 // undici's own timeouts are off: our StallTimer bounds the wait for the first byte and between bytes with the
 // settings' limits (a local CPU model may think for minutes), and the SSE parser bounds one event.
-import type { Response } from 'undici';
-import { Agent, fetch } from 'undici';
+import type * as Undici from 'undici';
+import type { Agent, Response } from 'undici';
 import { formatBytes } from '../../core/argument-size';
 import type { ProviderErrorKind } from './provider';
 import { ProviderError } from './provider';
@@ -12,8 +12,14 @@ import { parseSse, SseEventTooLarge } from './sse';
 import type { StreamLimits } from './stream-limits';
 import { resolveStreamLimits, StallTimer } from './stream-limits';
 
-// One pool for every provider call; keep-alive saves a TLS handshake per model round.
-const agent = new Agent({ bodyTimeout: 0, headersTimeout: 0, keepAliveTimeout: 30_000 });
+// One pool for every provider call; keep-alive saves a TLS handshake per model round. undici loads with the first
+// call, not when the app starts (docs/hosts.md, "Fast start").
+let client: Promise<{ fetch: typeof Undici.fetch; agent: Agent }> | null = null;
+const providerClient = () =>
+  (client ??= import('undici').then(({ Agent, fetch }) => ({
+    fetch,
+    agent: new Agent({ bodyTimeout: 0, headersTimeout: 0, keepAliveTimeout: 30_000 }),
+  })));
 
 /** One streaming POST. */
 export interface StreamPost {
@@ -32,12 +38,14 @@ export interface StreamPost {
 /** POSTs and returns the response's SSE messages; throws ProviderError for failed statuses and stalls. */
 export async function openEventStream(post: StreamPost): Promise<AsyncIterable<SseMessage>> {
   const limits = resolveStreamLimits(post.limits);
+  // Loaded before the first-byte wait starts, so loading it is never counted as the server's silence.
+  const http = await providerClient();
   const stall = new StallTimer(limits);
   const signal = AbortSignal.any([post.signal, stall.signal]);
   // The first-byte wait covers connecting, the headers and the body's first bytes.
   stall.waitFirstByte();
   try {
-    return await open(post, signal, stall, limits);
+    return await open(http, post, signal, stall, limits);
   } catch (error) {
     stall.stop();
     throw error;
@@ -45,6 +53,7 @@ export async function openEventStream(post: StreamPost): Promise<AsyncIterable<S
 }
 
 async function open(
+  { fetch, agent }: Awaited<ReturnType<typeof providerClient>>,
   post: StreamPost,
   signal: AbortSignal,
   stall: StallTimer,

@@ -1,8 +1,8 @@
 // "Test connection": the model ids a provider lists (GET {baseUrl}/models; Anthropic GET {baseUrl}/v1/models), or what
 // went wrong in words a person can act on (docs/hosts.md, "First run"). The address is the person's own choice on the
 // Welcome page or in `agenvoy setup`, so loopback and the LAN are allowed (Ollama, LM Studio): this is not a web tool.
-import { Agent, fetch } from 'undici';
-import type { Response } from 'undici';
+import type * as Undici from 'undici';
+import type { Agent, Response } from 'undici';
 import { z } from 'zod';
 import type { ProviderWire } from '../../settings/settings';
 import { ANTHROPIC_VERSION } from './anthropic';
@@ -15,7 +15,13 @@ export const MODEL_LIST_MAX_BYTES = 8 * 1024 * 1024;
 /** At most this many ids are kept. */
 export const MODEL_LIST_MAX_MODELS = 5000;
 
-const agent = new Agent({ connectTimeout: MODEL_LIST_TIMEOUT_MS });
+// undici loads with the first listing, not when the app starts (docs/hosts.md, "Fast start").
+let client: Promise<{ fetch: typeof Undici.fetch; agent: Agent }> | null = null;
+const listClient = () =>
+  (client ??= import('undici').then(({ Agent, fetch }) => ({
+    fetch,
+    agent: new Agent({ connectTimeout: MODEL_LIST_TIMEOUT_MS }),
+  })));
 
 /** What to ask. */
 export interface ModelListRequest {
@@ -70,6 +76,7 @@ export async function listModels(request: ModelListRequest): Promise<ModelListRe
       answered: false,
     };
   }
+  const { fetch, agent } = await listClient();
   const timeoutMs = request.timeoutMs ?? MODEL_LIST_TIMEOUT_MS;
   const timer = AbortSignal.timeout(timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, timer]) : timer;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { jsonBoundsProblem } from '../schema-bounds';
 import { shownValue } from '../zod-issues';
+import { MAX_TRUST_FILE_BYTES, TRUST_FILE_VERSION } from './trust-file-limits';
 
 /** A workspace tool as it was when its folder was trusted: its registered name and the pin of its content. */
 export interface ToolPin {
@@ -36,8 +37,7 @@ export interface TrustFile {
 /** What reading the file found: its folders, or why it is damaged (then no folder is trusted). */
 export type TrustFileState = { kind: 'ok'; file: TrustFile } | { kind: 'damaged'; problem: string };
 
-/** The version this code writes. */
-export const TRUST_FILE_VERSION = 2;
+export { emptyTrustFile, MAX_TRUST_FILE_BYTES, TRUST_FILE_VERSION } from './trust-file-limits';
 
 // Longer than any real path, short enough that a huge file cannot hide an entry behind noise.
 const MAX_PATH_LENGTH = 4096;
@@ -45,17 +45,9 @@ const MAX_FOLDERS = 10_000;
 // More tools than any folder holds; a bound so a crafted file cannot make every check slow.
 const MAX_TOOLS = 1000;
 // Checked before the schema looks at the file: no trust file nests this deep or grows this large.
-/** The largest trusted-folders.json read (far beyond any real one): a larger file is damaged, never parsed. */
-export const MAX_TRUST_FILE_BYTES = 64 * 1024 * 1024;
-
 const TRUST_FILE_BOUNDS = { maxDepth: 16, maxBytes: MAX_TRUST_FILE_BYTES };
 const PIN_NAME = /^script_[A-Za-z0-9_-]{1,57}$/;
 const PIN = /^[0-9a-f]{64}$/;
-
-/** An empty file: nothing trusted. */
-export function emptyTrustFile(): TrustFile {
-  return { version: 2, folders: [] };
-}
 
 /** Parses the text of trusted-folders.json; any deviation is a damaged file, never a partial read. */
 export function parseTrustFile(text: string, file: string): TrustFileState {

@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { JsonFileStore } from '../json-file-store';
 import type { ToolPin, TrustedFolder, TrustFile, TrustFileState } from './trust-file';
-import { emptyTrustFile, MAX_TRUST_FILE_BYTES, parseTrustFile } from './trust-file';
+import { emptyTrustFile, MAX_TRUST_FILE_BYTES } from './trust-file-limits';
 
 /** The file name, in $AGENVOY_HOME/desktop. */
 export const TRUST_FILE = 'trusted-folders.json';
@@ -48,7 +48,8 @@ export class TrustedFolders {
   constructor(readonly file: string) {
     this.store = new JsonFileStore(file, {
       empty: emptyTrustFile,
-      parse: parseTrustFile,
+      // The parser (zod) loads with the first file there is to read.
+      parse: async (text, file) => (await import('./trust-file')).parseTrustFile(text, file),
       maxBytes: MAX_TRUST_FILE_BYTES,
       noun: 'a trust file',
       damagedError: (problem) =>

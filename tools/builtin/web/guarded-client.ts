@@ -1,8 +1,8 @@
 // An HTTP client for URLs the model chose: every hop (redirects too) passes the address guard, and every
 // connection goes to the address the guard checked.
 import http from 'node:http';
-import type { Dispatcher } from 'undici';
-import { Agent, request } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { undici } from './undici-module';
 import { ToolError } from '../../sdk/types';
 import type { AddressGuard } from '../../sdk/web/address-guard';
 
@@ -37,11 +37,18 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
 /** An undici client pinned by an AddressGuard; close it when done (it owns its connections). */
 export class GuardedClient {
-  private readonly agent: Agent;
+  private agent: Promise<Agent> | null = null;
 
-  constructor(private readonly guard: AddressGuard) {
+  constructor(private readonly guard: AddressGuard) {}
+
+  /** The client's connection pool, made with its first request. */
+  private pool(): Promise<Agent> {
     // No header or body timeouts of undici's own: the tool's signal carries the limit (docs/dispatch.md, "Limits of the built-in tools").
-    this.agent = new Agent({ connect: { lookup: guard.lookup() }, headersTimeout: 0, bodyTimeout: 0 });
+    this.agent ??= undici().then(
+      ({ Agent }) =>
+        new Agent({ connect: { lookup: this.guard.lookup() }, headersTimeout: 0, bodyTimeout: 0 }),
+    );
+    return this.agent;
   }
 
   /** Sends the request, following redirects; each hop is checked before it connects. */
@@ -91,7 +98,8 @@ export class GuardedClient {
 
   /** Closes every connection at once. */
   async close(): Promise<void> {
-    await this.agent.destroy().catch(() => undefined);
+    const agent = await this.agent?.catch(() => null);
+    await agent?.destroy().catch(() => undefined);
   }
 
   private async send(
@@ -102,8 +110,9 @@ export class GuardedClient {
     signal: AbortSignal,
   ): Promise<Dispatcher.ResponseData> {
     try {
+      const [{ request }, dispatcher] = await Promise.all([undici(), this.pool()]);
       return await request(url, {
-        dispatcher: this.agent,
+        dispatcher,
         method: method as Dispatcher.HttpMethod,
         headers,
         body,

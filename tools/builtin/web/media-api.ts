@@ -1,6 +1,6 @@
 // Calls to an OpenAI-compatible media API (images, speech): the key comes from the secret store, a refused key
 // is a credential error naming it, and the request stops with the call's signal.
-import { Agent, request } from 'undici';
+import { undici } from './undici-module';
 import type { ToolContext } from '../../sdk/types';
 import { CredentialError, ToolError } from '../../sdk/types';
 import { headerValue } from './guarded-client';
@@ -38,6 +38,7 @@ export async function postMediaApi(
   }
   const url = `${api.baseUrl.replace(/\/+$/, '')}${path}`;
   // Generation can take minutes before the first byte: no undici timeouts, the call's limit governs.
+  const { Agent, request } = await undici();
   const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
   try {
     const response = await request(url, {

@@ -1,7 +1,7 @@
 // Web search backends for search_web: a SearXNG instance (keyless JSON API) or the Brave Search API (keyed).
 // Their URLs come from the user's settings, not from the model, so they are not held to the address guard:
 // a self-hosted SearXNG on localhost is the common case.
-import { Agent, request } from 'undici';
+import { undici } from './undici-module';
 import type { ToolContext } from '../../sdk/types';
 import { CredentialError, ToolError } from '../../sdk/types';
 import type { SearchSettings } from '../../sdk/web/web-settings';
@@ -98,6 +98,7 @@ async function brave(
 
 async function get(url: URL, headers: Record<string, string>, signal: AbortSignal, name: string) {
   // A pool of its own, destroyed after the call: an aborted request leaves no connection behind.
+  const { Agent, request } = await undici();
   const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
   try {
     const response = await request(url, { headers, signal, dispatcher: agent });

@@ -54,13 +54,19 @@ const V6: Array<[string, number, AddressClass]> = [
   ['ff00::', 8, 'multicast'],
 ];
 
-const V4_RANGES: Range[] = V4.map(([ip, prefix, kind]) => ({ bytes: parseIp(ip) ?? [], prefix, kind }));
-const V6_RANGES: Range[] = V6.map(([ip, prefix, kind]) => ({ bytes: parseIp(ip) ?? [], prefix, kind }));
+// Parsed with the first address classified, not at start (docs/hosts.md, "Fast start").
+let ranges: { v4: Range[]; v6: Range[] } | null = null;
+const parsedRanges = () =>
+  (ranges ??= {
+    v4: V4.map(([ip, prefix, kind]) => ({ bytes: parseIp(ip) ?? [], prefix, kind })),
+    v6: V6.map(([ip, prefix, kind]) => ({ bytes: parseIp(ip) ?? [], prefix, kind })),
+  });
 
 /** The class of a blocked address, or null for a public one (and for something that is not an IP). */
 export function classifyAddress(address: string): AddressClass | null {
   const bytes = parseIp(address);
   if (!bytes) return null;
+  const { v4: V4_RANGES, v6: V6_RANGES } = parsedRanges();
   if (bytes.length === 4) return match(bytes, V4_RANGES);
   const embedded = embeddedIpv4(bytes);
   // An IPv6 form that carries an IPv4 address reaches that address: judge the IPv4 one.
