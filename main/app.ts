@@ -1,4 +1,5 @@
 // Composition root: builds the core services once and hands them to the hosts (Electron, browser mode, CLI).
+import path from 'node:path';
 import { builtinTools } from '../tools/builtin';
 import { CoreSettings } from './settings/core-settings';
 import type { ToolServices, ToolSpec } from '../tools/sdk/types';
@@ -18,7 +19,8 @@ import { processPort } from './process/process-port';
 import { Redactor } from './core/redactor';
 import { ToolRegistry } from './core/registry';
 import { TaskRegistry } from './core/task-registry';
-import { ArgumentValidator } from './core/validate';
+import { ArgumentValidator, validatorId } from './core/validate';
+import { SchemaCheckCache } from './core/schema-check-cache';
 import { ScriptToolSource } from './adapters/script/script-tool-source';
 import { McpManager } from './adapters/mcp/mcp-manager';
 import { PromptingHealer } from './secrets/prompting-healer';
@@ -104,7 +106,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const settings = new CoreSettings(paths.settings);
   // One validator: the registry compiles each script and MCP schema as it registers, the dispatcher reuses it.
   const validator = new ArgumentValidator();
-  const registry = new ToolRegistry(lintTool, { checkSchema: (schema) => validator.check(schema) });
+  // Schemas that compiled before are not compiled again at start, only with their first call (docs/hosts.md).
+  const schemaChecks = new SchemaCheckCache(
+    path.join(paths.desktop, 'cache', 'schema-checks.json'),
+    validatorId(),
+  );
+  const registry = new ToolRegistry(lintTool, {
+    checkSchema: (schema) => schemaChecks.check(schema, (checked) => validator.check(checked)),
+  });
   for (const tool of [...builtinTools(), ...(options.hostTools ?? [])]) registry.register(tool);
   const schemas = new LoadedSchemas();
   const catalog = new RegistryCatalog(registry, schemas);
@@ -168,6 +177,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     watch: options.watchScripts ?? false,
   });
   await scripts.start();
+  schemaChecks.flush();
 
   // --- MCP servers (main/adapters/mcp): their tools go into the same registry, linted, never shadowing ---
   const mcp = new McpManager({
@@ -180,8 +190,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     cwd: options.workspace,
   });
   const mcpMode = options.mcp ?? 'wait';
-  if (mcpMode === 'wait') await mcp.start();
-  else if (mcpMode === 'background') void mcp.start();
+  if (mcpMode === 'wait') await mcp.start().finally(() => schemaChecks.flush());
+  else if (mcpMode === 'background') void mcp.start().finally(() => schemaChecks.flush());
   // --- end MCP ---
 
   return {
@@ -203,6 +213,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     healer,
     mcp,
     async close() {
+      schemaChecks.flush();
       await mcp.stop();
       scripts.stop();
       catalog.close();

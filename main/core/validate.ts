@@ -15,6 +15,15 @@ type AddFormats = typeof AjvFormatsModule.default;
 type Ajv2019 = InstanceType<typeof Ajv2019Module.Ajv2019>;
 type Ajv2020 = InstanceType<typeof Ajv2020Module.Ajv2020>;
 
+/** Bumped when options() change: compile results remembered for another version or options are not reused. */
+const OPTIONS_VERSION = 1;
+
+/** Names the validator (Ajv's and ajv-formats' versions, our options), for caches of compile results. */
+export function validatorId(): string {
+  const version = (name: string) => (requireCjs(`${name}/package.json`) as { version: string }).version;
+  return `ajv@${version('ajv')}+formats@${version('ajv-formats')}/options-${OPTIONS_VERSION}`;
+}
+
 /** The result of validating one call's arguments. */
 export type ValidationResult = { ok: true } | { ok: false; message: string; fields: string[] };
 

@@ -149,7 +149,7 @@ describe('DialogHub: approvals', () => {
       { id: 'c1', name: 'run_command', args: { command: 'npm test && npm run build' } },
       { chatId: 'chat-1', workspace },
     );
-    await vi.waitFor(() => expect(dialogs.pending()).toHaveLength(1));
+    await vi.waitFor(() => expect(dialogs.pending()).toHaveLength(1), { timeout: 10_000 });
     const dialog = dialogs.pending()[0];
     if (dialog?.kind !== 'approval') throw new Error('no approval dialog');
     expect(dialog.items[0]).toMatchObject({ compound: '&&', offers: { chat: false, always: false } });
