@@ -66,6 +66,33 @@ function scriptTools(home: string): void {
   }
 }
 
+/** The resident memory of `agenvoy web` once it has printed its URL and sat idle for two seconds, in MiB. */
+function idleWebMemory(env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'web'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      const before = out;
+      out += chunk.toString();
+      if (before.includes('http://127.0.0.1:') || !out.includes('http://127.0.0.1:')) return;
+      setTimeout(() => {
+        try {
+          const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+          const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+          resolve(Math.round((kb / 1024) * 10) / 10);
+        } catch (error) {
+          reject(error as Error);
+        } finally {
+          child.kill('SIGTERM');
+        }
+      }, 2000);
+    });
+    child.on('exit', (code) => {
+      if (!out.includes('http://127.0.0.1:')) reject(new Error(`agenvoy web exited (${code}): ${out}`));
+    });
+  });
+}
+
 /** Starts each command RUNS times over a fresh AGENVOY_HOME. */
 export async function run(): Promise<BenchRow[]> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-bench-cli-'));
@@ -84,6 +111,7 @@ export async function run(): Promise<BenchRow[]> {
       source: [] as number[],
       web: [] as number[],
       search: [] as number[],
+      searchUncached: [] as number[],
     };
     for (let i = 0; i < RUNS; i++) {
       samples.node.push(await timed(['-e', '0'], env));
@@ -91,8 +119,12 @@ export async function run(): Promise<BenchRow[]> {
       samples.source.push(await timed([BIN, 'tools', 'list'], { ...env, AGENVOY_FROM_SOURCE: '1' }));
       samples.web.push(await untilUrl(env));
       samples.search.push(await timed(search, manyEnv));
+      // The very first start over these tools: no compile results remembered yet (docs/hosts.md, "Fast start").
+      fs.rmSync(path.join(many, 'desktop', 'cache'), { recursive: true, force: true });
+      samples.searchUncached.push(await timed(search, manyEnv));
     }
     fs.rmSync(many, { recursive: true, force: true });
+    const memory = await idleWebMemory(env);
     const node = median(samples.node);
     const row = (metric: string, values: number[], target?: number): BenchRow => {
       const value = median(values);
@@ -111,6 +143,13 @@ export async function run(): Promise<BenchRow[]> {
       row('agenvoy tools list from the TypeScript (tsx), against node -e 0', samples.source),
       row('agenvoy web until it prints its URL, against node -e 0', samples.web, 500),
       row('agenvoy tools search with 500 script tools, cold, against node -e 0', samples.search, 1000),
+      row('the same, the first start ever (no schema compile results on disk)', samples.searchUncached),
+      {
+        bench: BENCH,
+        metric: 'agenvoy web idle resident memory (2 s after its URL)',
+        value: memory,
+        unit: 'MiB',
+      },
     ];
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
