@@ -1,4 +1,4 @@
-/* global module, process */
+/* global module */
 // electron-builder configuration: Linux (AppImage, deb), macOS (dmg, and zip for updates), Windows (nsis).
 // Packaging needs a machine with internet: electron-builder downloads the Electron binary for each target, and
 // the native modules (better-sqlite3, keytar) are rebuilt against Electron's headers (or their Electron prebuilds

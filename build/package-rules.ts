@@ -40,7 +40,9 @@ export function checkFuses(
     if (have === undefined || have === 'removed') {
       findings.push(error('fuse_missing', `fuse ${name} is not in the binary's fuse wire`));
     } else if ((have === 'on') !== want) {
-      findings.push(error('fuse_wrong', `fuse ${name} is ${have}, the config asks for ${want ? 'on' : 'off'}`));
+      findings.push(
+        error('fuse_wrong', `fuse ${name} is ${have}, the config asks for ${want ? 'on' : 'off'}`),
+      );
     }
   }
   return findings;
@@ -131,7 +133,11 @@ export interface ArchiveView {
 }
 
 /** The shell's files, the assets its pages load, the packages its main imports, and no build tools. */
-export function checkFiles(archive: ArchiveView, pages: Record<string, string>, mainSource: string): Finding[] {
+export function checkFiles(
+  archive: ArchiveView,
+  pages: Record<string, string>,
+  mainSource: string,
+): Finding[] {
   const findings: Finding[] = [];
   for (const file of SHELL_FILES) {
     if (!archive.files.has(file)) findings.push(error('file_missing', `${file} is not in app.asar`));

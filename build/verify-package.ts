@@ -9,8 +9,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import asar from '@electron/asar';
 import fuses from '@electron/fuses';
+import * as resedit from 'resedit';
 import type { ArchiveView, Finding, FuseName, FuseValue } from './package-rules';
-import { checkFiles, checkFuses, checkNativeModules, error, FUSE_NAMES, info, nativeAbi } from './package-rules';
+import {
+  checkFiles,
+  checkFuses,
+  checkNativeModules,
+  error,
+  FUSE_NAMES,
+  info,
+  nativeAbi,
+} from './package-rules';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,8 +46,14 @@ export function packageLayout(appDir: string, config = builderConfig()): Package
   }
   const exe = path.join(appDir, `${config.productName}.exe`);
   if (fs.existsSync(exe))
-    return { platform: 'win', fuseTarget: exe, resources: path.join(appDir, 'resources'), integrityCarrier: exe };
-  const name = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string }).name;
+    return {
+      platform: 'win',
+      fuseTarget: exe,
+      resources: path.join(appDir, 'resources'),
+      integrityCarrier: exe,
+    };
+  const name = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string })
+    .name;
   return {
     platform: 'linux',
     fuseTarget: path.join(appDir, name),
@@ -73,7 +88,8 @@ export async function verifyPackage(
   const archivePath = path.join(layout.resources, 'app.asar');
   if (!fs.existsSync(archivePath)) return [error('asar_missing', `${archivePath} does not exist`)];
   const findings: Finding[] = [];
-  if (config.electronFuses) findings.push(...checkFuses(await readFuses(layout.fuseTarget), config.electronFuses));
+  if (config.electronFuses)
+    findings.push(...checkFuses(await readFuses(layout.fuseTarget), config.electronFuses));
   else findings.push(info('fuses_unhardened', 'AGENVOY_UNHARDENED=1: fuses not checked'));
 
   const archive = readArchive(archivePath);
@@ -148,7 +164,8 @@ function checkFileHashes(archivePath: string, archive: ReturnType<typeof readArc
       findings.push(error('file_hash', `${file} does not match its hash in the archive header`));
   }
   const without = archive.files.size - archive.hashes.size;
-  if (without > 0) findings.push(error('file_no_hash', `${without} files have no integrity hash in the header`));
+  if (without > 0)
+    findings.push(error('file_no_hash', `${without} files have no integrity hash in the header`));
   findings.push(info('file_hashes', `${checked} file hashes checked`));
   return findings;
 }
@@ -158,7 +175,9 @@ async function checkHeaderHash(layout: PackageLayout, archivePath: string): Prom
   const actual = createHash('sha256').update(asar.getRawHeader(archivePath).headerString).digest('hex');
   let recorded: string | undefined;
   if (layout.platform === 'linux') {
-    return [info('header_hash_linux', `Electron does not validate the header hash on Linux (sha256 ${actual})`)];
+    return [
+      info('header_hash_linux', `Electron does not validate the header hash on Linux (sha256 ${actual})`),
+    ];
   } else if (layout.platform === 'mac') {
     const plist = require('plist') as { parse(xml: string): unknown };
     const parsed = plist.parse(fs.readFileSync(layout.integrityCarrier ?? '', 'utf8')) as {
@@ -175,7 +194,6 @@ async function checkHeaderHash(layout: PackageLayout, archivePath: string): Prom
 }
 
 async function windowsIntegrity(exe: string): Promise<string | undefined> {
-  const resedit = (await import('resedit')) as typeof import('resedit');
   const executable = resedit.NtExecutable.from(fs.readFileSync(exe));
   const entry = resedit.NtExecutableResource.from(executable).entries.find(
     (item) => item.type === 'INTEGRITY' && item.id === 'ELECTRONASAR',
@@ -191,8 +209,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.error('usage: verify-package.ts <unpacked app folder or .app> [--expect-feed]');
     process.exit(2);
   }
-  const findings = await verifyPackage(path.resolve(appDir), { expectFeed: process.argv.includes('--expect-feed') });
-  for (const finding of findings) console.log(`${finding.level === 'error' ? 'FAIL' : 'ok  '} ${finding.code}: ${finding.message}`);
+  const findings = await verifyPackage(path.resolve(appDir), {
+    expectFeed: process.argv.includes('--expect-feed'),
+  });
+  for (const finding of findings)
+    console.log(`${finding.level === 'error' ? 'FAIL' : 'ok  '} ${finding.code}: ${finding.message}`);
   const errors = findings.filter((finding) => finding.level === 'error').length;
   console.log(errors === 0 ? `package ok: ${appDir}` : `${errors} problem(s) in ${appDir}`);
   process.exitCode = errors === 0 ? 0 : 1;
