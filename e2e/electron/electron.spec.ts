@@ -39,6 +39,8 @@ test.beforeEach(async () => {
       model: 'test-model',
       apiKeyName: null,
       defaultWorkspace: home,
+      // A packaged build carries the real feed: the suite stays off the network.
+      autoUpdate: false,
     }),
   );
   canaryTool(home);
