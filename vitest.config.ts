@@ -5,6 +5,7 @@ const ALL = [
   'tools/**/*.test.ts',
   'preload/**/*.test.ts',
   'renderer/**/*.test.{ts,tsx}',
+  'build/**/*.test.ts',
 ];
 
 // Slow or timing-sensitive suites: real child processes and process trees, the OS sandbox, real MCP servers,
@@ -26,6 +27,7 @@ const SLOW = [
   'main/core/output-cap-notes.test.ts',
   'main/layers-lint.test.ts',
   'tools/builtin/download-render*.test.ts',
+  'build/verify-package.test.ts',
 ];
 
 const shared = {

@@ -16,3 +16,4 @@ export type * from './contract/attachment-views';
 export type * from './contract/security-views';
 export type * from './contract/channels';
 export type * from './contract/dialogs';
+export type * from './contract/update-views';

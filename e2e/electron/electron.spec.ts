@@ -1,5 +1,7 @@
 // The desktop app itself through Playwright's _electron: chat window, approval and secret prompts in their own
-// modal windows. Runs where an Electron binary is installed; here (ELECTRON_SKIP_BINARY_DOWNLOAD) it skips.
+// modal windows, quitting with a running task. Runs where an Electron binary is installed; here
+// (ELECTRON_SKIP_BINARY_DOWNLOAD) it skips. With AGENVOY_E2E_APP set to a packaged app's executable (CI builds one
+// with electron-builder --dir), it runs against that build instead of the sources.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -13,7 +15,12 @@ import type { ScriptedServer } from '../../main/agent/providers/testing/scripted
 import { callTool, loadTools, say } from '../support/model-script';
 import { canaryTool } from '../support/script-tools';
 
-const binary = findElectronBinary(electronPackageDir());
+const packagedApp = process.env.AGENVOY_E2E_APP;
+const binary = packagedApp
+  ? fs.existsSync(packagedApp)
+    ? ({ kind: 'found', path: packagedApp } as const)
+    : ({ kind: 'missing', reason: `AGENVOY_E2E_APP=${packagedApp} does not exist` } as const)
+  : findElectronBinary(electronPackageDir());
 test.skip(binary.kind === 'missing', `no Electron binary: ${binary.kind === 'missing' ? binary.reason : ''}`);
 
 let model: ScriptedServer;
@@ -32,22 +39,28 @@ test.beforeEach(async () => {
       model: 'test-model',
       apiKeyName: null,
       defaultWorkspace: home,
+      // A packaged build carries the real feed: the suite stays off the network.
+      autoUpdate: false,
     }),
   );
   canaryTool(home);
-  const { buildElectron, ROOT } = await import('../../build/build-electron');
-  await buildElectron();
+  let args: string[] = [];
+  if (!packagedApp) {
+    const { buildElectron, ROOT } = await import('../../build/build-electron');
+    await buildElectron();
+    args = [ROOT];
+  }
   const env = { ...process.env, AGENVOY_HOME: home } as Record<string, string>;
   delete env.DBUS_SESSION_BUS_ADDRESS;
   app = await electron.launch({
     executablePath: binary.kind === 'found' ? binary.path : '',
-    args: [ROOT],
+    args,
     env,
   });
 });
 
 test.afterEach(async () => {
-  await app?.close();
+  await app?.close().catch(() => {});
   await model?.close();
   fs.rmSync(home, { recursive: true, force: true });
 });
@@ -93,6 +106,47 @@ test('a missing key opens the secret window; Save stores it and the call is retr
   );
   expect(state).not.toContain(canary);
   expect(await window.content()).not.toContain(canary);
+});
+
+test('quitting with a running task asks first, then kills its whole process tree', async () => {
+  test.skip(process.platform === 'win32', 'the ticker is a POSIX shell loop');
+  const tick = path.join(home, 'tick');
+  // The task's shell starts a child that counts into a file every 100 ms: it stops only if the whole tree dies.
+  model.enqueue(
+    loadTools('background_command'),
+    callTool('background_command', {
+      command: `sh -c 'i=0; while true; do i=$((i+1)); echo $i > "${tick}"; sleep 0.1; done' & wait`,
+      timeout_min: 5,
+    }),
+    say('Ticking in the background.'),
+  );
+  const window = await app.firstWindow();
+  await window.getByRole('button', { name: 'New chat', exact: true }).click();
+  await window.getByLabel('Message', { exact: true }).fill('Start the ticker');
+  const dialogWindow = app.waitForEvent('window');
+  await window.getByRole('button', { name: 'Send' }).click();
+  await (await dialogWindow).getByRole('button', { name: 'Allow once' }).click();
+  await expect(window.getByRole('article', { name: 'Assistant' }).last()).toContainText(
+    'Ticking in the background.',
+  );
+  await expect.poll(() => fs.existsSync(tick)).toBe(true);
+
+  const closed = app.waitForEvent('close');
+  // The quit question is a native message box: answer it "Quit and cancel tasks" (button 0) and keep what it asked.
+  const asked = await app.evaluate(({ app: electronApp, dialog }) => {
+    let question: string | null = null;
+    dialog.showMessageBoxSync = ((options: { message: string }) => {
+      question = options.message;
+      return 0;
+    }) as typeof dialog.showMessageBoxSync;
+    electronApp.quit();
+    return question;
+  });
+  expect(asked).toBe('1 background task is still running. Quit anyway?');
+  await closed;
+  const last = fs.readFileSync(tick, 'utf8');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  expect(fs.readFileSync(tick, 'utf8')).toBe(last);
 });
 
 function callCard(page: Page, tool: string) {

@@ -12,6 +12,7 @@ import { bindChatWindow } from './chat-ipc';
 import { DialogWindows } from './dialog-windows';
 import { hardenApp, hardenSession } from './harden';
 import { QUIT_BUTTONS, quitStep } from './quit-rules';
+import { desktopUpdates } from './updater';
 import { mainWindowOptions } from './window-options';
 
 // Must happen before `ready`: app:// behaves like a secure standard origin (relative URLs, CSP 'self').
@@ -29,6 +30,7 @@ let host: AppHost | null = null;
 let mainWindow: BrowserWindowType | null = null;
 let dialogs: DialogWindows | null = null;
 let unbindChat: (() => void) | null = null;
+let stopUpdates: (() => void) | null = null;
 let quitting: 'no' | 'stopping' | 'done' = 'no';
 
 if (!app.requestSingleInstanceLock()) {
@@ -48,10 +50,14 @@ async function start(): Promise<void> {
   hardenSession(session.defaultSession);
   serveAppProtocol(session.defaultSession, files.rendererDir);
   // No workspace: each new chat gets a folder of its own under ~/Agenvoy unless settings name one.
+  // Checks on start and daily, never restarts under a turn or task (docs/release.md, "Updates").
+  const updates = desktopUpdates();
   host = await openAppHost({
     mode: 'electron',
     hostServices: { pageRenderer: offscreenRenderer() },
+    updates: updates.controller,
   });
+  stopUpdates = updates.attach(host);
   dialogs = new DialogWindows(host, files, () => mainWindow);
   host.dialogs.attach(dialogs);
   createMainWindow(host);
@@ -105,6 +111,7 @@ app.on('before-quit', (event) => {
 async function stopAndQuit(): Promise<void> {
   quitting = 'stopping';
   try {
+    stopUpdates?.();
     dialogs?.closeAll();
     unbindChat?.();
     await host?.close();

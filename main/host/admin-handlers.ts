@@ -24,6 +24,7 @@ type AdminChannel = Exclude<
   | 'chats.setReasoning'
   | 'turn.send'
   | 'turn.cancel'
+  | `updates.${string}`
 >;
 
 /** The non-chat handlers. */

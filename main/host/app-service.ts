@@ -5,6 +5,7 @@ import { adminHandlers } from './admin-handlers';
 import { chatHandlers } from './chat-handlers';
 import type { Handler, HostContext } from './host-context';
 import { fail, ok, toFailure } from './host-error';
+import { updateHandlers } from './update-handlers';
 
 /** One event on one channel, as a bridge forwards it. */
 export type HostEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
@@ -17,7 +18,7 @@ export class AppService {
     private readonly ctx: HostContext,
     private readonly events: Emitter<HostEvent>,
   ) {
-    this.handlers = { ...chatHandlers(ctx), ...adminHandlers(ctx) };
+    this.handlers = { ...chatHandlers(ctx), ...adminHandlers(ctx), ...updateHandlers(ctx) };
   }
 
   /** Whether `channel` is an invoke channel of the contract. */

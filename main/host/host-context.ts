@@ -6,6 +6,7 @@ import type { ConfirmGate } from '../gate/confirm-gate';
 import type { SecretPromptPort } from '../../tools/sdk/types';
 import type { DialogHub } from './dialog-hub';
 import type { SettingsPlace } from './desktop-settings';
+import type { UpdatePort } from './update-handlers';
 
 /** The services a host binds, built once by openAppHost. */
 export interface HostContext {
@@ -18,6 +19,8 @@ export interface HostContext {
   settings: SettingsPlace;
   mode: 'electron' | 'web';
   version: string;
+  /** Updating the app: the desktop updater, or browser mode's port that says updates come with npm. */
+  updates: UpdatePort;
   /** Aborted when the host closes (pending prompts end). */
   signal: AbortSignal;
   /** Sends an event to every listener of the service (redacted on the way out). */

@@ -23,6 +23,8 @@ import { coreWorkspace } from './desktop-settings';
 import { DialogHub } from './dialog-hub';
 import { sandboxUnavailableNote } from './sandbox-status';
 import type { HostContext } from './host-context';
+import type { UpdatePort } from './update-handlers';
+import { staticUpdatePort } from './update-handlers';
 import { mcpItem, sourceView } from './views';
 
 /** What a host chooses. */
@@ -45,6 +47,8 @@ export interface AppHostOptions {
   hostServices?: Partial<ToolServices>;
   /** A prebuilt secret store (tests). */
   secrets?: SecretStore;
+  /** How this host updates itself (the desktop app's updater); left out, updates are not offered here. */
+  updates?: UpdatePort;
 }
 
 /** A running host: its service, its dialogs, and the core underneath. */
@@ -127,9 +131,17 @@ export async function openAppHost(options: AppHostOptions): Promise<AppHost> {
     version: options.version ?? appVersion(),
     signal: closing.signal,
     emit,
+    updates:
+      options.updates ??
+      staticUpdatePort(
+        home,
+        options.version ?? appVersion(),
+        'browser mode: update with npm (docs/hosts.md)',
+      ),
   };
   const service = new AppService(ctx, events);
   const unsubscribe = wireEvents(ctx);
+  const offUpdates = ctx.updates.onChange((view) => emit('updates.changed', view));
 
   return {
     service,
@@ -141,6 +153,7 @@ export async function openAppHost(options: AppHostOptions): Promise<AppHost> {
       if (closing.signal.aborted) return;
       closing.abort(new Error('the app is quitting'));
       unsubscribe();
+      offUpdates();
       await runtime.close();
     },
   };

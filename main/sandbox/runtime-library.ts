@@ -5,6 +5,7 @@
 // no proxy runs and its wraps unshare the network with nothing bridged in; `online` is initialised (by the
 // sandbox) with the proxy and our ask callback.
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SandboxManager as SandboxManagerType } from '@anthropic-ai/sandbox-runtime';
 
@@ -15,6 +16,8 @@ export type Manager = typeof SandboxManagerType;
 export interface RuntimeLibrary {
   offline: Manager;
   online: Manager;
+  /** The seccomp helper's real path when the app runs from an archive (packagedSeccomp); else the runtime finds it. */
+  seccomp?: { applyPath: string };
 }
 
 /** Loads the two manager instances (each import runs the module once); `bwrapPath` overrides PATH's bwrap. */
@@ -28,14 +31,33 @@ export async function loadRuntimeLibrary(options: { bwrapPath?: string } = {}): 
     return module.SandboxManager;
   };
   const [offline, online] = await Promise.all([load('offline'), load('online')]);
+  const seccomp = packagedSeccomp(entry);
   // updateConfig sets the configuration without starting the network stack that initialize() starts.
   offline.updateConfig({
     network: { allowedDomains: [], deniedDomains: [] },
     filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
     ripgrep: NO_CWD_SCAN,
     ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+    ...(seccomp ? { seccomp } : {}),
   });
-  return { offline, online };
+  return { offline, online, ...(seccomp ? { seccomp } : {}) };
+}
+
+/**
+ * In the packaged desktop app the runtime loads from app.asar, and finds its seccomp helper under that path: a path
+ * Electron's fs can read but bubblewrap cannot run. electron-builder keeps the helper unpacked next to the archive
+ * (build/electron-builder.config.cjs), so the unpacked copy is named instead; outside an archive, undefined.
+ */
+export function packagedSeccomp(
+  entry: string,
+  arch: string = process.arch,
+): { applyPath: string } | undefined {
+  const archive = `${path.sep}app.asar${path.sep}`;
+  const at = entry.indexOf(archive);
+  if (at < 0 || (arch !== 'x64' && arch !== 'arm64')) return undefined;
+  const packageRoot = entry.slice(0, entry.lastIndexOf(`${path.sep}dist${path.sep}`));
+  const helper = path.join(packageRoot, 'vendor', 'seccomp', arch, 'apply-seccomp');
+  return { applyPath: helper.replace(archive, `${path.sep}app.asar.unpacked${path.sep}`) };
 }
 
 /**

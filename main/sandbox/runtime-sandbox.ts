@@ -210,6 +210,7 @@ export class RuntimeSandbox implements CommandSandbox {
             filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
             ripgrep: NO_CWD_SCAN,
             ...(this.options.bwrapPath ? { bwrapPath: this.options.bwrapPath } : {}),
+            ...(library.seccomp ? { seccomp: library.seccomp } : {}),
           },
           networkAsk(this.options.web),
         )

@@ -17,7 +17,14 @@ import { isRecord } from '../../tools/sdk/values';
 
 /** Where a warning belongs: an unknown top-level key, or a bad value of a section. */
 export type SettingsSection =
-  'file' | 'defaultWorkspace' | 'web' | 'limits' | 'reasoning' | 'thinkingBudgetTokens' | 'prices';
+  | 'file'
+  | 'defaultWorkspace'
+  | 'web'
+  | 'limits'
+  | 'reasoning'
+  | 'thinkingBudgetTokens'
+  | 'prices'
+  | 'autoUpdate';
 
 /** A value that was ignored, named with the file and the field; its default applies. */
 export interface SettingsWarning {
@@ -46,6 +53,8 @@ export interface SettingsReading {
   thinkingBudgetTokens: number | null;
   /** The person's price table; null when they never saved one (the shipped defaults apply: model-prices.ts). */
   prices: ModelPrice[] | null;
+  /** Whether the desktop app checks for updates; true unless the file says false. */
+  autoUpdate: boolean;
   warnings: SettingsWarning[];
   /** The file's JSON object as it is, unknown keys included: what a save starts from. Empty when missing or unusable. */
   object: Record<string, unknown>;
@@ -110,6 +119,7 @@ function reading(
     reasoning: data.reasoning ?? 'off',
     thinkingBudgetTokens: data.thinkingBudgetTokens ?? null,
     prices: data.prices ?? null,
+    autoUpdate: data.autoUpdate ?? true,
     warnings,
     object,
   };

@@ -192,6 +192,8 @@ export const settingsSchema = z.strictObject(
         says(`must be a whole number of tokens from ${THINKING_BUDGET.min} to ${THINKING_BUDGET.max}`),
       )
       .optional(),
+    /** Whether the desktop app checks for and downloads updates (docs/release.md, "Updates"); absent: true. */
+    autoUpdate: z.boolean(says('must be true or false')).optional(),
     prices: z
       .array(priceSchema, says('must be a list of prices'))
       .max(1000, says('must be a list of at most 1000 prices'))

@@ -24,6 +24,7 @@ import type {
 import type { SandboxStatusView, TrustedFolderItem, WorkspaceTrustView } from './security-views';
 import type { AttachmentInput } from './attachment-views';
 import type { ChatReasoning, TokenUsageView } from './model-views';
+import type { UpdateRestartResult, UpdateView } from './update-views';
 
 // ---------------------------------------------------------------------------------------------------------
 // Invoke channels
@@ -102,6 +103,12 @@ export interface InvokeChannels {
   'secrets.list': { request: Record<string, never>; result: SecretsView };
   /** Asks main to open the masked secret dialog for `key` (e.g. the provider's key from settings); the value never comes back. */
   'secrets.prompt': { request: { key: string; question?: string }; result: { stored: boolean } };
+  /** Where updating the desktop app stands (browser mode: unsupported). */
+  'updates.status': { request: Record<string, never>; result: UpdateView };
+  /** Restarts into the downloaded update; refused while a turn or a background task runs. */
+  'updates.restart': { request: Record<string, never>; result: UpdateRestartResult };
+  /** Turns checking for updates on or off (settings.json `autoUpdate`). */
+  'updates.setEnabled': { request: { enabled: boolean }; result: UpdateView };
 }
 
 /** An invoke channel's name. */
@@ -231,6 +238,8 @@ export interface EventChannels {
   'rules.changed': { ruleId: string };
   notice: AppNotice;
   connection: ConnectionState;
+  /** Updating changed (checked, downloading, downloaded, a turn started or ended while one waits). */
+  'updates.changed': UpdateView;
 }
 
 /** An event channel's name. */

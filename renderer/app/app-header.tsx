@@ -1,6 +1,7 @@
 // The window's header: the screens (chat, tools, rules, settings) and the state of the link to main.
 import type { View } from './ui-slice';
 import { useAppStore } from '../store/app-store';
+import { UpdateNotice } from '../features/updates/update-notice';
 
 const screens: Array<[View, string]> = [
   ['chat', 'Chat'],
@@ -31,6 +32,7 @@ export function AppHeader() {
         ))}
       </nav>
       <span className="spacer" />
+      <UpdateNotice />
       {mode === 'web' && <span className="badge">browser mode</span>}
       <span className={`connection${connection.state === 'connected' ? '' : ' down'}`} role="status">
         {connection.state === 'connected'

@@ -10,6 +10,7 @@ import type { SettingsSlice } from '../features/settings/settings-slice';
 import type { TasksSlice } from '../features/tasks/tasks-slice';
 import type { ToolsSlice } from '../features/tool-catalog/tools-slice';
 import type { TrustSlice } from '../features/trust/trust-slice';
+import type { UpdatesSlice } from '../features/updates/updates-slice';
 
 /** Every slice of the renderer's store. */
 export type AppState = UiSlice &
@@ -21,7 +22,8 @@ export type AppState = UiSlice &
   RulesSlice &
   SettingsSlice &
   SecretsSlice &
-  TrustSlice;
+  TrustSlice &
+  UpdatesSlice;
 
 /** How a slice is made: zustand's set and get over the whole state. */
 export type SliceCreator<T> = (

@@ -10,6 +10,7 @@ import { createSettingsSlice } from '../features/settings/settings-slice';
 import { createTasksSlice } from '../features/tasks/tasks-slice';
 import { createToolsSlice } from '../features/tool-catalog/tools-slice';
 import { createTrustSlice } from '../features/trust/trust-slice';
+import { createUpdatesSlice } from '../features/updates/updates-slice';
 import type { AppState } from './app-state';
 
 /** The store hook: components select single fields, e.g. `useAppStore((s) => s.chat.running)`. */
@@ -24,6 +25,7 @@ export const useAppStore = create<AppState>()((set, get) => ({
   ...createSettingsSlice(set, get),
   ...createSecretsSlice(set, get),
   ...createTrustSlice(set, get),
+  ...createUpdatesSlice(set, get),
 }));
 
 /** The state as first created, for tests that start from scratch. */

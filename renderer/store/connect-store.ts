@@ -35,6 +35,7 @@ export function connectStore(): Unsubscribe {
       api.on('mcp.changed', (server) => store().mcpChanged(server)),
       api.on('rules.changed', () => void store().loadRules()),
       api.on('notice', (notice) => store().pushNotice(...noticeText(notice))),
+      api.on('updates.changed', (view) => store().updatesChanged(view)),
       api.on('connection', (connection) => {
         const before = store().connection;
         store().setConnection(connection);
@@ -63,6 +64,7 @@ export async function loadApp(): Promise<void> {
     store.loadTasks(),
     store.loadDialogs(),
     store.loadWorkspaceTrust(),
+    store.loadUpdates(),
   ]);
   const wanted = rememberedChat() ?? useAppStore.getState().chats[0]?.id;
   if (wanted) await useAppStore.getState().openChat(wanted);
@@ -71,7 +73,13 @@ export async function loadApp(): Promise<void> {
 // After a reconnect nothing said in between is known: fetch it all again.
 async function resync(): Promise<void> {
   const store = useAppStore.getState();
-  await Promise.all([store.loadChats(), store.loadTasks(), store.loadDialogs(), store.loadWorkspaceTrust()]);
+  await Promise.all([
+    store.loadChats(),
+    store.loadTasks(),
+    store.loadDialogs(),
+    store.loadWorkspaceTrust(),
+    store.loadUpdates(),
+  ]);
   await useAppStore.getState().refreshChat();
 }
 

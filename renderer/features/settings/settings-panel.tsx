@@ -7,6 +7,7 @@ import { useAppStore } from '../../store/app-store';
 import { PriceSection } from './price-table';
 import { ReasoningSection } from './reasoning-section';
 import { SandboxSection } from './sandbox-section';
+import { UpdateSection } from '../updates/update-section';
 import { SecretsSection } from '../secrets/secrets-section';
 import { TrustSection } from '../trust/trust-section';
 
@@ -34,6 +35,7 @@ export function SettingsPanel() {
       <SandboxSection />
       <TrustSection />
       <SecretsSection />
+      <UpdateSection />
     </main>
   );
 }
