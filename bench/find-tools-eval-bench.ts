@@ -38,8 +38,18 @@ export async function run(): Promise<BenchRow[]> {
   for (const split of ['held-out', 'tune'] as const) {
     const half = queries.filter((query) => query.split === split);
     const held = split === 'held-out';
-    add(`${split}: recall@1 (${half.length} queries, ${tools.length} tools)`, half, 1, held ? 0.8 : undefined);
-    add(`${split}: recall@5 (${half.length} queries, ${tools.length} tools)`, half, 5, held ? 0.95 : undefined);
+    add(
+      `${split}: recall@1 (${half.length} queries, ${tools.length} tools)`,
+      half,
+      1,
+      held ? 0.8 : undefined,
+    );
+    add(
+      `${split}: recall@5 (${half.length} queries, ${tools.length} tools)`,
+      half,
+      5,
+      held ? 0.95 : undefined,
+    );
     for (const kind of KINDS) {
       const subset = half.filter((query) => query.kind === kind);
       add(`${split}: recall@1 ${kind} (${subset.length})`, subset, 1);
@@ -59,7 +69,13 @@ function recallRow(
 ): BenchRow {
   const value = recallAt(engine, subset, k);
   const reference = recallAt(baseline, subset, k);
-  const row: BenchRow = { bench: BENCH, metric, value: round(value), unit: 'recall', reference: round(reference) };
+  const row: BenchRow = {
+    bench: BENCH,
+    metric,
+    value: round(value),
+    unit: 'recall',
+    reference: round(reference),
+  };
   row.ratio = reference > 0 ? round(value / reference) : Number.POSITIVE_INFINITY;
   if (target !== undefined) {
     row.target = `≥ ${target}`;
@@ -74,7 +90,11 @@ function round(value: number): number {
 
 // `--misses` lists the tune half's misses only: looking at held-out misses would be tuning on them.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  console.table(await run());
+  const rows = await run();
+  // `--tune` prints the tune half alone: what ranking work may look at while it is under way.
+  const shown = process.argv.includes('--tune') ? rows.filter((row) => row.metric.startsWith('tune')) : rows;
+  for (const row of shown)
+    console.log(`${row.metric.padEnd(48)} ${String(row.value).padEnd(6)} (baseline ${row.reference})`);
   if (process.argv.includes('--misses')) {
     const { tools, queries } = loadEvalSet();
     const tune = queries.filter((query) => query.split === 'tune');

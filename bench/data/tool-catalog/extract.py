@@ -6,6 +6,7 @@ writes one entry per tool: name (mcp__<server>__<tool>), description, parameters
 (repository@commit:path). Nothing is written by hand: descriptions and parameters are the servers' own.
 
     python3 bench/data/tool-catalog/extract.py /path/to/mirrors > bench/data/tool-catalog/catalog.json
+    npx prettier --write bench/data/tool-catalog/catalog.json
 """
 import ast, json, re, subprocess, sys
 
