@@ -18,16 +18,15 @@ export function tuneScore(weights: RerankWeights | false): { at1: number; at5: n
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const grid = [0, 0.15, 0.5, 0.8, 1.2];
+  const grid = [0.8, 1.2, 1.6];
   const results: Array<{ weights: RerankWeights; at1: number; at5: number }> = [];
-  for (const name of [0, 0.15])
-    for (const coverage of grid)
-      for (const action of [0.1, 0.2, 0.3])
-        for (const precision of [0, 0.1, 0.2]) {
-          const weights = { name, coverage, action, precision };
-          results.push({ weights, ...tuneScore(weights) });
-        }
+  for (const coverage of grid)
+    for (const action of [0.1, 0.2, 0.3])
+      for (const precision of [0.2, 0.35, 0.5, 0.8]) {
+        const weights = { coverage, action, precision };
+        results.push({ weights, ...tuneScore(weights) });
+      }
   results.sort((a, b) => b.at1 + b.at5 - (a.at1 + a.at5));
   console.log('no rerank', tuneScore(false));
-  for (const result of results.slice(0, 15)) console.log(JSON.stringify(result));
+  for (const result of results.slice(0, 10)) console.log(JSON.stringify(result));
 }

@@ -2,13 +2,19 @@
 // name otherwise ("ticket" for issue, "folder" for directory, "PR" for pull request), and phrases that stand
 // for one tool word ("logged in as" → the authenticated user). Written as general vocabulary, not per tool.
 
-/** Words that name the same thing in tool catalogues; every word of a set expands to the others. */
+/**
+ * Words that name the same thing in tool catalogues; every word of a set expands to the others. A set
+ * marked `!` holds true synonyms (a folder is a directory), which count nearly as much as the word itself.
+ */
 const SETS: readonly string[] = [
-  'issue ticket bug task',
-  'directory folder dir',
-  'repository repo project',
+  '!issue ticket',
+  'issue bug task',
+  '!directory folder dir',
+  '!repository repo',
+  'repository project',
   'file document',
-  'delete remove drop erase destroy purge',
+  '!delete remove',
+  'delete drop erase destroy purge',
   'create new make add open',
   'list enumerate show',
   'get fetch retrieve read view show see display',
@@ -30,7 +36,7 @@ const SETS: readonly string[] = [
   'record entry document row item',
   'field column attribute property',
   'schema structure shape',
-  'database db',
+  '!database db',
   'table collection',
   'container pod',
   'page webpage site',
@@ -96,7 +102,10 @@ const SETS: readonly string[] = [
   'append end add',
 ];
 
-/** Phrases that stand for tool words: the phrase's words are matched as well as these. */
+/**
+ * Phrases that stand for tool words. An idiom's own words are dropped from the query ("logged in" is not
+ * about logs); a phrase marked `+` keeps them and adds its words ("pull request" → also "pr").
+ */
 const PHRASES: ReadonlyArray<readonly [string, string]> = [
   ['logged in', 'authenticated me user'],
   ['signed in', 'authenticated me user'],
@@ -106,43 +115,70 @@ const PHRASES: ReadonlyArray<readonly [string, string]> = [
   ['last modified', 'info metadata'],
   ['how big', 'size sizes'],
   ['how many', 'count number'],
+  ['get rid of', 'delete remove'],
   ['drop down', 'dropdown select option'],
   ['drop-down', 'dropdown select option'],
-  ['pull request', 'pr'],
-  ['merge request', 'pull request'],
+  ['+pull request', 'pr'],
+  ['+merge request', 'pull request'],
   ['in progress', 'transition status'],
   ['on call', 'oncall'],
   ['shell inside', 'exec'],
   ['go back', 'back navigate'],
   ['sign out', 'logout'],
   ['too slow', 'slow performance'],
-  ['web page', 'page'],
+  ['+web page', 'page'],
 ];
+
+/** The phrases found in a query: the words they stand for, and the query words an idiom replaces. */
+export interface PhraseMatch {
+  words: string[];
+  replaced: Set<string>;
+}
+
+/** A related word and whether it is a true synonym. */
+export interface RelatedWord {
+  word: string;
+  strict: boolean;
+}
 
 /** Related words of each lexicon word, with the phrase table. */
 export interface DomainLexicon {
-  related(word: string): readonly string[];
-  phrases(text: string): string[];
+  related(word: string): readonly RelatedWord[];
+  phrases(text: string): PhraseMatch;
 }
 
 /** Builds the lexicon from the tables above (once per process). */
 export function domainLexicon(): DomainLexicon {
-  const byWord = new Map<string, Set<string>>();
-  for (const set of SETS) {
-    const words = set.split(' ');
+  const byWord = new Map<string, Map<string, boolean>>();
+  for (const entry of SETS) {
+    const strict = entry.startsWith('!');
+    const words = (strict ? entry.slice(1) : entry).split(' ');
     for (const word of words) {
-      const related = byWord.get(word) ?? new Set<string>();
-      for (const other of words) if (other !== word) related.add(other);
+      const related = byWord.get(word) ?? new Map<string, boolean>();
+      for (const other of words)
+        if (other !== word) related.set(other, strict || related.get(other) === true);
       byWord.set(word, related);
     }
   }
-  const frozen = new Map([...byWord].map(([word, related]) => [word, [...related]]));
+  const frozen = new Map(
+    [...byWord].map(([word, related]) => [
+      word,
+      [...related].map(([other, strict]) => ({ word: other, strict })),
+    ]),
+  );
   return {
     related: (word) => frozen.get(word) ?? [],
-    // The expansion words of every phrase found in the (lowercased) query.
     phrases: (text) => {
       const lower = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}-]+/gu, ' ')} `;
-      return PHRASES.flatMap(([phrase, words]) => (lower.includes(` ${phrase} `) ? words.split(' ') : []));
+      const match: PhraseMatch = { words: [], replaced: new Set() };
+      for (const [entry, words] of PHRASES) {
+        const keep = entry.startsWith('+');
+        const phrase = keep ? entry.slice(1) : entry;
+        if (!lower.includes(` ${phrase} `)) continue;
+        match.words.push(...words.split(' '));
+        if (!keep) for (const word of phrase.split(/[\s-]+/)) match.replaced.add(word);
+      }
+      return match;
     },
   };
 }

@@ -109,13 +109,13 @@ export function translateWord(word: string): readonly string[] {
 }
 
 /** English words for Chinese and Japanese words found inside a text (longest first, each span once). */
-export function translateScript(text: string): string[] {
+export function translateScript(text: string): Array<{ word: string; typed: string }> {
   if (!/[\u3040-\u30ff\u3400-\u9fff]/u.test(text)) return [];
-  const found: string[] = [];
+  const found: Array<{ word: string; typed: string }> = [];
   let rest = text;
-  for (const [word, english] of scripts) {
+  for (const [word, words] of scripts) {
     if (!rest.includes(word)) continue;
-    found.push(...english);
+    found.push(...words.map((english) => ({ word: english, typed: word })));
     rest = rest.split(word).join(' ');
   }
   return found;

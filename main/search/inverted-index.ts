@@ -102,7 +102,7 @@ export class InvertedIndex {
     return 0;
   }
 
-  /** A word as some tool wrote it for a term (its first spelling seen). */
+  /** A word as some tool wrote it for a term (its shortest spelling seen). */
   surfaceOf(term: number): string {
     return this.termSurfaces[term] || this.termStems[term] || '';
   }
@@ -142,7 +142,9 @@ export class InvertedIndex {
       this.fieldLengthSums[field] = (this.fieldLengthSums[field] ?? 0) + words.length;
       for (const word of words) {
         const term = this.internTerm(stem(word));
-        this.termSurfaces[term] ||= word;
+        // The shortest spelling reads best in explanations ("delete" rather than "deleting").
+        const known = this.termSurfaces[term];
+        if (!known || word.length < known.length) this.termSurfaces[term] = word;
         surfaces.add(this.internSurface(word, term));
         const packed = frequencies.get(term) ?? 0;
         if (fieldFrequency(packed, field) < (FIELD_MAX[field] ?? 0)) {

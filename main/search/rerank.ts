@@ -13,8 +13,6 @@ export const RERANK_DEPTH = 50;
 
 /** Weights of the reranker's features, added to the first-pass score scaled to the best candidate's. */
 export interface RerankWeights {
-  /** Share of the query the tool's own name covers. */
-  name: number;
   /** Share of the query the tool covers in any field. */
   coverage: number;
   /** Action agreement: +1 same, -1 contradicting. */
@@ -23,14 +21,15 @@ export interface RerankWeights {
   precision: number;
 }
 
-export const RERANK_WEIGHTS: RerankWeights = { name: 0.15, coverage: 1.2, action: 0.3, precision: 0.2 };
+/** Searched on the tune half (bench/find-tools-tune.ts); a separate name-coverage feature scored 0 there. */
+export const RERANK_WEIGHTS: RerankWeights = { coverage: 0.8, action: 0.2, precision: 0.35 };
 
 /** The field names, in posting order, as explanations show them. */
 export const FIELD_NAMES = ['name', 'source', 'description', 'parameters'] as const;
 
 /** One query word's match in a tool: the tool's word it matched and the fields holding it. */
 export interface WordMatch {
-  /** The query word (or the English word it was translated to, or a phrase's word). */
+  /** The query word as typed (for a lexicon phrase, the word the phrase stands for). */
   query: string;
   /** The tool's own word that matched (differs from `query` for synonyms, spellings and translations). */
   tool: string;
@@ -50,15 +49,22 @@ export interface Reranked {
 export function matchesOf(index: InvertedIndex, slot: number, groups: readonly QueryGroup[]): WordMatch[] {
   const matches: WordMatch[] = [];
   for (const group of groups) {
-    let best: { term: number; weight: number; packed: number } | undefined;
+    // The tool's best word for the group: the closest word, a match in its name counting half as much again.
+    let best: { term: number; weight: number; packed: number; rank: number } | undefined;
     for (const [term, weight] of group.terms) {
       const packed = index.frequency(slot, term);
-      if (packed !== 0 && weight > (best?.weight ?? 0)) best = { term, weight, packed };
+      const rank = weight * (fieldFrequency(packed, 0) > 0 ? 1.5 : 1);
+      if (packed !== 0 && rank > (best?.rank ?? 0)) best = { term, weight, packed, rank };
     }
     if (!best) continue;
     const packed = best.packed;
     const fields = FIELD_NAMES.filter((_, field) => fieldFrequency(packed, field) > 0);
-    matches.push({ query: group.word, tool: index.surfaceOf(best.term), fields, weight: round(best.weight) });
+    matches.push({
+      query: group.typed,
+      tool: index.surfaceOf(best.term),
+      fields,
+      weight: round(best.weight),
+    });
   }
   return matches;
 }
@@ -77,22 +83,17 @@ export function rerank(
   const total = groups.reduce((sum, group) => sum + Math.max(...group.terms.values()), 0);
   const reranked = candidates.map(({ slot, score }) => {
     const matches = matchesOf(index, slot, groups);
-    let name = 0;
     let any = 0;
     let nameWords = 0;
     for (const match of matches) {
       any += match.weight;
-      if (match.fields.includes('name')) {
-        name += match.weight;
-        nameWords += 1;
-      }
+      if (match.fields.includes('name')) nameWords += match.weight;
     }
     const nameLength = index.fieldLengths[0]?.[slot] ?? 0;
     const precision = nameLength > 0 ? Math.min(1, nameWords / nameLength) : 0;
     const agreement = actionAgreement(actions.query, actions.tool(slot));
     const value =
       score / top +
-      (weights.name * name) / total +
       (weights.coverage * any) / total +
       weights.action * agreement +
       weights.precision * precision;

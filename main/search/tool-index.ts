@@ -26,6 +26,18 @@ export interface SearchHit {
   name: string;
   score: number;
   matches: WordMatch[];
+  /** Query words this tool matched in no field (a hit missing the query's key word is a weak one). */
+  unmatched: string[];
+}
+
+/** Why a hit matched, in a line: `query word→tool word (fields)`, the arrow only for a related word. */
+export function explainHit(hit: Pick<SearchHit, 'matches' | 'unmatched'>): string {
+  const parts = hit.matches.map(
+    (match) =>
+      `${match.query === match.tool ? match.query : `${match.query}→${match.tool}`} (${match.fields.join(', ')})`,
+  );
+  if (hit.unmatched.length > 0) parts.push(`not matched: ${hit.unmatched.join(', ')}`);
+  return parts.join('; ');
 }
 
 /** Options of `ToolIndex`. */
@@ -95,7 +107,7 @@ export class ToolIndex {
   search(query: string, limit: number): SearchHit[] {
     if (typeof query !== 'string' || !(limit >= 1) || this.index.size === 0) return [];
     const text = query.slice(0, MAX_QUERY_LENGTH);
-    const groups = queryGroups(text, this.index, this.concepts, this.synonyms);
+    const { groups, unknown } = queryGroups(text, this.index, this.concepts, this.synonyms);
     const exact = this.index.slotOf(query.trim());
     if (groups.length === 0 && exact === undefined) return [];
     const { buffers } = this;
@@ -114,10 +126,14 @@ export class ToolIndex {
         ? rerank(this.index, first, groups, this.actionsFor(groups), this.weights)
         : first.map((hit) => ({ ...hit, matches: matchesOf(this.index, hit.slot, groups) }));
       if (exact !== undefined) promote(ranked, exact, () => matchesOf(this.index, exact, groups));
+      const words = [
+        ...new Set([...groups.filter((g) => g.origin !== 'phrase').map((g) => g.typed), ...unknown]),
+      ];
       return ranked.slice(0, count).map((hit) => ({
         name: this.index.nameOf(hit.slot),
         score: hit.score,
         matches: hit.matches,
+        unmatched: words.filter((word) => !hit.matches.some((match) => match.query === word)),
       }));
     } finally {
       buffers.reset();
