@@ -100,7 +100,7 @@ def playwright():
 def reference_servers():
     repo = 'modelcontextprotocol/servers'
     out = []
-    for server in ['filesystem', 'git', 'memory', 'time', 'fetch', 'everything']:
+    for server in ['filesystem', 'git', 'memory', 'fetch']:
         path = f'src/{server}/README.md'
         text = show(repo, path)
         for block in re.split(r'\n(?=- \*\*\w+\*\*\s*$|\d+\. `\w+`)', text, flags=re.M):
