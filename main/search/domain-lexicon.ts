@@ -2,6 +2,8 @@
 // name otherwise ("ticket" for issue, "folder" for directory, "PR" for pull request), and phrases that stand
 // for one tool word ("logged in as" → the authenticated user). Written as general vocabulary, not per tool.
 
+import { stem } from './tokenize';
+
 /**
  * Words that name the same thing in tool catalogues; every word of a set expands to the others. A set
  * marked `!` holds true synonyms (a folder is a directory), which count nearly as much as the word itself.
@@ -68,6 +70,7 @@ const SETS: readonly string[] = [
   'memory ram',
   'cpu processor',
   'alert alarm warning',
+  'current now currently',
   'incident outage',
   'oncall on-call pager',
   'silence mute snooze',
@@ -153,11 +156,13 @@ export function domainLexicon(): DomainLexicon {
   for (const entry of SETS) {
     const strict = entry.startsWith('!');
     const words = (strict ? entry.slice(1) : entry).split(' ');
+    // Keyed by stem, so "records" and "folders" find their sets as "record" and "folder" do.
     for (const word of words) {
-      const related = byWord.get(word) ?? new Map<string, boolean>();
+      const key = stem(word);
+      const related = byWord.get(key) ?? new Map<string, boolean>();
       for (const other of words)
-        if (other !== word) related.set(other, strict || related.get(other) === true);
-      byWord.set(word, related);
+        if (stem(other) !== key) related.set(other, strict || related.get(other) === true);
+      byWord.set(key, related);
     }
   }
   const frozen = new Map(
@@ -167,7 +172,7 @@ export function domainLexicon(): DomainLexicon {
     ]),
   );
   return {
-    related: (word) => frozen.get(word) ?? [],
+    related: (word) => frozen.get(stem(word)) ?? [],
     phrases: (text) => {
       const lower = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}-]+/gu, ' ')} `;
       const match: PhraseMatch = { words: [], replaced: new Set() };
