@@ -10,6 +10,7 @@ import type { IndexedTool } from '../main/search/tool-index';
 import { syntheticTools } from './find-tools-synthetic';
 import type { BenchRow } from './report';
 import { percentile } from './report';
+import { loadEvalSet } from './find-tools-eval-bench';
 import { loadRetrievalSet } from './retrieval-bench';
 
 const BENCH = 'find-tools';
@@ -17,15 +18,15 @@ const TOOL_COUNT = 10_000;
 const RUNS = 5;
 const QUERY_LIMIT = 10;
 
-/** The 10,000 tools: the retrieval catalogue plus synthetic tools, so real queries have real answers. */
+/** The 10,000 tools: both real catalogues plus synthetic tools, so real queries have real answers. */
 export function benchTools(count = TOOL_COUNT): IndexedTool[] {
-  const catalogue = loadRetrievalSet().tools;
+  const catalogue = [...loadRetrievalSet().tools, ...loadEvalSet().tools];
   return [...catalogue, ...syntheticTools(count - catalogue.length)];
 }
 
-/** A few hundred queries: the retrieval set plus phrasings over the synthetic tools' words. */
+/** A few hundred queries: both query sets (other languages included) plus phrasings over synthetic tools. */
 export function benchQueries(): string[] {
-  const queries = loadRetrievalSet().queries.map((query) => query.query);
+  const queries = [...loadRetrievalSet().queries, ...loadEvalSet().queries].map((query) => query.query);
   const synthetic = syntheticTools(2_000);
   const templates = [
     (service: string, noun: string) => `create a ${noun} in ${service}`,
@@ -35,7 +36,7 @@ export function benchQueries(): string[] {
     (_service: string, noun: string) => `find ${noun}s about the migration`,
     (service: string, noun: string) => `${misspell(service)} ${misspell(noun)}`,
   ];
-  for (let i = 0; queries.length < 400; i++) {
+  for (let i = 0; queries.length < 600; i++) {
     const tool = synthetic[(i * 37) % synthetic.length] as IndexedTool;
     const [, service = '', own = ''] = tool.name.split('__');
     const noun = own.split('_').slice(1).join(' ');

@@ -8,6 +8,7 @@ const modules: Array<[string, () => Promise<BenchModule>]> = [
   ['sandbox', () => import('./sandbox-bench')],
   ['find_tools speed', () => import('./find-tools-bench')],
   ['find_tools retrieval', () => import('./retrieval-bench')],
+  ['find_tools evaluation', () => import('./find-tools-eval-bench')],
   ['store', () => import('./store-bench')],
   ['agent loop', () => import('./agent-bench')],
   ['prompt cache', () => import('./prompt-cache-bench')],

@@ -145,7 +145,9 @@ describe('agenvoy tools', () => {
     expect(code).toBe(0);
     const hits = JSON.parse(stdout) as Array<Record<string, unknown>>;
     expect(hits[0]).toMatchObject({ name: 'script_word_count', timeoutMs: 5000 });
-    expect(Object.keys(hits[0] ?? {}).sort()).toEqual(['description', 'flags', 'name', 'score', 'timeoutMs']);
+    expect(Object.keys(hits[0] ?? {})).toEqual(['name', 'score', 'why', 'description', 'flags', 'timeoutMs']);
+    // Why it matched: the query's word, the tool's word it matched, and the fields that hold it.
+    expect(hits[0]?.['why']).toMatch(/\bwords(→word)? \(name\b/);
     expect((await cli(['tools', 'search'])).code).toBe(2);
   });
 

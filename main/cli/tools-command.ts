@@ -55,19 +55,25 @@ async function search(argv: string[], io: CliIo): Promise<number> {
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive whole number');
   return withCore(io, policyGate('deny'), io.cwd, async (core) => {
-    const hits = core.catalog.search(query, limit).map(({ name, score, description, flags, timeoutMs }) => ({
-      name,
-      score: Number(score.toFixed(4)),
-      description,
-      flags,
-      timeoutMs,
-    }));
+    const hits = core.catalog
+      .search(query, limit)
+      .map(({ name, score, why, description, flags, timeoutMs }) => ({
+        name,
+        score: Number(score.toFixed(4)),
+        why,
+        description,
+        flags,
+        timeoutMs,
+      }));
     if (values.json) io.stdout(JSON.stringify(hits, null, 2) + '\n');
     else if (hits.length === 0) io.stdout(`no tool matched "${query}"\n`);
     else
       io.stdout(
         hits
-          .map((h, i) => `${i + 1}. ${h.name}  (${h.score})\n   ${h.description.split('\n')[0]}\n`)
+          .map(
+            (h, i) =>
+              `${i + 1}. ${h.name}  (${h.score})\n   ${h.description.split('\n')[0]}\n   why: ${h.why ?? ''}\n`,
+          )
           .join(''),
       );
     return 0;

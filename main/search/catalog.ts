@@ -1,8 +1,8 @@
 // The registry and its search index behind one port, for find_tools and run_tool (docs/tools.md, "Tool discovery").
-import type { ToolCatalogPort, ToolSchemaView, ToolSummary } from '../../tools/sdk/types';
+import type { ToolCatalogPort, ToolSchemaView, ToolSearchHit, ToolSummary } from '../../tools/sdk/types';
 import type { LoadedSchemas } from '../core/loaded-schemas';
 import type { RegisteredTool, ToolRegistry } from '../core/registry';
-import { ToolIndex } from './tool-index';
+import { explainHit, ToolIndex } from './tool-index';
 import { toolSchemaView, toolSummary } from '../core/tool-json';
 
 /**
@@ -28,14 +28,14 @@ export class RegistryCatalog implements ToolCatalogPort {
     });
   }
 
-  /** Ranked matches with their schemas (usable tools only). */
-  search(query: string, limit: number): Array<ToolSchemaView & { score: number }> {
-    return this.upToDate()
-      .search(query, limit)
-      .flatMap((hit) => {
-        const tool = this.registry.get(hit.name);
-        return tool ? [{ ...toolSchemaView(tool), score: hit.score }] : [];
-      });
+  /** Ranked matches with their schemas and why each matched (usable tools only); several phrasings are fused. */
+  search(query: string | readonly string[], limit: number): ToolSearchHit[] {
+    const index = this.upToDate();
+    const hits = typeof query === 'string' ? index.search(query, limit) : index.searchMany(query, limit);
+    return hits.flatMap((hit) => {
+      const tool = this.registry.get(hit.name);
+      return tool ? [{ ...toolSchemaView(tool), score: hit.score, why: explainHit(hit) }] : [];
+    });
   }
 
   /** Every usable tool, systemUse ones only when asked. */

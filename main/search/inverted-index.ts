@@ -11,8 +11,8 @@ const FIELD_SHIFT = [0, 4, 8, 16] as const;
 const FIELD_MAX = [15, 15, 255, 255] as const;
 const FIELD_KEYS = ['name', 'source', 'description', 'parameters'] as const;
 
-// Term frequency of field `field` in a packed posting value.
-function fieldFrequency(packed: number, field: number): number {
+/** Term frequency of field `field` (0 name, 1 source, 2 description, 3 parameters) in a packed value. */
+export function fieldFrequency(packed: number, field: number): number {
   return (packed >>> (FIELD_SHIFT[field] ?? 0)) & (FIELD_MAX[field] ?? 0);
 }
 
@@ -35,11 +35,15 @@ export class InvertedIndex {
   private readonly slotByName = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly freeSlots: number[] = [];
+  // Per slot: the tool's terms in ascending order and their packed field frequencies, for `frequency`.
   private readonly docTerms: Int32Array[] = [];
+  private readonly docTfs: Int32Array[] = [];
   private readonly docSurfaces: Int32Array[] = [];
 
   private readonly termIds = new Map<string, number>();
   private readonly termStems: string[] = [];
+  // A word as a tool wrote it, per term: what explanations show instead of the stem.
+  private readonly termSurfaces: string[] = [];
   private readonly freeTerms: number[] = [];
 
   private readonly surfaceIds = new Map<string, number>();
@@ -82,6 +86,27 @@ export class InvertedIndex {
     return this.termIds.get(stemmed);
   }
 
+  /** A tool's packed field frequencies of a term (0 when the tool lacks it); see `fieldFrequency`. */
+  frequency(slot: number, term: number): number {
+    const terms = this.docTerms[slot];
+    if (!terms) return 0;
+    let low = 0;
+    let high = terms.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const found = terms[middle] as number;
+      if (found === term) return this.docTfs[slot]?.[middle] ?? 0;
+      if (found < term) low = middle + 1;
+      else high = middle - 1;
+    }
+    return 0;
+  }
+
+  /** A word as some tool wrote it for a term (its shortest spelling seen). */
+  surfaceOf(term: number): string {
+    return this.termSurfaces[term] || this.termStems[term] || '';
+  }
+
   /** Whether some tool has this exact (unstemmed) word. */
   hasWord(word: string): boolean {
     return this.surfaceIds.has(word);
@@ -117,6 +142,9 @@ export class InvertedIndex {
       this.fieldLengthSums[field] = (this.fieldLengthSums[field] ?? 0) + words.length;
       for (const word of words) {
         const term = this.internTerm(stem(word));
+        // The shortest spelling reads best in explanations ("delete" rather than "deleting").
+        const known = this.termSurfaces[term];
+        if (!known || word.length < known.length) this.termSurfaces[term] = word;
         surfaces.add(this.internSurface(word, term));
         const packed = frequencies.get(term) ?? 0;
         if (fieldFrequency(packed, field) < (FIELD_MAX[field] ?? 0)) {
@@ -128,7 +156,9 @@ export class InvertedIndex {
       (this.postingDocs[term] as number[]).push(slot);
       (this.postingTfs[term] as number[]).push(packed);
     }
-    this.docTerms[slot] = Int32Array.from(frequencies.keys());
+    const terms = Int32Array.from(frequencies.keys()).sort();
+    this.docTerms[slot] = terms;
+    this.docTfs[slot] = Int32Array.from(terms, (term) => frequencies.get(term) ?? 0);
     for (const surface of surfaces) this.surfaceDocs[surface] = (this.surfaceDocs[surface] ?? 0) + 1;
     this.docSurfaces[slot] = Int32Array.from(surfaces);
   }
@@ -148,6 +178,7 @@ export class InvertedIndex {
     for (const term of this.docTerms[slot] ?? []) this.removePosting(term, slot);
     for (const surface of this.docSurfaces[slot] ?? []) this.releaseSurface(surface);
     this.docTerms[slot] = new Int32Array(0);
+    this.docTfs[slot] = new Int32Array(0);
     this.docSurfaces[slot] = new Int32Array(0);
     this.freeSlots.push(slot);
     return true;
@@ -179,6 +210,7 @@ export class InvertedIndex {
     if (docs.length === 0) {
       this.termIds.delete(this.termStems[term] ?? '');
       this.termStems[term] = '';
+      this.termSurfaces[term] = '';
       this.freeTerms.push(term);
     }
   }

@@ -3,6 +3,8 @@ import type { ToolCatalogPort, ToolContext } from '../sdk/types';
 import { defineTool, ToolError } from '../sdk/types';
 
 const DEFAULT_LIMIT = 8;
+// Several phrasings of one need are fused into one ranking; more than this are not searched.
+const MAX_PHRASINGS = 5;
 
 /** The find_tools built-in. */
 export const findToolsTool = defineTool({
@@ -25,6 +27,14 @@ export const findToolsTool = defineTool({
         default: '',
         description:
           'What you want to do in plain words, e.g. "open a github issue"; or "select:name_a,name_b" to load exact tool names. Used by mode=search.',
+      },
+      queries: {
+        type: 'array',
+        items: { type: 'string' },
+        maxItems: MAX_PHRASINGS,
+        default: [],
+        description:
+          'Other phrasings of the same need, ranked together with query as one list, e.g. ["file a bug", "report a problem"]. Each match says why it matched; a match missing your key words is weak.',
       },
       system: {
         type: 'boolean',
@@ -56,7 +66,11 @@ export const findToolsTool = defineTool({
     }
     if (mode !== 'search') throw new ToolError('invalid_arguments', '`mode` must be "search" or "list"');
     const query = typeof args.query === 'string' ? args.query.trim() : '';
-    if (query === '') throw new ToolError('invalid_arguments', '`query` is required with mode=search');
+    const others = Array.isArray(args.queries)
+      ? args.queries.filter((q): q is string => typeof q === 'string' && q.trim() !== '').map((q) => q.trim())
+      : [];
+    if (query === '' && others.length === 0)
+      throw new ToolError('invalid_arguments', '`query` is required with mode=search');
     const limit = typeof args.limit === 'number' ? args.limit : DEFAULT_LIMIT;
     const select = /^select:(.*)$/i.exec(query);
     const found = select
@@ -68,7 +82,10 @@ export const findToolsTool = defineTool({
             const tool = catalog.get(name);
             return tool ? [{ ...tool, score: 1 }] : [];
           })
-      : catalog.search(query, limit);
+      : catalog.search(
+          others.length > 0 ? [query, ...others].filter(Boolean).slice(0, MAX_PHRASINGS) : query,
+          limit,
+        );
     const loaded = catalog.loadSchemas(
       ctx.chatId,
       found.map((t) => t.name),
@@ -98,7 +115,7 @@ export const findToolsTool = defineTool({
       found.length === 0
         ? select
           ? `None of these tools can be loaded.${notes}`
-          : `No tool matches "${query}". Try other words, or mode=list.`
+          : `No tool matches "${[query, ...others].filter(Boolean).join('" or "')}". Try other words, or mode=list.`
         : `These schemas are now loaded in this chat; call the tools directly.${notes}`;
     return { content: [{ type: 'text', text: `${note}\n${JSON.stringify(found, null, 1)}` }], data: found };
   },

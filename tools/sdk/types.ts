@@ -83,10 +83,16 @@ export interface ToolSchemaView extends ToolSummary {
   parameters: JsonSchema;
 }
 
+/** A search result: the tool, its score, and why it matched (query words → the tool's words and fields). */
+export interface ToolSearchHit extends ToolSchemaView {
+  score: number;
+  why?: string;
+}
+
 /** Port into the tool registry and its search index, for find_tools and run_tool. */
 export interface ToolCatalogPort {
-  /** Ranked matches for a free-text query. */
-  search(query: string, limit: number): Array<ToolSchemaView & { score: number }>;
+  /** Ranked matches for a free-text query, or for several phrasings of one need (fused). */
+  search(query: string | readonly string[], limit: number): ToolSearchHit[];
   /** Every tool, systemUse ones only when asked. */
   list(options: { system: boolean }): ToolSummary[];
   /** Exact look-up by name. */
