@@ -1,6 +1,7 @@
 // The bound store's full shape: one typed slice per feature, each with its actions next to its state. The slices
 // live with their features (features/*/…-slice.ts) and the app shell (app/ui-slice.ts, app/dialogs/dialogs-slice.ts).
 import type { DialogsSlice } from '../app/dialogs/dialogs-slice';
+import type { PreferencesSlice } from '../app/preferences-slice';
 import type { UiSlice } from '../app/ui-slice';
 import type { RulesSlice } from '../features/approvals/rules-slice';
 import type { ChatSlice } from '../features/chat/chat-slice';
@@ -21,7 +22,8 @@ export type AppState = UiSlice &
   RulesSlice &
   SettingsSlice &
   SecretsSlice &
-  TrustSlice;
+  TrustSlice &
+  PreferencesSlice;
 
 /** How a slice is made: zustand's set and get over the whole state. */
 export type SliceCreator<T> = (

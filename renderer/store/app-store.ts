@@ -1,6 +1,7 @@
 // The renderer's one bound zustand store, made of the features' typed slices.
 import { create } from 'zustand';
 import { createDialogsSlice } from '../app/dialogs/dialogs-slice';
+import { createPreferencesSlice } from '../app/preferences-slice';
 import { createUiSlice } from '../app/ui-slice';
 import { createRulesSlice } from '../features/approvals/rules-slice';
 import { createChatSlice } from '../features/chat/chat-slice';
@@ -24,6 +25,7 @@ export const useAppStore = create<AppState>()((set, get) => ({
   ...createSettingsSlice(set, get),
   ...createSecretsSlice(set, get),
   ...createTrustSlice(set, get),
+  ...createPreferencesSlice(set, get),
 }));
 
 /** The state as first created, for tests that start from scratch. */
