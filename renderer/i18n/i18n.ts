@@ -2,14 +2,16 @@
 // language it speaks: the person's choice in Settings, else the OS locale (navigator.languages follows it).
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import type { Language } from './messages';
-import { CATALOGUES, en, LANGUAGE_NAMES } from './messages';
+import type { CatalogueOf } from './catalogue-shape';
+import type { Language, en } from './messages';
+import { CATALOGUES, LANGUAGE_NAMES } from './messages';
 import { readPreference, writePreference } from './preference-storage';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    // Keys checked against the English catalogue; texts typed as plain strings (not each literal).
+    resources: { translation: CatalogueOf<typeof en> };
   }
 }
 
@@ -30,7 +32,12 @@ export function languageFor(locales: readonly string[]): Language {
 
 /** The OS's language, as the browser reports it. */
 export function systemLanguage(): Language {
-  const list = typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
+  const list =
+    typeof navigator === 'undefined'
+      ? []
+      : navigator.languages?.length
+        ? navigator.languages
+        : [navigator.language];
   return languageFor(list);
 }
 
@@ -76,3 +83,6 @@ export const i18n = i18next;
 
 /** Translates outside React (components use `useTranslation`). */
 export const t = i18next.t.bind(i18next);
+
+// Components take the hook and <Trans> from here, so whatever renders text has the instance set up first.
+export { Trans, useTranslation } from 'react-i18next';

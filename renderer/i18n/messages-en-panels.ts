@@ -4,7 +4,7 @@
 export const enPanels = {
   approval: {
     titleOne: 'Approve {{tool}}?',
-    titleMany: 'Approve {{count}} tool calls',
+    titleMany: 'Approve {{count, number}} tool calls',
     inChat: 'In chat “{{title}}”.',
     deniedIn: 'Denied automatically in {{time}}.',
     calls: 'Calls in this request',
@@ -31,7 +31,8 @@ export const enPanels = {
     sensitive: 'Sensitive: {{what}}. This always asks; no standing approval covers it.',
     compound:
       'The command chains with “{{op}}”: no chat grant or allow rule can cover it, so it can only be allowed once.',
-    voidedOne: 'Voided rule {{ids}}: the tool’s definition changed since it approved it, so it no longer applies.',
+    voidedOne:
+      'Voided rule {{ids}}: the tool’s definition changed since it approved it, so it no longer applies.',
     voidedMany:
       'Voided rules {{ids}}: the tool’s definition changed since they approved it, so they no longer apply.',
     howItRuns: 'How it runs',
@@ -67,9 +68,9 @@ export const enPanels = {
   trust: {
     title: 'Trust this folder?',
     changedSince_one:
-      'You trusted this folder before; {{count}} of its tools is new or changed since, and asks on every call until you trust it again.',
+      'You trusted this folder before; {{count, number}} of its tools is new or changed since, and asks on every call until you trust it again.',
     changedSince_other:
-      'You trusted this folder before; {{count}} of its tools are new or changed since, and ask on every call until you trust it again.',
+      'You trusted this folder before; {{count, number}} of its tools are new or changed since, and ask on every call until you trust it again.',
     onceTrusted: 'Once trusted, its workspace tools follow your rules and their own tool.json:',
     itsTools: 'Its workspace tools',
     newSince: '(new since you trusted this folder)',
@@ -88,14 +89,14 @@ export const enPanels = {
     trustFolder: 'Trust this folder',
     trustAgain: 'Trust this folder again',
     notNow: 'Not now',
-    changedHead_one: '{{count}} tool of this workspace is new or changed since you trusted it:',
-    changedHead_other: '{{count}} tools of this workspace are new or changed since you trusted it:',
+    changedHead_one: '{{count, number}} tool of this workspace is new or changed since you trusted it:',
+    changedHead_other: '{{count, number}} tools of this workspace are new or changed since you trusted it:',
     changedBody_one:
       'Until you trust the folder again it asks on every call and gets no secrets. Look at what changed before you trust it again.',
     changedBody_other:
       'Until you trust the folder again they ask on every call and get no secrets. Look at what changed before you trust it again.',
-    untrustedHead_one: 'This workspace has {{count}} tool of its own that you have not trusted:',
-    untrustedHead_other: 'This workspace has {{count}} tools of its own that you have not trusted:',
+    untrustedHead_one: 'This workspace has {{count, number}} tool of its own that you have not trusted:',
+    untrustedHead_other: 'This workspace has {{count, number}} tools of its own that you have not trusted:',
     untrustedBody:
       'Until you trust the folder they ask on every call and get no secrets. Trust it only if you trust whoever wrote its files.',
     cannotPin: 'cannot be pinned',
@@ -117,16 +118,16 @@ export const enPanels = {
     start: 'Start chatting',
     chooseModel: 'Choose a model first: "Test connection" lists them.',
     asking: 'Asking the server for its models…',
-    connected_one: 'Connected: {{count}} model at {{url}}.',
-    connected_other: 'Connected: {{count}} models at {{url}}.',
+    connected_one: 'Connected: {{count, number}} model at {{url}}.',
+    connected_other: 'Connected: {{count, number}} models at {{url}}.',
     failed: 'Connection failed: {{message}}',
   },
   tools: {
     label: 'Tools',
     heading: 'Tools',
-    registered: '{{count}} registered',
-    broken: ' · {{count}} broken',
-    findings: ' · {{count}} lint findings',
+    registered: '{{count, number}} registered',
+    broken: ' · {{count, number}} broken',
+    findings: ' · {{count, number}} lint findings',
     filter: 'Filter tools',
     filterPlaceholder: 'Filter by name or origin',
     name: 'Name',
@@ -149,8 +150,8 @@ export const enPanels = {
     unknown: 'unknown',
     reconnect: 'Reconnect',
     reconnecting: 'Reconnecting…',
-    toolCount_one: '{{count}} tool',
-    toolCount_other: '{{count}} tools',
+    toolCount_one: '{{count, number}} tool',
+    toolCount_other: '{{count, number}} tools',
     state: {
       connecting: 'connecting (attempt {{attempt}})',
       ready: 'ready over {{transport}}',

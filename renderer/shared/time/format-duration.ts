@@ -17,7 +17,8 @@ export function formatDuration(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   if (seconds < 60) return t('time.s', { n: whole(seconds) });
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${t('time.min', { n: whole(minutes) })} ${t('time.s', { n: padded(seconds % 60) })}`;
+  if (minutes < 60)
+    return `${t('time.min', { n: whole(minutes) })} ${t('time.s', { n: padded(seconds % 60) })}`;
   return `${t('time.h', { n: whole(Math.floor(minutes / 60)) })} ${t('time.min', { n: padded(minutes % 60) })}`;
 }
 
