@@ -13,11 +13,14 @@ import { useTranslation } from '../i18n/i18n';
 import { useAppStore } from '../store/app-store';
 import { AppHeader } from './app-header';
 import { DialogHost } from './dialogs/dialog-host';
+import { ShortcutsSheet } from './shortcuts-sheet';
 import { Toasts } from './toasts';
+import { useShortcuts } from './use-shortcuts';
 
 /** The whole chat window. */
 export function App() {
   const { t } = useTranslation();
+  useShortcuts();
   const view = useAppStore((s) => s.view);
   const settings = useAppStore((s) => s.settings);
   // No provider chosen yet: the Welcome page stands where the chat would (docs/hosts.md, "First run").
@@ -36,6 +39,7 @@ export function App() {
         <TasksPanel />
       </aside>
       <DialogHost />
+      <ShortcutsSheet />
       <Toasts />
     </div>
   );

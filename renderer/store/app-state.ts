@@ -6,6 +6,7 @@ import type { UiSlice } from '../app/ui-slice';
 import type { RulesSlice } from '../features/approvals/rules-slice';
 import type { ChatSlice } from '../features/chat/chat-slice';
 import type { ChatsSlice } from '../features/chat/chats-slice';
+import type { ModelsSlice } from '../features/chat/models-slice';
 import type { SecretsSlice } from '../features/secrets/secrets-slice';
 import type { SettingsSlice } from '../features/settings/settings-slice';
 import type { TasksSlice } from '../features/tasks/tasks-slice';
@@ -23,7 +24,8 @@ export type AppState = UiSlice &
   SettingsSlice &
   SecretsSlice &
   TrustSlice &
-  PreferencesSlice;
+  PreferencesSlice &
+  ModelsSlice;
 
 /** How a slice is made: zustand's set and get over the whole state. */
 export type SliceCreator<T> = (

@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { useTranslation } from '../../i18n/i18n';
 import { useAppStore } from '../../store/app-store';
+import { ModelPicker } from './model-picker';
 import { ReasoningPicker } from './reasoning-picker';
 import { ChatUsageTotal } from './usage-line';
 
@@ -61,6 +62,7 @@ export function ChatBar() {
       </button>
       <ChatUsageTotal />
       <span className="spacer" />
+      <ModelPicker chatId={chatId} model={chat.model} />
       <ReasoningPicker chatId={chatId} reasoning={chat.reasoning} />
       <span>{t('chat.workspace')}</span>
       <span className="workspace" title={chat.workspace}>
