@@ -187,6 +187,14 @@ export const enCore = {
       interrupted: 'interrupted',
     },
   },
+  notify: {
+    approval: 'Approval needed: {{tool}}',
+    secret: 'Secret needed: {{key}}',
+    question: 'The agent asks you something',
+    trust: 'Trust this folder?',
+    inChat: 'In chat “{{title}}”. Click to answer.',
+    answer: 'Click to answer.',
+  },
   notices: {
     settingsSaved: 'Settings saved.',
     notSavedHome: 'Not saved: pick a project folder, or leave it empty for a folder of its own per chat.',

@@ -185,6 +185,14 @@ export const zhTwCore: CatalogueOf<typeof enCore> = {
       interrupted: '已中斷',
     },
   },
+  notify: {
+    approval: '需要核准：{{tool}}',
+    secret: '需要密鑰：{{key}}',
+    question: '助理有問題要問你',
+    trust: '要信任此資料夾嗎？',
+    inChat: '於對話「{{title}}」。按一下即可回覆。',
+    answer: '按一下即可回覆。',
+  },
   notices: {
     settingsSaved: '設定已儲存。',
     notSavedHome: '未儲存：請選擇專案資料夾，或留空讓每個對話使用自己的資料夾。',
