@@ -22,6 +22,10 @@ test('the picked model is the one the next request asks for, and it stays with t
   await newChat(page);
 
   const picker = page.getByRole('combobox', { name: 'Model', exact: true });
+  // Nothing is asked of the provider until the picker is used.
+  await expect(picker.locator('option')).toHaveText(['Default (settings: test-model)']);
+  expect(app.model.requests).toEqual([]);
+  await picker.focus();
   await expect(picker.locator('option')).toHaveText([
     'Default (settings: test-model)',
     'test-model',
@@ -53,6 +57,7 @@ test('the list is cached and Refresh asks the provider again', async ({ page, la
   await openApp(page, app);
   await newChat(page);
   const picker = page.getByRole('combobox', { name: 'Model', exact: true });
+  await picker.hover();
   await expect(picker.locator('option')).toHaveCount(2);
 
   app.model.models = ['test-model', 'newer-model'];
@@ -61,6 +66,7 @@ test('the list is cached and Refresh asks the provider again', async ({ page, la
   await page.keyboard.press('Control+Shift+O');
   await expect(items).toHaveCount(2);
   await expect(items.first()).toHaveAttribute('aria-current', 'true');
+  await picker.focus();
   await expect(picker.locator('option')).toHaveCount(2);
   await page.getByRole('button', { name: 'Refresh the model list' }).click();
   await expect(picker.locator('option')).toHaveText([

@@ -1,6 +1,6 @@
-// The open chat's model: the settings' model, or one from the provider's list (cached; Refresh asks again). Main keeps
-// the choice with the chat and the chat's next request uses it.
-import { useEffect, useState } from 'react';
+// The open chat's model: the settings' model, or one from the provider's list (asked for when the picker is first
+// used, then cached; Refresh asks again). Main keeps the choice with the chat and the chat's next request uses it.
+import { useState } from 'react';
 import { useTranslation } from '../../i18n/i18n';
 import { useAppStore } from '../../store/app-store';
 import { providerKey } from './models-slice';
@@ -15,9 +15,6 @@ export function ModelPicker({ chatId, model }: { chatId: string; model: string |
   const loadModels = useAppStore((s) => s.loadModels);
   const setChatModel = useAppStore((s) => s.setChatModel);
   const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    if (settings) void loadModels();
-  }, [settings, loadModels]);
   if (!settings) return null;
   const listed = list?.key === providerKey(settings) ? list.models : [];
   // The chat's model stays selectable even when the list lacks it (another provider's, or not listed any more).
@@ -34,6 +31,10 @@ export function ModelPicker({ chatId, model }: { chatId: string; model: string |
         <select
           value={model ?? ''}
           disabled={saving}
+          // Asked for when the picker is about to be used (pointer over it, or focus), not on every chat opened: a
+          // provider may rate-limit its model list, and most chats never change model.
+          onPointerEnter={() => void loadModels()}
+          onFocus={() => void loadModels()}
           onChange={(e) => void choose(e.target.value)}
           aria-describedby={error ? 'model-list-error' : undefined}
         >
