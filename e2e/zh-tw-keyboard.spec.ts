@@ -50,7 +50,7 @@ test.describe('zh-TW', () => {
     await expect(page.getByRole('article', { name: '助理' }).last().locator('strong')).toHaveText('你好');
 
     // The secret prompt, in Chinese; Enter saves.
-    await page.keyboard.press('Shift+Escape');
+    await page.keyboard.press('Alt+Shift+M');
     await expect(composer).toBeFocused();
     await composer.fill('檢查金鑰');
     await composer.press('Enter');
@@ -117,4 +117,22 @@ test.describe('zh-TW', () => {
     await expect(page.getByRole('button', { name: 'New chat', exact: true })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   });
+});
+
+test('Ctrl+Shift+S stops the running turn', async ({ page, launch }) => {
+  const app = await launch();
+  app.model.enqueue(
+    say('A very long answer that streams slowly, one letter at a time…', { delayMs: 150, chunkSize: 1 }),
+  );
+  await page.goto(app.url);
+  await page.getByRole('button', { name: 'New chat', exact: true }).click();
+  const composer = page.getByLabel('Message', { exact: true });
+  await composer.fill('Tell me a long story');
+  await composer.press('Enter');
+  const stop = page.getByRole('button', { name: 'Stop', exact: true });
+  await expect(stop).toBeEnabled();
+  await expect(stop).toHaveAttribute('aria-keyshortcuts', 'Control+Shift+S');
+  await page.keyboard.press('Control+Shift+S');
+  await expect(page.getByRole('article', { name: 'Assistant' }).last()).toContainText('Stopped.');
+  await expect(stop).toBeDisabled();
 });

@@ -14,11 +14,12 @@ export interface Shortcut {
   alt?: boolean;
 }
 
-// Chosen to miss the browser's own (Ctrl+N, Ctrl+T, Alt+D are the browser's and cannot be taken in browser mode).
+// Chosen to miss the browser's own: Ctrl+N, Ctrl+T and Alt+D are the browser's in browser mode, Shift+Esc is
+// Chrome's task manager on Windows and Linux.
 /** The table. */
 export const SHORTCUTS: Record<ShortcutId, Shortcut> = {
   newChat: { code: 'KeyO', key: 'O', mod: true, shift: true },
-  focusComposer: { code: 'Escape', key: 'Esc', shift: true },
+  focusComposer: { code: 'KeyM', key: 'M', alt: true, shift: true },
   stopTurn: { code: 'KeyS', key: 'S', mod: true, shift: true },
   allowOnce: { code: 'KeyA', key: 'A', alt: true, shift: true },
   deny: { code: 'KeyD', key: 'D', alt: true, shift: true },
