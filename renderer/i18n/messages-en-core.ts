@@ -227,5 +227,13 @@ export const enCore = {
     loadDialogs: 'Could not load dialogs',
     dialogTimedOut: 'A dialog timed out and was answered for you.',
     noDialogConnection: 'no dialog connection',
+    approvalTimedOut: 'No answer for {{tools}} after {{seconds}} s: denied.',
+    ruleSaved: 'Rule saved: always {{effect}} {{tool}}{{pattern}}.',
+    ruleNotSaved: 'Rule not saved for {{tool}}: {{message}}',
+    settledRule: '{{tool}} {{decision}} by a rule.',
+    settledGrant: '{{tool}} {{decision}} by this chat’s grant.',
+    allowed: 'allowed',
+    denied: 'denied',
+    secretStored: '{{key}} stored.',
   },
 } as const;

@@ -95,6 +95,22 @@ export const enSettings = {
     ownTools_other: ' ({{count, number}} tools of its own: {{tools}})',
     noOwnTools: ' (no tools of its own)',
   },
+  checks: {
+    budgetNotNumber:
+      "The thinking budget must be a whole number of tokens, such as 8192, or empty for the level's own.",
+    budgetRange: 'The thinking budget must be at least {{min}} tokens and below {{max}}.',
+    row: 'Row {{n}}',
+    rowModel: 'Row {{n}} ({{model}})',
+    noModel: '{{where}}: give the model id.',
+    starAtEnd: '{{where}}: * may only end a model id (it matches any suffix).',
+    duplicate: '{{where}}: this model is already priced in row {{row}}.',
+    missing: '{{where}}: the {{field}} price is missing.',
+    notNumber: '{{where}}: the {{field}} price "{{text}}" is not a number of dollars, 0 or more.',
+    input: 'input',
+    output: 'output',
+    cacheRead: 'cache read',
+    cacheWrite: 'cache write',
+  },
   keys: {
     title: 'Keyboard shortcuts',
     close: 'Close',

@@ -225,5 +225,13 @@ export const zhTwCore: CatalogueOf<typeof enCore> = {
     loadDialogs: '無法載入對話框',
     dialogTimedOut: '有個對話框逾時，已自動代為回覆。',
     noDialogConnection: '沒有對話框連線',
+    approvalTimedOut: '{{tools}} 在 {{seconds}} 秒內未獲回覆：已拒絕。',
+    ruleSaved: '規則已儲存：一律{{effect}} {{tool}}{{pattern}}。',
+    ruleNotSaved: '{{tool}} 的規則未儲存：{{message}}',
+    settledRule: '{{tool}} 已依規則{{decision}}。',
+    settledGrant: '{{tool}} 已依此對話的授權{{decision}}。',
+    allowed: '允許',
+    denied: '拒絕',
+    secretStored: '已儲存 {{key}}。',
   },
 };
