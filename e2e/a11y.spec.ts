@@ -45,6 +45,8 @@ for (const locale of ['en', 'zh-TW'] as const) {
       const words = WORDS[locale];
 
       test('every screen has no serious or critical axe violation', async ({ page, launch }) => {
+        // Five full axe runs: about 50 s on an idle two-core machine, so more room than the default minute.
+        test.setTimeout(180_000);
         const app = await launch({ prepare: ({ home }) => canaryTool(home) });
         app.model.enqueue(
           loadTools('run_command'),
