@@ -2,6 +2,8 @@
 // browser mode's in-page modals, no chat Api.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './i18n/i18n';
+import { applyTheme, themeChoice } from './app/theme';
 import { DialogWindow } from './app/dialogs/dialog-window';
 import { exposeStoreForTests, pageSurfaces } from './boot/surfaces';
 import { useAppStore } from './store/app-store';
@@ -12,6 +14,7 @@ import './styles/cards.css';
 import './styles/dialogs.css';
 
 async function start(): Promise<void> {
+  applyTheme(themeChoice());
   const surfaces = await pageSurfaces();
   // A dialog page never uses the chat Api, even where one exists (browser mode loading dialog.html for tests).
   setBridge({ agenvoyDialog: surfaces.agenvoyDialog });

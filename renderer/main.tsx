@@ -1,6 +1,9 @@
 // The chat window's entry: connect to main, load the app's state, render.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './i18n/i18n';
+import { applyTheme, themeChoice } from './app/theme';
+import { watchAttention } from './app/attention';
 import { App } from './app/app';
 import { exposeStoreForTests, pageSurfaces } from './boot/surfaces';
 import { useAppStore } from './store/app-store';
@@ -16,6 +19,7 @@ import './styles/dialogs.css';
 import './styles/attachments.css';
 
 async function start(): Promise<void> {
+  applyTheme(themeChoice());
   const surfaces = await pageSurfaces();
   setBridge(surfaces);
   connectStore();
@@ -26,6 +30,8 @@ async function start(): Promise<void> {
     </StrictMode>,
   );
   await loadApp();
+  // The chat page shows its dialogs in-page only in browser mode; Electron's main notifies for its dialog windows.
+  if (surfaces.agenvoyDialog) watchAttention();
 }
 
 void start();

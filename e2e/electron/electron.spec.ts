@@ -80,9 +80,13 @@ test('chat → approval window → Allow once → the card runs and the answer s
   await expect(approval.getByRole('dialog').getByLabel('Arguments', { exact: true })).toContainText(
     'echo from-electron',
   );
-  // The chat window cannot approve by itself: it has no dialog of its own.
+  // The chat window cannot approve by itself: it has no dialog of its own; its title counts what waits.
   await expect(window.getByRole('dialog')).toHaveCount(0);
+  const titles = () =>
+    app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().map((w) => w.getTitle()));
+  await expect.poll(titles).toContain('(1) Agenvoy');
   await approval.getByRole('button', { name: 'Allow once' }).click();
+  await expect.poll(titles).toContain('Agenvoy');
   await expect(callCard(window, 'run_command')).toHaveAttribute('data-state', 'ok');
   await expect(window.getByRole('article', { name: 'Assistant' }).last()).toContainText(
     'Echoed in Electron.',

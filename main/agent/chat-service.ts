@@ -174,7 +174,8 @@ export class ChatService {
       provider: providerSource(settings.apiKeyName, this.options.getSecret, (key) =>
         createProvider(settings, key, providerOptions),
       ),
-      model: settings.model,
+      // The chat's own model when it picked one (docs/agent-loop.md, "The model of a chat").
+      model: chat.model ?? settings.model,
       healer: this.options.healer,
       offered,
       background: this.options.background && !child,

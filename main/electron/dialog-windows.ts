@@ -53,6 +53,16 @@ export class DialogWindows implements DialogPresenter {
     }
   }
 
+  /** Brings a dialog's window forward (a notification was clicked); false when it has none. */
+  focus(id: string): boolean {
+    const open = this.windows.get(id);
+    if (!open || open.window.isDestroyed()) return false;
+    if (open.window.isMinimized()) open.window.restore();
+    open.window.show();
+    open.window.focus();
+    return true;
+  }
+
   /** Closes every dialog window (quitting). */
   closeAll(): void {
     for (const id of [...this.windows.keys()]) this.close(id);

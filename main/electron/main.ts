@@ -9,6 +9,7 @@ import { APP_SCHEME, MAIN_PAGE_URL } from './app-protocol';
 import { serveAppProtocol } from './app-protocol-handler';
 import { appFiles } from './app-files';
 import { bindChatWindow } from './chat-ipc';
+import { DialogAttention } from './dialog-attention';
 import { DialogWindows } from './dialog-windows';
 import { hardenApp, hardenSession } from './harden';
 import { QUIT_BUTTONS, quitStep } from './quit-rules';
@@ -60,6 +61,13 @@ async function start(): Promise<void> {
   stopUpdates = updates.attach(host);
   dialogs = new DialogWindows(host, files, () => mainWindow);
   host.dialogs.attach(dialogs);
+  const windows = dialogs;
+  host.dialogs.attach(
+    new DialogAttention(
+      () => mainWindow,
+      (id) => windows.focus(id),
+    ),
+  );
   createMainWindow(host);
 }
 

@@ -22,6 +22,7 @@ type AdminChannel = Exclude<
   | 'chats.delete'
   | 'chats.setWorkspace'
   | 'chats.setReasoning'
+  | 'chats.setModel'
   | 'turn.send'
   | 'turn.cancel'
   | `updates.${string}`

@@ -4,6 +4,7 @@ import { loadSettings, SettingsError } from '../settings/settings';
 import type { ChatReasoning } from '../core/model-usage';
 import { CHAT_REASONING } from '../core/model-usage';
 import type { ChatRecord } from '../store';
+import { MAX_MODEL_ID } from '../store';
 import { chatSnapshot, chatSummary } from './chat-snapshot';
 import { chatsRoot, createChatFolder, renameChatFolder } from './chat-folders';
 import { chosenFolder, confirmsHome, defaultWorkspace } from './desktop-settings';
@@ -29,6 +30,7 @@ type ChatChannel = Extract<
   | 'chats.delete'
   | 'chats.setWorkspace'
   | 'chats.setReasoning'
+  | 'chats.setModel'
   | 'turn.send'
   | 'turn.cancel'
 >;
@@ -114,6 +116,14 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
       }
       // Read by the next turn: a running one keeps what it started with.
       store.chats.setReasoning(chat.id, reasoning as ChatReasoning);
+      changed(chat.id);
+      return summary(store.chats.get(chat.id) as ChatRecord);
+    },
+    'chats.setModel': (request) => {
+      const fields = requestObject(request);
+      const chat = chatOf(fields);
+      // Read by the next turn, as the reasoning level is; a running turn keeps its model.
+      store.chats.setModel(chat.id, modelField(fields.model));
       changed(chat.id);
       return summary(store.chats.get(chat.id) as ChatRecord);
     },
@@ -204,4 +214,20 @@ async function refusing<T>(run: () => T | Promise<T>): Promise<T> {
     if (error instanceof AttachmentError) throw new HostError('attachment_refused', error.message);
     throw error;
   }
+}
+
+// A chat's model: null (the settings' model) or an id as a provider lists it — one token of printable characters.
+function modelField(value: unknown): string | null {
+  if (value === null) return null;
+  if (
+    typeof value !== 'string' ||
+    value.length === 0 ||
+    value.length > MAX_MODEL_ID ||
+    !/^[\x21-\x7e]+$/.test(value)
+  )
+    throw new HostError(
+      'invalid_request',
+      `"model" must be null or a model id of 1 to ${MAX_MODEL_ID} printable characters without spaces`,
+    );
+  return value;
 }

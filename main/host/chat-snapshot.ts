@@ -14,6 +14,7 @@ export function chatSummary(chat: ChatRecord, running: boolean): ChatSummary {
     updatedAt: chat.updatedAt,
     running,
     reasoning: chat.reasoning,
+    model: chat.model,
   };
 }
 

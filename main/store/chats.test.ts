@@ -25,6 +25,7 @@ describe('ChatTable', () => {
       createdAt: 1_000_000,
       updatedAt: 1_000_000,
       reasoning: 'default',
+      model: null,
     });
     const generated = store.chats.create({ title: 'Second', workspace: '/w2' });
     expect(generated.id).toMatch(/^chat_[0-9a-f-]{36}$/);
@@ -60,6 +61,18 @@ describe('ChatTable', () => {
     expect(store.chats.get('c')).toMatchObject({ title: 'New', workspace: '/new', updatedAt: 2_000_000 });
     expect(store.chats.rename('missing', 'x')).toBe(false);
     expect(store.chats.setWorkspace('missing', '/x')).toBe(false);
+  });
+
+  it("keeps a chat's own model, and null to follow the settings' again", () => {
+    store.chats.create({ id: 'c', title: 'Models', workspace: '/w' });
+    expect(store.chats.setModel('c', 'org/model:tag-1')).toBe(true);
+    expect(store.chats.get('c')?.model).toBe('org/model:tag-1');
+    expect(store.chats.setModel('c', null)).toBe(true);
+    expect(store.chats.get('c')?.model).toBeNull();
+    expect(store.chats.setModel('nope', 'x')).toBe(false);
+    // The schema bounds what a model id may be.
+    expect(() => store.chats.setModel('c', '')).toThrow(/CHECK/);
+    expect(() => store.chats.setModel('c', 'm'.repeat(201))).toThrow(/CHECK/);
   });
 
   it('deletes a chat with everything that hangs off it', () => {

@@ -13,6 +13,8 @@ export interface ChatRecord {
   updatedAt: number;
   /** How much the model reasons in this chat; 'default' follows the settings. */
   reasoning: ChatReasoning;
+  /** The model this chat's turns use; null follows the settings' model. */
+  model: string | null;
 }
 
 /** A new chat; the id is generated when left out. */
@@ -36,6 +38,7 @@ interface ChatRow {
   created_at: number;
   updated_at: number;
   reasoning: ChatReasoning;
+  model: string | null;
 }
 
 /** Escapes LIKE wildcards so user text matches literally (used with ESCAPE '\'). */
@@ -51,6 +54,7 @@ function toChat(row: ChatRow): ChatRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     reasoning: row.reasoning,
+    model: row.model,
   };
 }
 
@@ -109,6 +113,11 @@ export class ChatTable {
   /** Sets how much the model reasons in a chat; false when there is no such chat. */
   setReasoning(id: string, reasoning: ChatReasoning): boolean {
     return this.db.prepare('UPDATE chats SET reasoning = ? WHERE id = ?').run(reasoning, id).changes === 1;
+  }
+
+  /** Sets the model of a chat's next turns (null: the settings' model); false when there is no such chat. */
+  setModel(id: string, model: string | null): boolean {
+    return this.db.prepare('UPDATE chats SET model = ? WHERE id = ?').run(model, id).changes === 1;
   }
 
   /** Deletes a chat with its messages, tool calls, approvals, tasks, todos and schemas; false when absent. */

@@ -8,6 +8,7 @@ export type { MessageRef, MessageStatus, NoteMessage, StoredMessage } from './me
 export type { FinishStatus, MessageListOptions } from './messages';
 export type { Migration } from './migrations';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+export { MAX_MODEL_ID } from './schema-chat-model';
 export type { NewNote } from './notes';
 export type { GroupOwner, StoredGroup } from './process-groups';
 export type { SearchHit, SearchOptions } from './search';

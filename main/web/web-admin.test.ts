@@ -202,6 +202,28 @@ describe('browser mode: app channels', () => {
     expect(value(await invoke('chats.open', { chatId: chat.id })).chat.reasoning).toBe('high');
   });
 
+  it('chats.setModel keeps a chat’s model or null, and refuses what is no model id', async () => {
+    const invoke = client.bridge.api.invoke;
+    const chat = value(await invoke('chats.create', { title: 'model chat' }));
+    expect(chat.model).toBeNull();
+    expect(value(await invoke('chats.setModel', { chatId: chat.id, model: 'org/model:7b' }))).toMatchObject({
+      id: chat.id,
+      model: 'org/model:7b',
+    });
+    expect(value(await invoke('chats.open', { chatId: chat.id })).chat.model).toBe('org/model:7b');
+    for (const model of ['', 'two words', 'x'.repeat(201), 3, undefined, 'tab\tid', 'caf\u00e9']) {
+      expect(await invoke('chats.setModel', { chatId: chat.id, model: model as never })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_request' },
+      });
+    }
+    expect(await invoke('chats.setModel', { chatId: 'nope', model: null })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    expect(value(await invoke('chats.setModel', { chatId: chat.id, model: null })).model).toBeNull();
+  });
+
   it('secrets.prompt opens the masked dialog; the key is stored and listed, never its value', async () => {
     const opened = client.dialog('secret');
     const asked = client.bridge.api.invoke('secrets.prompt', { key: 'OPENAI_API_KEY' });

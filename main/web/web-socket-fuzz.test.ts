@@ -19,6 +19,7 @@ const CHANNELS = [
   'chats.delete',
   'chats.setWorkspace',
   'chats.setReasoning',
+  'chats.setModel',
   'turn.send',
   'turn.cancel',
   'tasks.list',

@@ -50,6 +50,8 @@ export interface InvokeChannels {
   'chats.rename': { request: { chatId: string; title: string }; result: ChatSummary };
   /** Sets how much the model reasons in this chat ('default': as the settings say). */
   'chats.setReasoning': { request: { chatId: string; reasoning: ChatReasoning }; result: ChatSummary };
+  /** The model of the chat's next turns: an id from the provider's list, or null for the settings' model. */
+  'chats.setModel': { request: { chatId: string; model: string | null }; result: ChatSummary };
   /** Deletes a chat with its history (refused with `busy` while it runs a turn). */
   'chats.delete': { request: { chatId: string }; result: { deleted: true } };
   /** Moves a chat to another folder (an absolute path; it must exist; the home folder needs `confirmHome: true`). */

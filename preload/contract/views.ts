@@ -96,6 +96,8 @@ export interface ChatSummary {
   running: boolean;
   /** How much the model reasons in this chat; 'default' follows the settings (docs/agent-loop.md, "Reasoning"). */
   reasoning: ChatReasoning;
+  /** The model of this chat's turns; null follows the settings' model (docs/agent-loop.md, "The model of a chat"). */
+  model: string | null;
 }
 
 /** One full-text search match. */

@@ -9,13 +9,18 @@ import { SettingsPanel } from '../features/settings/settings-panel';
 import { TasksPanel } from '../features/tasks/tasks-panel';
 import { ToolsPanel } from '../features/tool-catalog/tools-panel';
 import { WelcomePage } from '../features/welcome/welcome-page';
+import { useTranslation } from '../i18n/i18n';
 import { useAppStore } from '../store/app-store';
 import { AppHeader } from './app-header';
 import { DialogHost } from './dialogs/dialog-host';
+import { ShortcutsSheet } from './shortcuts-sheet';
 import { Toasts } from './toasts';
+import { useShortcuts } from './use-shortcuts';
 
 /** The whole chat window. */
 export function App() {
+  const { t } = useTranslation();
+  useShortcuts();
   const view = useAppStore((s) => s.view);
   const settings = useAppStore((s) => s.settings);
   // No provider chosen yet: the Welcome page stands where the chat would (docs/hosts.md, "First run").
@@ -28,12 +33,13 @@ export function App() {
       {view === 'tools' && <ToolsPanel />}
       {view === 'rules' && <RulesPanel />}
       {view === 'settings' && <SettingsPanel />}
-      <aside className="side" aria-label="Chat side panel">
+      <aside className="side" aria-label={t('app.sidePanel')}>
         <TodoList />
         <ResultsList />
         <TasksPanel />
       </aside>
       <DialogHost />
+      <ShortcutsSheet />
       <Toasts />
     </div>
   );

@@ -1,5 +1,6 @@
 // Short notices in a corner: errors stay until dismissed, others fade after a few seconds.
 import { useEffect } from 'react';
+import { useTranslation } from '../i18n/i18n';
 import type { Notice } from './ui-slice';
 import { useAppStore } from '../store/app-store';
 
@@ -18,6 +19,7 @@ export function Toasts() {
 }
 
 function Toast({ notice }: { notice: Notice }) {
+  const { t } = useTranslation();
   const dismiss = useAppStore((s) => s.dismissNotice);
   useEffect(() => {
     if (notice.level === 'error') return;
@@ -27,7 +29,12 @@ function Toast({ notice }: { notice: Notice }) {
   return (
     <div className={`toast ${notice.level}`} role={notice.level === 'error' ? 'alert' : 'status'}>
       <span>{notice.message}</span>
-      <button type="button" className="link-button" aria-label="Dismiss" onClick={() => dismiss(notice.id)}>
+      <button
+        type="button"
+        className="link-button"
+        aria-label={t('app.dismiss')}
+        onClick={() => dismiss(notice.id)}
+      >
         ×
       </button>
     </div>

@@ -19,6 +19,9 @@ export interface UiSlice {
   connection: ConnectionState;
   appInfo: AppInfo | null;
   notices: Notice[];
+  /** The keyboard help sheet is open. */
+  helpOpen: boolean;
+  setHelpOpen(open: boolean): void;
   setView(view: View): void;
   setConnection(connection: ConnectionState): void;
   loadAppInfo(): Promise<void>;
@@ -36,6 +39,8 @@ export const createUiSlice: SliceCreator<UiSlice> = (set, get) => ({
   connection: { state: 'connected' },
   appInfo: null,
   notices: [],
+  helpOpen: false,
+  setHelpOpen: (helpOpen) => set({ helpOpen }),
   setView: (view) => set({ view }),
   setConnection: (connection) => set({ connection }),
   async loadAppInfo() {

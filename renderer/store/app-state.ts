@@ -1,10 +1,12 @@
 // The bound store's full shape: one typed slice per feature, each with its actions next to its state. The slices
 // live with their features (features/*/…-slice.ts) and the app shell (app/ui-slice.ts, app/dialogs/dialogs-slice.ts).
 import type { DialogsSlice } from '../app/dialogs/dialogs-slice';
+import type { PreferencesSlice } from '../app/preferences-slice';
 import type { UiSlice } from '../app/ui-slice';
 import type { RulesSlice } from '../features/approvals/rules-slice';
 import type { ChatSlice } from '../features/chat/chat-slice';
 import type { ChatsSlice } from '../features/chat/chats-slice';
+import type { ModelsSlice } from '../features/chat/models-slice';
 import type { SecretsSlice } from '../features/secrets/secrets-slice';
 import type { SettingsSlice } from '../features/settings/settings-slice';
 import type { TasksSlice } from '../features/tasks/tasks-slice';
@@ -23,7 +25,9 @@ export type AppState = UiSlice &
   SettingsSlice &
   SecretsSlice &
   TrustSlice &
-  UpdatesSlice;
+  UpdatesSlice &
+  PreferencesSlice &
+  ModelsSlice;
 
 /** How a slice is made: zustand's set and get over the whole state. */
 export type SliceCreator<T> = (

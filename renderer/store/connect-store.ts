@@ -5,6 +5,8 @@ import { getApi, getDialogApi } from '../boot/bridge';
 import { frameBatcher } from './frame-batcher';
 import { rememberedChat } from '../features/chat/location';
 import type { Notice } from '../app/ui-slice';
+import { t } from '../i18n/i18n';
+import { formatNumber } from '../shared/format/intl-format';
 
 /** Subscribes the store to every event channel of the page's surfaces; returns the unsubscribe. */
 export function connectStore(): Unsubscribe {
@@ -88,22 +90,32 @@ function noticeText(notice: AppNotice): [Notice['level'], string] {
     case 'approval_timed_out':
       return [
         'warn',
-        `No answer for ${notice.tools.join(', ')} after ${Math.round(notice.afterMs / 1000)} s: denied.`,
+        t('notices.approvalTimedOut', {
+          tools: notice.tools.join(', '),
+          seconds: formatNumber(Math.round(notice.afterMs / 1000)),
+        }),
       ];
     case 'rule_saved':
       return [
         'info',
-        `Rule saved: always ${notice.effect} ${notice.tool}${notice.pattern ? ` ${notice.pattern}` : ''}.`,
+        t('notices.ruleSaved', {
+          effect: t(`rules.${notice.effect}`),
+          tool: notice.tool,
+          pattern: notice.pattern ? ` ${notice.pattern}` : '',
+        }),
       ];
     case 'rule_not_saved':
-      return ['error', `Rule not saved for ${notice.tool}: ${notice.message}`];
+      return ['error', t('notices.ruleNotSaved', { tool: notice.tool, message: notice.message })];
     case 'settled':
       return [
         'info',
-        `${notice.tool} ${notice.allowed ? 'allowed' : 'denied'} by ${notice.by === 'rule' ? 'a rule' : 'this chat’s grant'}.`,
+        t(notice.by === 'rule' ? 'notices.settledRule' : 'notices.settledGrant', {
+          tool: notice.tool,
+          decision: t(notice.allowed ? 'notices.allowed' : 'notices.denied'),
+        }),
       ];
     case 'secret_stored':
-      return ['info', `${notice.key} stored.`];
+      return ['info', t('notices.secretStored', { key: notice.key })];
     case 'message':
       return [notice.level, notice.message];
   }

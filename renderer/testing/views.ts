@@ -21,6 +21,7 @@ export function chatSummary(patch: Partial<ChatSummary> = {}): ChatSummary {
     updatedAt: 1,
     running: false,
     reasoning: 'default',
+    model: null,
     ...patch,
   };
 }

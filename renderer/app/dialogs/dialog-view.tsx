@@ -1,5 +1,6 @@
 // Picks the component for a dialog request and wires its answers: the same code in-page and in Electron's windows.
 import type { DialogRequest, SecretAnswer } from '../../../preload/contract';
+import { t } from '../../i18n/i18n';
 import { useAppStore } from '../../store/app-store';
 import { getDialogApi } from '../../boot/bridge';
 import { ApprovalDialog } from '../../features/approvals/approval-dialog';
@@ -60,7 +61,7 @@ async function answerSecret(
   drop: (id: string) => void,
 ): Promise<string | null> {
   const api = getDialogApi();
-  if (!api) return 'no dialog connection';
+  if (!api) return t('notices.noDialogConnection');
   const result = await api.answerSecret({ id, answer });
   if (!result.ok) return result.error.message;
   drop(id);

@@ -9,6 +9,7 @@ import type {
 } from '../../../preload/contract';
 import type { SliceCreator } from '../../store/app-state';
 import { getDialogApi } from '../../boot/bridge';
+import { t } from '../../i18n/i18n';
 
 /** The open dialogs, oldest first. */
 export interface DialogsSlice {
@@ -32,7 +33,11 @@ export const createDialogsSlice: SliceCreator<DialogsSlice> = (set, get) => ({
     if (!api) return;
     const result = await api.pending();
     if (result.ok) set({ dialogs: result.value });
-    else get().pushNotice('error', `Could not load dialogs: ${result.error.message}`);
+    else
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.loadDialogs'), message: result.error.message }),
+      );
   },
   dialogEvent(event) {
     switch (event.type) {
@@ -47,8 +52,7 @@ export const createDialogsSlice: SliceCreator<DialogsSlice> = (set, get) => ({
           ),
         }));
       case 'dialog.closed':
-        if (event.reason === 'timed_out')
-          get().pushNotice('warn', 'A dialog timed out and was answered for you.');
+        if (event.reason === 'timed_out') get().pushNotice('warn', t('notices.dialogTimedOut'));
         return get().dropDialog(event.id);
     }
   },

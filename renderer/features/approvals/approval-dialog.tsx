@@ -1,7 +1,9 @@
 // The confirm-gate dialog (docs/security.md, "Decisions and rules"): every call of the batch, the current one in full with all six decisions,
 // a deny reason for the model and the pattern an "always" rule saves. Items are decided one by one.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import type { ApprovalChoice, DialogRequest } from '../../../preload/contract';
+import { ariaShortcut, matches, shortcutText } from '../../app/shortcuts';
 import { DialogFrame } from '../../shared/ui/dialog-frame';
 import { ApprovalItemDetails } from './approval-item-details';
 import { ApprovalCountdown } from './approval-countdown';
@@ -19,6 +21,7 @@ export interface ApprovalDialogProps {
 
 /** The approval dialog of one gate request. */
 export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogProps) {
+  const { t } = useTranslation();
   const [chosen, setChosen] = useState<number | null>(null);
   const current = chosen !== null && request.pending.includes(chosen) ? chosen : (request.pending[0] ?? null);
   const item = request.items.find((i) => i.index === current) ?? null;
@@ -27,13 +30,29 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
+  // Allow once / Deny from the keyboard wherever focus is in the window (the latest handlers, one listener).
+  const keys = useRef<{ allow: () => void; deny: () => void } | null>(null);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const action = matches(event, 'allowOnce') ? 'allow' : matches(event, 'deny') ? 'deny' : null;
+      if (!action || !keys.current) return;
+      event.preventDefault();
+      keys.current[action]();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
   // Each item starts with its own suggestion and an empty reason.
   useEffect(() => {
     setPattern(null);
     setReason('');
   }, [current]);
 
-  if (!item) return null;
+  if (!item) {
+    keys.current = null;
+    return null;
+  }
   const patternText = pattern ?? item.suggestedPattern ?? '';
   // Untouched: leave the pattern out (main saves its suggestion); emptied: null (any arguments).
   const rulePattern = pattern === null ? undefined : pattern.trim() === '' ? null : pattern.trim();
@@ -47,6 +66,9 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
     if (problem) setError(problem);
   };
 
+  const allowOnce = () => void decide({ kind: 'allow_once' });
+  const deny = () => void decide({ kind: 'deny', ...(trimmedReason ? { reason: trimmedReason } : {}) });
+  keys.current = busy ? null : { allow: allowOnce, deny };
   const count = request.items.length;
   const unconfined = runsUnconfined(item.sandbox);
   // docs/security.md: a call only a person's decision for that call may run, and a chained command line that no
@@ -54,16 +76,16 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
   const standing = item.personOnly === null && item.compound === null;
   return (
     <DialogFrame
-      title={count > 1 ? `Approve ${count} tool calls` : `Approve ${item.tool}?`}
+      title={count > 1 ? t('approval.titleMany', { count }) : t('approval.titleOne', { tool: item.tool })}
       overlay={overlay}
       className="approval-dialog"
     >
       <p className="muted">
-        In chat “{request.chatTitle}”.{' '}
+        {t('approval.inChat', { title: request.chatTitle })}{' '}
         <ApprovalCountdown openedAt={request.openedAt} timeoutMs={request.timeoutMs} />
       </p>
       {count > 1 && (
-        <ol className="batch-items" aria-label="Calls in this request">
+        <ol className="batch-items" aria-label={t('approval.calls')}>
           {request.items.map((i) => {
             const open = request.pending.includes(i.index);
             return (
@@ -78,8 +100,10 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
                   {i.index + 1}. {i.tool}
                 </button>{' '}
                 <code className="canonical">{short(i.canonical)}</code>{' '}
-                {runsUnconfined(i.sandbox) && <span className="badge unconfined">unconfined</span>}{' '}
-                <span className="muted">{open ? 'to decide' : 'decided'}</span>
+                {runsUnconfined(i.sandbox) && (
+                  <span className="badge unconfined">{t('approval.unconfined')}</span>
+                )}{' '}
+                <span className="muted">{open ? t('approval.toDecide') : t('approval.decided')}</span>
               </li>
             );
           })}
@@ -88,11 +112,15 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
       <ApprovalItemDetails item={item} />
       <div className="approval-fields">
         <label>
-          Reason for denying (sent to the model)
-          <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="optional" />
+          {t('approval.reason')}
+          <input
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            placeholder={t('approval.optional')}
+          />
         </label>
         <label>
-          Pattern an “always” rule saves (empty: match anything)
+          {t('approval.pattern')}
           <input value={patternText} onChange={(e) => setPattern(e.target.value)} spellCheck={false} />
         </label>
       </div>
@@ -108,9 +136,10 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
           // An unconfined run is never the default: a reflexive Enter must not start it.
           data-autofocus={unconfined ? undefined : true}
           disabled={busy}
-          onClick={() => void decide({ kind: 'allow_once' })}
+          aria-keyshortcuts={ariaShortcut('allowOnce')}
+          onClick={allowOnce}
         >
-          Allow once
+          {t('approval.allowOnce')} <kbd aria-hidden="true">{shortcutText('allowOnce')}</kbd>
         </button>
         {standing && (
           <button
@@ -118,7 +147,7 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
             disabled={busy || !item.offers.chat}
             onClick={() => void decide({ kind: 'allow_chat' })}
           >
-            Allow for this chat
+            {t('approval.allowChat')}
           </button>
         )}
         {standing && (
@@ -127,7 +156,7 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
             disabled={busy || !item.offers.always}
             onClick={() => void decide({ kind: 'allow_always', ...patternField(rulePattern) })}
           >
-            Always allow
+            {t('approval.allowAlways')}
           </button>
         )}
         <button
@@ -142,16 +171,17 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
             })
           }
         >
-          Always deny
+          {t('approval.denyAlways')}
         </button>
         <button
           type="button"
           className="danger"
           data-autofocus={unconfined ? true : undefined}
           disabled={busy}
-          onClick={() => void decide({ kind: 'deny', ...(trimmedReason ? { reason: trimmedReason } : {}) })}
+          aria-keyshortcuts={ariaShortcut('deny')}
+          onClick={deny}
         >
-          Deny
+          {t('approval.deny')} <kbd aria-hidden="true">{shortcutText('deny')}</kbd>
         </button>
         <button
           type="button"
@@ -159,7 +189,7 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
           disabled={busy}
           onClick={() => void decide({ kind: 'stop' })}
         >
-          Stop turn
+          {t('approval.stopTurn')}
         </button>
       </div>
     </DialogFrame>

@@ -2,6 +2,7 @@
 import type { RuleItem } from '../../../preload/contract';
 import type { SliceCreator } from '../../store/app-state';
 import { invoke } from '../../boot/bridge';
+import { t } from '../../i18n/i18n';
 
 /** The rules panel's state. */
 export interface RulesSlice {
@@ -19,11 +20,19 @@ export const createRulesSlice: SliceCreator<RulesSlice> = (set, get) => ({
   async loadRules() {
     const result = await invoke('rules.list', {});
     if (result.ok) set({ rules: result.value.rules, rulesProblem: result.value.problem });
-    else get().pushNotice('error', `Could not list rules: ${result.error.message}`);
+    else
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.listRules'), message: result.error.message }),
+      );
   },
   async revokeRule(id) {
     const result = await invoke('rules.revoke', { id });
-    if (!result.ok) return get().pushNotice('error', `Could not revoke: ${result.error.message}`);
+    if (!result.ok)
+      return get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.revoke'), message: result.error.message }),
+      );
     set((s) => ({ rules: s.rules.filter((r) => r.id !== id) }));
   },
 });

@@ -1,12 +1,15 @@
 // The open chat's title and workspace folder, both editable in place; its usage so far and its reasoning level.
 import type { FormEvent } from 'react';
 import { useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import { useAppStore } from '../../store/app-store';
+import { ModelPicker } from './model-picker';
 import { ReasoningPicker } from './reasoning-picker';
 import { ChatUsageTotal } from './usage-line';
 
 /** Title, workspace, usage and reasoning of the open chat. */
 export function ChatBar() {
+  const { t } = useTranslation();
   const chatId = useAppStore((s) => s.chat.chatId);
   const chat = useAppStore((s) => s.chat.summary);
   const setWorkspace = useAppStore((s) => s.setWorkspace);
@@ -28,15 +31,15 @@ export function ChatBar() {
   };
 
   if (editing) {
-    const label = editing === 'workspace' ? 'Workspace folder' : 'Chat title';
+    const label = editing === 'workspace' ? t('chat.workspaceFolder') : t('chat.chatTitle');
     return (
       <form className="chat-bar" onSubmit={(e) => void save(e)}>
         <label>
           {label} <input autoFocus value={draft} onChange={(e) => setDraft(e.target.value)} size={50} />
         </label>
-        <button type="submit">Save</button>
+        <button type="submit">{t('chat.save')}</button>
         <button type="button" onClick={() => setEditing(null)}>
-          Cancel
+          {t('chat.cancel')}
         </button>
       </form>
     );
@@ -45,27 +48,28 @@ export function ChatBar() {
     <div className="chat-bar">
       <h2 className="chat-title">{chat.title}</h2>
       <button type="button" className="link-button" onClick={() => start('title')}>
-        Rename
+        {t('chat.rename')}
       </button>
       <button
         type="button"
         className="link-button"
         disabled={chat.running}
         onClick={() => {
-          if (window.confirm(`Delete “${chat.title}” and its history?`)) void deleteChat(chatId);
+          if (window.confirm(t('chat.confirmDelete', { title: chat.title }))) void deleteChat(chatId);
         }}
       >
-        Delete
+        {t('chat.delete')}
       </button>
       <ChatUsageTotal />
       <span className="spacer" />
+      <ModelPicker chatId={chatId} model={chat.model} />
       <ReasoningPicker chatId={chatId} reasoning={chat.reasoning} />
-      <span>Workspace:</span>
+      <span>{t('chat.workspace')}</span>
       <span className="workspace" title={chat.workspace}>
         {chat.workspace}
       </span>
       <button type="button" className="link-button" onClick={() => start('workspace')}>
-        Change workspace
+        {t('chat.changeWorkspace')}
       </button>
     </div>
   );

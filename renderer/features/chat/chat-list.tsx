@@ -1,13 +1,16 @@
 // The sidebar: New chat, a search box over titles and message text, and the chats, most recent first.
 import { useEffect, useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import { useAppStore } from '../../store/app-store';
 import { SearchHits } from './search-hits';
+import { ariaShortcut, shortcutText } from '../../app/shortcuts';
 
 // Typing waits this long before asking main, so each keystroke does not search.
 const SEARCH_DELAY_MS = 200;
 
 /** The chat list with search and New chat. */
 export function ChatList() {
+  const { t } = useTranslation();
   const chats = useAppStore((s) => s.chats);
   const activeId = useAppStore((s) => s.chat.chatId);
   const openChat = useAppStore((s) => s.openChat);
@@ -22,14 +25,20 @@ export function ChatList() {
   }, [query, searchChats]);
 
   return (
-    <nav className="sidebar" aria-label="Chats">
-      <button type="button" className="primary" onClick={() => void createChat()}>
-        New chat
+    <nav className="sidebar" aria-label={t('chats.label')}>
+      <button
+        type="button"
+        className="primary"
+        aria-keyshortcuts={ariaShortcut('newChat')}
+        title={shortcutText('newChat')}
+        onClick={() => void createChat()}
+      >
+        {t('chats.newChat')}
       </button>
       <input
         type="search"
-        aria-label="Search chats"
-        placeholder="Search chats"
+        aria-label={t('chats.search')}
+        placeholder={t('chats.search')}
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
@@ -50,9 +59,7 @@ export function ChatList() {
             </button>
           </li>
         ))}
-        {chats.length === 0 && (
-          <li className="muted">{query ? 'No chat title matches.' : 'No chats yet.'}</li>
-        )}
+        {chats.length === 0 && <li className="muted">{query ? t('chats.noMatch') : t('chats.none')}</li>}
       </ul>
       {query.trim() && <SearchHits />}
     </nav>

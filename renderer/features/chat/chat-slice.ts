@@ -7,6 +7,7 @@ import { applyChatEvent, applyGateEvent } from './chat-events';
 import type { ChatViewState } from './chat-state';
 import { chatFromSnapshot, emptyChat } from './chat-state';
 import { rememberChat } from './location';
+import { t } from '../../i18n/i18n';
 
 /** The open chat's state and actions. */
 export interface ChatSlice {
@@ -42,7 +43,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => ({
     set({ chatLoading: false });
     if (!result.ok) {
       rememberChat(null);
-      return get().pushNotice('error', `Could not open the chat: ${result.error.message}`);
+      return get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.openChat'), message: result.error.message }),
+      );
     }
     rememberChat(chatId);
     get().chatChanged(chatId, result.value.chat);
@@ -70,7 +74,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => ({
       ...(attachments.length > 0 ? { attachments } : {}),
     });
     if (!result.ok) {
-      get().pushNotice('error', `Not sent: ${result.error.message}`);
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.notSent'), message: result.error.message }),
+      );
       return false;
     }
     if (attachments.length > 0) set({ chat: withSentFiles(get().chat, chatId, attachments) });
@@ -80,7 +87,11 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => ({
     const chatId = get().chat.chatId;
     if (!chatId) return;
     const result = await invoke('turn.cancel', { chatId });
-    if (!result.ok) get().pushNotice('error', `Could not stop: ${result.error.message}`);
+    if (!result.ok)
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.stop'), message: result.error.message }),
+      );
   },
   async setWorkspace(workspace) {
     const chatId = get().chat.chatId;
@@ -90,7 +101,11 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => ({
     );
     if (!result) return;
     if (result.ok) get().chatChanged(chatId, result.value);
-    else get().pushNotice('error', `Workspace not changed: ${result.error.message}`);
+    else
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.workspaceNotChanged'), message: result.error.message }),
+      );
   },
   receiveChatEvent(event) {
     get().receiveChatEvents([event]);

@@ -1,4 +1,5 @@
 // The chat screen: its bar, the messages, what the turn is waiting for, and the composer.
+import { useTranslation } from '../../i18n/i18n';
 import { TrustNotice } from '../trust/trust-notice';
 import { useAppStore } from '../../store/app-store';
 import { ChatBar } from './chat-bar';
@@ -27,16 +28,17 @@ export function ChatView() {
 }
 
 function EmptyChat({ loading }: { loading: boolean }) {
+  const { t } = useTranslation();
   const createChat = useAppStore((s) => s.createChat);
   return (
     <div className="empty">
       {loading ? (
-        'Opening…'
+        t('chat.opening')
       ) : (
         <>
-          <p>Type a message below to start a new chat.</p>
+          <p>{t('chat.typeToStart')}</p>
           <button type="button" onClick={() => void createChat()}>
-            New empty chat
+            {t('chat.newEmptyChat')}
           </button>
         </>
       )}
@@ -45,13 +47,14 @@ function EmptyChat({ loading }: { loading: boolean }) {
 }
 
 function TurnStatus() {
+  const { t } = useTranslation();
   const waiting = useAppStore((s) => s.chat.pendingApprovals);
   const error = useAppStore((s) => s.chat.turnError);
   const running = useAppStore((s) => s.chat.running);
   if (waiting.length > 0) {
     return (
       <div className="turn-status pending" role="status">
-        Waiting for your approval: {waiting.map((w) => w.tool).join(', ')}
+        {t('chat.waitingApproval', { tools: waiting.map((w) => w.tool).join(', ') })}
       </div>
     );
   }
@@ -64,7 +67,7 @@ function TurnStatus() {
   }
   return (
     <div className="turn-status" role="status">
-      {running ? 'Working…' : ''}
+      {running ? t('chat.working') : ''}
     </div>
   );
 }

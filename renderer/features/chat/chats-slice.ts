@@ -3,6 +3,7 @@ import type { ChatReasoning, ChatSearchHit, ChatSummary } from '../../../preload
 import type { SliceCreator } from '../../store/app-state';
 import { invoke } from '../../boot/bridge';
 import { sendConfirmingHome } from '../../store/confirm-home';
+import { t } from '../../i18n/i18n';
 
 /** The chat list's state. */
 export interface ChatsSlice {
@@ -37,7 +38,11 @@ export const createChatsSlice: SliceCreator<ChatsSlice> = (set, get) => ({
     const query = get().chatQuery.trim();
     const result = await invoke('chats.list', query ? { search: query } : {});
     if (result.ok) set({ chats: result.value });
-    else get().pushNotice('error', `Could not load chats: ${result.error.message}`);
+    else
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.loadChats'), message: result.error.message }),
+      );
   },
   async searchChats(query) {
     set({ chatQuery: query });
@@ -56,7 +61,10 @@ export const createChatsSlice: SliceCreator<ChatsSlice> = (set, get) => ({
     );
     if (!result) return null;
     if (!result.ok) {
-      get().pushNotice('error', `Could not create a chat: ${result.error.message}`);
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.createChat'), message: result.error.message }),
+      );
       return null;
     }
     get().chatChanged(result.value.id, result.value);
@@ -72,7 +80,11 @@ export const createChatsSlice: SliceCreator<ChatsSlice> = (set, get) => ({
   async setChatReasoning(chatId, reasoning) {
     const result = await invoke('chats.setReasoning', { chatId, reasoning });
     if (result.ok) get().chatChanged(chatId, result.value);
-    else get().pushNotice('error', `Reasoning not changed: ${result.error.message}`);
+    else
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.reasoningNotChanged'), message: result.error.message }),
+      );
   },
   async deleteChat(chatId) {
     const result = await invoke('chats.delete', { chatId });

@@ -1,6 +1,8 @@
 // Files waiting in the composer to go with the next message: read as base64, with early refusals in words of what
 // main would refuse anyway (main reads the real type from the bytes and decides: docs/attachments.md).
 import type { AttachmentInput, AttachmentLimits } from '../../../preload/contract';
+import { t } from '../../i18n/i18n';
+import { formatBytes } from '../../shared/format/intl-format';
 
 /** main/agent/attachments-limits.ts's numbers (the contract's type keeps them equal). */
 export const COMPOSER_LIMITS: AttachmentLimits = {
@@ -38,7 +40,7 @@ export async function addAttachments(
     }
     const data = await readBase64(file);
     if (data === null) {
-      refusals.push(`"${file.name}" could not be read.`);
+      refusals.push(t('composer.unreadable', { name: file.name }));
       continue;
     }
     total += file.size;
@@ -61,25 +63,20 @@ export function attachmentInputs(pending: readonly PendingAttachment[]): Attachm
 }
 
 /** A byte count in words: "812 bytes", "12.5 KB", "3.75 MB". */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} byte${bytes === 1 ? '' : 's'}`;
-  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB'];
-  return `${Number(value.toFixed(2))} ${unit}`;
-}
+export const formatSize = formatBytes;
 
 // By the claimed type only, as a first answer: main checks the bytes.
 function refusalFor(file: File, count: number, total: number): string | null {
   const { count: maxCount, imageBytes, textBytes, fileBytes, totalBytes } = COMPOSER_LIMITS;
-  if (count >= maxCount)
-    return `"${file.name}" was not added: one message may carry at most ${maxCount} files.`;
+  const name = file.name;
+  const size = formatSize(file.size);
+  if (count >= maxCount) return t('composer.tooMany', { name, max: maxCount });
   if (IMAGE_TYPES.has(file.type) && file.size > imageBytes)
-    return `"${file.name}" is a ${formatSize(file.size)} image; an image may be at most ${formatSize(imageBytes)}.`;
+    return t('composer.imageTooBig', { name, size, max: formatSize(imageBytes) });
   if (file.type.startsWith('text/') && file.size > textBytes)
-    return `"${file.name}" is ${formatSize(file.size)} of text; a text file may be at most ${formatSize(textBytes)}.`;
-  if (file.size > fileBytes)
-    return `"${file.name}" is ${formatSize(file.size)}; a file may be at most ${formatSize(fileBytes)}.`;
-  if (total + file.size > totalBytes)
-    return `"${file.name}" was not added: one message may carry at most ${formatSize(totalBytes)} of files.`;
+    return t('composer.textTooBig', { name, size, max: formatSize(textBytes) });
+  if (file.size > fileBytes) return t('composer.fileTooBig', { name, size, max: formatSize(fileBytes) });
+  if (total + file.size > totalBytes) return t('composer.totalTooBig', { name, max: formatSize(totalBytes) });
   return null;
 }
 

@@ -3,12 +3,15 @@
 // sending creates a chat titled from the message.
 import type { ClipboardEvent, DragEvent, FormEvent, KeyboardEvent } from 'react';
 import { useRef, useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
+import { ariaShortcut, shortcutText } from '../../app/shortcuts';
 import { useAppStore } from '../../store/app-store';
 import type { PendingAttachment } from './composer-attachments';
 import { addAttachments, attachmentInputs, formatSize } from './composer-attachments';
 
 /** The composer of the open chat. */
 export function Composer() {
+  const { t } = useTranslation();
   const running = useAppStore((s) => s.chat.running);
   const chatId = useAppStore((s) => s.chat.chatId);
   const sendMessage = useAppStore((s) => s.sendMessage);
@@ -71,7 +74,7 @@ export function Composer() {
     >
       <div className="composer-main">
         {pending.length > 0 && (
-          <ul className="attachment-chips" aria-label="Attached files">
+          <ul className="attachment-chips" aria-label={t('chat.attachedFiles')}>
             {pending.map((file) => (
               <li key={file.id} className="attachment-chip">
                 {file.preview && <img src={file.preview} alt="" width={28} height={28} />}
@@ -79,7 +82,7 @@ export function Composer() {
                 <span className="muted">{formatSize(file.size)}</span>
                 <button
                   type="button"
-                  aria-label={`Remove ${file.name}`}
+                  aria-label={t('composer.remove', { name: file.name })}
                   onClick={() => setPending((current) => current.filter((other) => other.id !== file.id))}
                 >
                   ×
@@ -95,16 +98,13 @@ export function Composer() {
             ))}
           </div>
         )}
-        <label htmlFor="composer-input">Message</label>
+        <label htmlFor="composer-input">{t('composer.message')}</label>
         <textarea
           id="composer-input"
           rows={2}
           value={text}
-          placeholder={
-            chatId
-              ? 'Ask the agent… (Enter sends, Shift+Enter for a new line; paste or drop files to attach)'
-              : 'Ask anything to start a new chat… (Enter sends, Shift+Enter for a new line)'
-          }
+          placeholder={chatId ? t('composer.placeholderChat') : t('composer.placeholderNew')}
+          aria-keyshortcuts={ariaShortcut('focusComposer')}
           autoFocus
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
@@ -116,7 +116,7 @@ export function Composer() {
         type="file"
         multiple
         hidden
-        aria-label="Files to attach"
+        aria-label={t('composer.filesToAttach')}
         onChange={(e) => {
           void attach([...(e.target.files ?? [])]);
           e.target.value = '';
@@ -124,13 +124,20 @@ export function Composer() {
       />
       <div className="composer-buttons">
         <button type="submit" className="primary" disabled={!canSend}>
-          Send
+          {t('composer.send')}
         </button>
         <button type="button" onClick={() => picker.current?.click()}>
-          Attach
+          {t('composer.attach')}
         </button>
-        <button type="button" className="danger" disabled={!running} onClick={() => void stopTurn()}>
-          Stop
+        <button
+          type="button"
+          className="danger"
+          disabled={!running}
+          aria-keyshortcuts={ariaShortcut('stopTurn')}
+          title={shortcutText('stopTurn')}
+          onClick={() => void stopTurn()}
+        >
+          {t('composer.stop')}
         </button>
       </div>
     </form>

@@ -1,6 +1,7 @@
 // Markdown of a message: GitHub-flavoured, raw HTML never rendered, code blocks with their language and a copy button.
 import type { ComponentProps } from 'react';
 import { memo, useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import Markdown from 'react-markdown';
 import type { Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
@@ -29,6 +30,7 @@ const components: Components = {
 };
 
 function CodeBlock({ children }: ComponentProps<'pre'>) {
+  const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   const code = codeChild(children);
   const language = /language-([\w+-]+)/.exec(code?.className ?? '')?.[1];
@@ -39,9 +41,9 @@ function CodeBlock({ children }: ComponentProps<'pre'>) {
   return (
     <figure className="code-block">
       <figcaption>
-        <span>{language ?? 'code'}</span>
+        <span>{language ?? t('chat.code')}</span>
         <button type="button" className="link-button" onClick={copy}>
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? t('chat.copied') : t('chat.copy')}
         </button>
       </figcaption>
       <pre>

@@ -1,6 +1,7 @@
 // The open chat's messages, virtualised so a chat of thousands of messages opens and scrolls fast; each turn ends with
 // its usage line.
 import { useCallback } from 'react';
+import { Trans, useTranslation } from '../../i18n/i18n';
 import type { MessageView } from '../../../preload/contract';
 import { useAppStore } from '../../store/app-store';
 import { VirtualList } from '../../shared/virtual/virtual-list';
@@ -11,6 +12,7 @@ const keyOf = (message: MessageView) => `${message.kind[0]}${message.id}`;
 
 /** The message list of the open chat, following the end while the user is there. */
 export function MessageList() {
+  const { t } = useTranslation();
   const messages = useAppStore((s) => s.chat.messages);
   const chatId = useAppStore((s) => s.chat.chatId);
   const workspace = useAppStore((s) => s.chat.summary?.workspace ?? null);
@@ -26,12 +28,15 @@ export function MessageList() {
   if (messages.length === 0) {
     return (
       <div className="messages empty">
-        <p>No messages yet. Ask something below.</p>
+        <p>{t('chat.noMessages')}</p>
         {workspace && (
           // docs/security.md, "Default workspace": a new chat says where its tools read and write.
           <p className="muted">
-            This chat works in <span className="path">{workspace}</span>: its commands and file tools work in
-            that folder.
+            <Trans
+              i18nKey="chat.worksIn"
+              values={{ workspace }}
+              components={{ path: <span className="path" /> }}
+            />
           </p>
         )}
       </div>
@@ -41,7 +46,7 @@ export function MessageList() {
     <VirtualList
       key={chatId ?? ''}
       className="messages"
-      label="Conversation"
+      label={t('chat.conversation')}
       items={messages}
       keyOf={keyOf}
       render={render}

@@ -1,27 +1,29 @@
 // One row of the message list: a user message, an assistant message (text and tool-call cards in order) or a note.
 import { memo } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import type { MessageView } from '../../../preload/contract';
 import { ToolCallCard } from '../tool-catalog/tool-call-card';
 import { MarkdownView } from './markdown-view';
 import { ReasoningDisclosure } from './reasoning-disclosure';
 
-const statusText: Record<string, string | null> = {
+const statusKey = {
   streaming: null,
   complete: null,
-  cut: 'The answer was cut off.',
-  cancelled: 'Stopped.',
-  interrupted: 'Interrupted (the app stopped while this was streaming).',
-};
+  cut: 'chat.cut',
+  cancelled: 'chat.cancelled',
+  interrupted: 'chat.interrupted',
+} as const;
 
 /** Renders one message; memoised on the message object, which the store replaces only when it changes. */
 export const MessageRow = memo(function MessageRow({ message }: { message: MessageView }) {
+  const { t } = useTranslation();
   switch (message.kind) {
     case 'user':
       return (
-        <article className="message user" aria-label="You">
+        <article className="message user" aria-label={t('chat.you')}>
           {message.text}
           {message.attachments.length > 0 && (
-            <ul className="message-attachments" aria-label="Attached files">
+            <ul className="message-attachments" aria-label={t('chat.attachedFiles')}>
               {message.attachments.map((file, i) => (
                 <li key={i} title={file.path ?? undefined}>
                   <span aria-hidden="true">📎 </span>
@@ -34,20 +36,21 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
       );
     case 'note':
       return (
-        <article className="message note" aria-label="Note">
+        <article className="message note" aria-label={t('chat.note')}>
           <MarkdownView text={message.text} />
         </article>
       );
     case 'assistant': {
-      const status = statusText[message.status];
+      const key = statusKey[message.status];
+      const status = key ? t(key) : null;
       return (
         <article
           className={`message assistant${message.status === 'streaming' ? ' streaming' : ''}`}
-          aria-label="Assistant"
+          aria-label={t('chat.assistant')}
           aria-busy={message.status === 'streaming'}
         >
           {message.parts.length === 0 && message.status === 'streaming' && (
-            <span className="muted">Thinking…</span>
+            <span className="muted">{t('chat.thinking')}</span>
           )}
           {message.parts.map((part, i) =>
             part.type === 'text' ? (

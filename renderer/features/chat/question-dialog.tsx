@@ -1,6 +1,7 @@
 // The ask_user dialog: each question as a text field, a single choice or a multiple choice.
 import type { FormEvent } from 'react';
 import { useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import type { DialogRequest, QuestionAnswer, QuestionView } from '../../../preload/contract';
 import { DialogFrame } from '../../shared/ui/dialog-frame';
 
@@ -16,6 +17,7 @@ export interface QuestionDialogProps {
 
 /** The agent's questions, answered together. */
 export function QuestionDialog({ request, onAnswer, overlay }: QuestionDialogProps) {
+  const { t } = useTranslation();
   const [answers, setAnswers] = useState<Answers>(() => initial(request.questions));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -39,12 +41,12 @@ export function QuestionDialog({ request, onAnswer, overlay }: QuestionDialogPro
   return (
     <DialogFrame
       // A question with no chat is the app's own (where to send a provider key), not the agent's.
-      title={request.chatId ? 'The agent asks' : 'Agenvoy asks'}
+      title={request.chatId ? t('question.agentAsks') : t('question.appAsks')}
       overlay={overlay}
       onEscape={() => void send({ kind: 'dismissed', reason: 'the user closed the dialog' })}
       className="question-dialog"
     >
-      {request.chatId && <p className="muted">In chat “{request.chatTitle}”.</p>}
+      {request.chatId && <p className="muted">{t('approval.inChat', { title: request.chatTitle })}</p>}
       <form onSubmit={submit}>
         {request.questions.map((q, i) => (
           <QuestionField
@@ -62,14 +64,14 @@ export function QuestionDialog({ request, onAnswer, overlay }: QuestionDialogPro
         )}
         <div className="dialog-buttons">
           <button type="submit" className="primary" disabled={busy || !complete}>
-            Answer
+            {t('question.answer')}
           </button>
           <button
             type="button"
             disabled={busy}
             onClick={() => void send({ kind: 'dismissed', reason: 'the user chose not to answer' })}
           >
-            Dismiss
+            {t('question.dismiss')}
           </button>
         </div>
       </form>

@@ -1,5 +1,6 @@
 // What the model reasoned in one round, collapsed under its answer; open while the reasoning itself streams.
 import { useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import type { AssistantPartView } from '../../../preload/contract';
 
 /** The reasoning of one assistant message's parts, or nothing when it has none. */
@@ -11,6 +12,7 @@ export function ReasoningDisclosure({
   streaming: boolean;
 }) {
   // null: follow the stream (open while reasoning arrives, closed after); set once the person opens or closes it.
+  const { t } = useTranslation();
   const [chosen, setChosen] = useState<boolean | null>(null);
   const texts = parts.flatMap((p) => (p.type === 'reasoning' && p.text !== '' ? [p.text] : []));
   if (texts.length === 0) return null;
@@ -26,7 +28,7 @@ export function ReasoningDisclosure({
         if (event.currentTarget.open !== open) setChosen(event.currentTarget.open);
       }}
     >
-      <summary>{live ? 'Reasoning…' : 'Reasoning'}</summary>
+      <summary>{live ? t('chat.reasoningLive') : t('chat.reasoning')}</summary>
       <div className="reasoning-text">{texts.join('\n\n')}</div>
     </details>
   );

@@ -1,20 +1,20 @@
 // The open chat's reasoning level: the settings' default or its own.
 import { useState } from 'react';
+import { t as translate, useTranslation } from '../../i18n/i18n';
 import type { ChatReasoning, ReasoningLevel } from '../../../preload/contract';
 import { useAppStore } from '../../store/app-store';
 
-/** How each level is named to a person. */
-export const REASONING_LABELS: Record<ReasoningLevel, string> = {
-  off: 'Off',
-  low: 'Low',
-  medium: 'Medium',
-  high: 'High',
-};
+/** The levels, lowest first. */
+export const REASONING_LEVELS: readonly ReasoningLevel[] = ['off', 'low', 'medium', 'high'];
 
-const LEVELS = Object.keys(REASONING_LABELS) as ReasoningLevel[];
+/** How a level is named to a person, in the UI's language. */
+export function reasoningLabel(level: ReasoningLevel): string {
+  return translate(`reasoning.${level}`);
+}
 
 /** A labelled select that sets the chat's reasoning through main and shows what main answered. */
 export function ReasoningPicker({ chatId, reasoning }: { chatId: string; reasoning: ChatReasoning }) {
+  const { t } = useTranslation();
   const fallback = useAppStore((s) => s.settings?.reasoning ?? null);
   const setChatReasoning = useAppStore((s) => s.setChatReasoning);
   const [saving, setSaving] = useState(false);
@@ -25,18 +25,20 @@ export function ReasoningPicker({ chatId, reasoning }: { chatId: string; reasoni
   };
   return (
     <label className="reasoning-picker">
-      Reasoning
+      {t('reasoning.label')}
       <select
         value={reasoning}
         disabled={saving}
         onChange={(e) => void choose(e.target.value as ChatReasoning)}
       >
         <option value="default">
-          {fallback ? `Default (settings: ${REASONING_LABELS[fallback].toLowerCase()})` : 'Default'}
+          {fallback
+            ? t('reasoning.defaultFrom', { level: reasoningLabel(fallback).toLowerCase() })
+            : t('reasoning.default')}
         </option>
-        {LEVELS.map((level) => (
+        {REASONING_LEVELS.map((level) => (
           <option key={level} value={level}>
-            {REASONING_LABELS[level]}
+            {reasoningLabel(level)}
           </option>
         ))}
       </select>

@@ -1,13 +1,16 @@
 // The write_result deliverables of the open chat: title, file and size.
+import { useTranslation } from '../../i18n/i18n';
+import { formatBytes } from '../../shared/format/intl-format';
 import { useAppStore } from '../../store/app-store';
 
 /** Deliverables saved into the workspace, shown once there is one. */
 export function ResultsList() {
+  const { t } = useTranslation();
   const results = useAppStore((s) => s.chat.results);
   if (results.length === 0) return null;
   return (
-    <section className="results" aria-label="Deliverables">
-      <h2>Deliverables</h2>
+    <section className="results" aria-label={t('chat.deliverables')}>
+      <h2>{t('chat.deliverables')}</h2>
       <ul>
         {results.map((result) => (
           <li key={result.path}>
@@ -20,10 +23,4 @@ export function ResultsList() {
       </ul>
     </section>
   );
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

@@ -1,15 +1,17 @@
 // Full-text matches of the chat search: the chat, the role and the snippet with the matched words marked.
+import { useTranslation } from '../../i18n/i18n';
 import { useAppStore } from '../../store/app-store';
 
 /** The message matches for the current search. */
 export function SearchHits() {
+  const { t } = useTranslation();
   const hits = useAppStore((s) => s.searchHits);
   const openChat = useAppStore((s) => s.openChat);
   const setView = useAppStore((s) => s.setView);
   return (
-    <section className="search-hits" aria-label="Search results">
-      <h2>In messages</h2>
-      {hits.length === 0 && <p className="muted">No message matches.</p>}
+    <section className="search-hits" aria-label={t('chats.searchResults')}>
+      <h2>{t('chats.inMessages')}</h2>
+      {hits.length === 0 && <p className="muted">{t('chats.noMessageMatch')}</p>}
       <ul>
         {hits.map((hit) => (
           <li key={`${hit.chatId}:${hit.messageId}`}>

@@ -1,4 +1,5 @@
 // The quiet usage lines: one under each turn, and the chat's total in its bar.
+import { useTranslation } from '../../i18n/i18n';
 import { useAppStore } from '../../store/app-store';
 import type { UsageTotal } from './usage-sum';
 import { chatUsage, turnUsages } from './usage-sum';
@@ -6,17 +7,25 @@ import { usageText } from './usage-text';
 
 /** The usage of the turn that `messageId` ends; nothing for a message inside a turn or a turn without usage. */
 export function TurnUsageLine({ messageId }: { messageId: number }) {
+  const { t } = useTranslation();
   const total = useAppStore((s) => turnUsages(s.chat.messages, s.chat.running).get(messageId) ?? null);
   if (!total) return null;
-  return <UsageNote total={total} className="turn-usage" label="Usage" testId="turn-usage" />;
+  return <UsageNote total={total} className="turn-usage" label={t('usage.turn')} testId="turn-usage" />;
 }
 
 /** The open chat's usage over every round, for its bar. */
 export function ChatUsageTotal() {
+  const { t } = useTranslation();
   const total = useAppStore((s) => chatUsage(s.chat.messages, s.chat.running));
   if (!total) return null;
   return (
-    <UsageNote total={total} className="chat-usage" label="Chat usage" testId="chat-usage" prefix="Total: " />
+    <UsageNote
+      total={total}
+      className="chat-usage"
+      label={t('usage.chat')}
+      testId="chat-usage"
+      prefix={t('usage.total')}
+    />
   );
 }
 

@@ -2,6 +2,7 @@
 // never in React state or the store, and the field is cleared the moment it is submitted.
 import type { FormEvent } from 'react';
 import { useId, useRef, useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import type { DialogRequest, SecretAnswer } from '../../../preload/contract';
 import { DialogFrame } from '../../shared/ui/dialog-frame';
 
@@ -17,6 +18,7 @@ export interface SecretDialogProps {
 
 /** The masked prompt for one key. */
 export function SecretDialog({ request, onAnswer, overlay }: SecretDialogProps) {
+  const { t } = useTranslation();
   const field = useRef<HTMLInputElement>(null);
   const fieldId = useId();
   const [busy, setBusy] = useState(false);
@@ -36,7 +38,7 @@ export function SecretDialog({ request, onAnswer, overlay }: SecretDialogProps) 
     const value = input.value;
     // Cleared before anything else happens, so no later render, retry or snapshot can see it.
     input.value = '';
-    if (value === '') return setError('Type the value first.');
+    if (value === '') return setError(t('secret.typeFirst'));
     void send({ kind: 'value', value });
   };
   const cancel = () => {
@@ -45,10 +47,10 @@ export function SecretDialog({ request, onAnswer, overlay }: SecretDialogProps) 
   };
 
   return (
-    <DialogFrame title="Secret needed" overlay={overlay} onEscape={cancel} className="secret-dialog">
+    <DialogFrame title={t('secret.title')} overlay={overlay} onEscape={cancel} className="secret-dialog">
       <form onSubmit={save} autoComplete="off">
         <p className="question">{request.question}</p>
-        {request.forTool && <p className="muted">Needed by the tool {request.forTool}.</p>}
+        {request.forTool && <p className="muted">{t('secret.neededBy', { tool: request.forTool })}</p>}
         <label htmlFor={fieldId} className="field-label">
           {request.key}
         </label>
@@ -64,9 +66,7 @@ export function SecretDialog({ request, onAnswer, overlay }: SecretDialogProps) 
           data-autofocus
           disabled={busy}
         />
-        <p className="muted">
-          The value goes straight to the secret store; the chat and the model never see it.
-        </p>
+        <p className="muted">{t('secret.privacy')}</p>
         {error && (
           <p className="dialog-error" role="alert">
             {error}
@@ -74,10 +74,10 @@ export function SecretDialog({ request, onAnswer, overlay }: SecretDialogProps) 
         )}
         <div className="dialog-buttons">
           <button type="submit" className="primary" disabled={busy}>
-            Save
+            {t('secret.save')}
           </button>
           <button type="button" onClick={cancel} disabled={busy}>
-            Cancel
+            {t('secret.cancel')}
           </button>
         </div>
       </form>

@@ -1,43 +1,45 @@
 // Which secrets are stored and where, and the active backend. Key names only: values never reach this page.
 import { useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import { useAppStore } from '../../store/app-store';
 
 /** The secrets part of the settings screen. */
 export function SecretsSection() {
+  const { t } = useTranslation();
   const secrets = useAppStore((s) => s.secrets);
   const apiKeyName = useAppStore((s) => s.settings?.apiKeyName ?? null);
   const promptSecret = useAppStore((s) => s.promptSecret);
   const [newKey, setNewKey] = useState('');
   return (
     <section aria-labelledby="secrets-heading">
-      <h2 id="secrets-heading">Secrets</h2>
+      <h2 id="secrets-heading">{t('settings.secrets')}</h2>
       {!secrets ? (
-        <p className="muted">Loading…</p>
+        <p className="muted">{t('settings.loading')}</p>
       ) : (
         <>
           <p>
-            Backend:{' '}
+            {t('settings.secretsBackend')}{' '}
             <strong>
               {secrets.backend === 'keychain'
-                ? 'OS keychain'
+                ? t('settings.keychain')
                 : secrets.backend === 'file'
-                  ? 'secrets file'
-                  : 'environment only'}
+                  ? t('settings.secretsFile')
+                  : t('settings.envOnly')}
             </strong>{' '}
             <span className="muted">— {secrets.reason}</span>
           </p>
-          {secrets.file && <p className="muted path">Fallback file: {secrets.file}</p>}
+          {secrets.file && <p className="muted path">{t('settings.fallbackFile', { file: secrets.file })}</p>}
           {secrets.interopNote && <p className="muted">{secrets.interopNote}</p>}
-          <ul className="secret-keys" aria-label="Stored keys">
+          <ul className="secret-keys" aria-label={t('settings.storedKeys')}>
             {secrets.keys.map((k) => (
               <li key={k.key}>
                 <code>{k.key}</code> <span className="muted">{k.locations.join(', ')}</span>{' '}
                 <button type="button" className="link-button" onClick={() => void promptSecret(k.key)}>
-                  Replace…
+                  {t('settings.replace')}
                 </button>
               </li>
             ))}
-            {secrets.keys.length === 0 && <li className="muted">No keys stored.</li>}
+            {secrets.keys.length === 0 && <li className="muted">{t('settings.noKeys')}</li>}
           </ul>
         </>
       )}
@@ -46,20 +48,20 @@ export function SecretsSection() {
         onSubmit={(e) => {
           e.preventDefault();
           const key = newKey.trim() || apiKeyName;
-          if (key) void promptSecret(key, `Enter the value for ${key}.`);
+          if (key) void promptSecret(key, t('settings.enterValue', { key }));
           setNewKey('');
         }}
       >
         <label>
-          Key name{' '}
+          {t('settings.keyNameField')}{' '}
           <input
             value={newKey}
-            placeholder={apiKeyName ?? 'e.g. GITHUB_TOKEN'}
+            placeholder={apiKeyName ?? t('settings.keyNamePlaceholder')}
             onChange={(e) => setNewKey(e.target.value)}
             spellCheck={false}
           />
         </label>
-        <button type="submit">Set a secret…</button>
+        <button type="submit">{t('settings.setSecret')}</button>
       </form>
     </section>
   );

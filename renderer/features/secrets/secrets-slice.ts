@@ -3,6 +3,7 @@
 import type { SecretsView } from '../../../preload/contract';
 import { invoke } from '../../boot/bridge';
 import type { SliceCreator } from '../../store/app-state';
+import { t } from '../../i18n/i18n';
 
 /** The secrets section's state. */
 export interface SecretsSlice {
@@ -18,11 +19,19 @@ export const createSecretsSlice: SliceCreator<SecretsSlice> = (set, get) => ({
   async loadSecrets() {
     const result = await invoke('secrets.list', {});
     if (result.ok) set({ secrets: result.value });
-    else get().pushNotice('error', `Could not list secrets: ${result.error.message}`);
+    else
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.listSecrets'), message: result.error.message }),
+      );
   },
   async promptSecret(key, question) {
     const result = await invoke('secrets.prompt', question ? { key, question } : { key });
-    if (!result.ok) return get().pushNotice('error', `Could not ask for ${key}: ${result.error.message}`);
+    if (!result.ok)
+      return get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.askFor', { key }), message: result.error.message }),
+      );
     if (result.value.stored) await get().loadSecrets();
   },
 });

@@ -1,16 +1,22 @@
 // One editable row of the price table: the model id, four prices per million tokens, and its Remove button.
+import { useTranslation } from '../../i18n/i18n';
 import type { PriceRowInput } from './settings-input';
 
 type PriceField = Exclude<keyof PriceRowInput, 'key'>;
 
-/** The columns after the model: each a price in US dollars per million tokens. */
-export const PRICE_COLUMNS: Array<{ field: Exclude<PriceField, 'model'>; label: string; optional: boolean }> =
-  [
-    { field: 'input', label: 'Input', optional: false },
-    { field: 'output', label: 'Output', optional: false },
-    { field: 'cacheRead', label: 'Cache read', optional: true },
-    { field: 'cacheWrite', label: 'Cache write', optional: true },
-  ];
+type ColumnLabel = 'settings.input' | 'settings.output' | 'settings.cacheRead' | 'settings.cacheWrite';
+
+/** The columns after the model: each a price in US dollars per million tokens (label: its catalogue key). */
+export const PRICE_COLUMNS: Array<{
+  field: Exclude<PriceField, 'model'>;
+  label: ColumnLabel;
+  optional: boolean;
+}> = [
+  { field: 'input', label: 'settings.input', optional: false },
+  { field: 'output', label: 'settings.output', optional: false },
+  { field: 'cacheRead', label: 'settings.cacheRead', optional: true },
+  { field: 'cacheWrite', label: 'settings.cacheWrite', optional: true },
+];
 
 interface PriceRowProps {
   row: PriceRowInput;
@@ -22,33 +28,39 @@ interface PriceRowProps {
 
 /** A table row whose cells are text fields, each named by its column and row. */
 export function PriceRow({ row, number, onChange, onRemove }: PriceRowProps) {
+  const { t } = useTranslation();
   const edit = (field: PriceField, value: string) => onChange({ ...row, [field]: value });
   return (
     <tr>
       <td>
         <input
-          aria-label={`Model, row ${number}`}
+          aria-label={t('settings.priceModel', { row: number })}
           value={row.model}
           onChange={(e) => edit('model', e.target.value)}
           spellCheck={false}
-          placeholder="model id, e.g. gpt-4o*"
+          placeholder={t('settings.priceModelPlaceholder')}
         />
       </td>
       {PRICE_COLUMNS.map(({ field, label, optional }) => (
         <td key={field}>
           <input
-            aria-label={`${label}, row ${number}`}
+            aria-label={t('settings.priceCell', { column: t(label), row: number })}
             value={row[field]}
             onChange={(e) => edit(field, e.target.value)}
             inputMode="decimal"
             size={8}
-            placeholder={optional ? 'as input' : ''}
+            placeholder={optional ? t('settings.asInput') : ''}
           />
         </td>
       ))}
       <td>
-        <button type="button" className="link-button" onClick={onRemove} aria-label={`Remove row ${number}`}>
-          Remove
+        <button
+          type="button"
+          className="link-button"
+          onClick={onRemove}
+          aria-label={t('settings.removeRow', { row: number })}
+        >
+          {t('settings.remove')}
         </button>
       </td>
     </tr>

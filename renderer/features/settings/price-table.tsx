@@ -2,6 +2,7 @@
 // cost shown under each turn. Edited in place and saved whole.
 import type { FormEvent } from 'react';
 import { useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import type { ModelPriceView } from '../../../preload/contract';
 import { useAppStore } from '../../store/app-store';
 import { PRICE_COLUMNS, PriceRow } from './price-row';
@@ -10,20 +11,18 @@ import { checkPrices, emptyPriceRow, priceRows } from './settings-input';
 
 /** The prices part of the settings screen. */
 export function PriceSection({ prices }: { prices: ModelPriceView[] }) {
+  const { t } = useTranslation();
   return (
     <section aria-labelledby="prices-heading">
-      <h2 id="prices-heading">Prices</h2>
-      <p className="muted">
-        US dollars per million tokens. A model id ending in * matches every id that begins with the rest
-        (claude-sonnet-4-5*). An empty cache price costs what input costs. A model without a row gets no cost,
-        only its tokens.
-      </p>
+      <h2 id="prices-heading">{t('settings.prices')}</h2>
+      <p className="muted">{t('settings.pricesHint')}</p>
       <PriceForm key={JSON.stringify(prices)} prices={prices} />
     </section>
   );
 }
 
 function PriceForm({ prices }: { prices: ModelPriceView[] }) {
+  const { t } = useTranslation();
   const save = useAppStore((s) => s.saveSettings);
   const saving = useAppStore((s) => s.settingsSaving);
   const [rows, setRows] = useState(() => priceRows(prices));
@@ -41,17 +40,17 @@ function PriceForm({ prices }: { prices: ModelPriceView[] }) {
   };
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
-      <table className="tools-table price-table" aria-label="Model prices">
+      <table className="tools-table price-table" aria-label={t('settings.pricesTable')}>
         <thead>
           <tr>
-            <th scope="col">Model</th>
+            <th scope="col">{t('settings.model')}</th>
             {PRICE_COLUMNS.map((c) => (
               <th key={c.field} scope="col">
-                {c.label}
+                {t(c.label)}
               </th>
             ))}
             <th scope="col">
-              <span className="visually-hidden">Remove</span>
+              <span className="visually-hidden">{t('settings.remove')}</span>
             </th>
           </tr>
         </thead>
@@ -67,9 +66,9 @@ function PriceForm({ prices }: { prices: ModelPriceView[] }) {
           ))}
         </tbody>
       </table>
-      {rows.length === 0 && <p className="muted">No prices: costs are not shown.</p>}
+      {rows.length === 0 && <p className="muted">{t('settings.noPrices')}</p>}
       {errors.length > 0 && (
-        <ul className="dialog-error" role="alert" aria-label="Prices not saved">
+        <ul className="dialog-error" role="alert" aria-label={t('settings.pricesNotSaved')}>
           {errors.map((e, i) => (
             <li key={i}>{e}</li>
           ))}
@@ -77,10 +76,10 @@ function PriceForm({ prices }: { prices: ModelPriceView[] }) {
       )}
       <div className="price-actions">
         <button type="button" onClick={() => edit([...rows, emptyPriceRow()])}>
-          Add a model
+          {t('settings.addModel')}
         </button>
         <button type="submit" className="primary" disabled={saving}>
-          Save prices
+          {t('settings.savePrices')}
         </button>
       </div>
     </form>

@@ -1,18 +1,18 @@
 // The settings screen's reasoning: the level every chat uses unless it picks its own, and Anthropic's thinking budget.
 import type { FormEvent } from 'react';
 import { useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import type { ReasoningLevel, SettingsView } from '../../../preload/contract';
 import { useAppStore } from '../../store/app-store';
-import { REASONING_LABELS } from '../chat/reasoning-picker';
+import { reasoningLabel, REASONING_LEVELS } from '../chat/reasoning-picker';
 import { checkBudget } from './settings-input';
-
-const LEVELS = Object.keys(REASONING_LABELS) as ReasoningLevel[];
 
 /** The reasoning part of the settings screen. */
 export function ReasoningSection({ settings }: { settings: SettingsView }) {
+  const { t } = useTranslation();
   return (
     <section aria-labelledby="reasoning-heading">
-      <h2 id="reasoning-heading">Reasoning</h2>
+      <h2 id="reasoning-heading">{t('settings.reasoningHeading')}</h2>
       <ReasoningForm
         key={`${settings.reasoning}/${settings.thinkingBudgetTokens}`}
         level={settings.reasoning}
@@ -23,6 +23,7 @@ export function ReasoningSection({ settings }: { settings: SettingsView }) {
 }
 
 function ReasoningForm(props: { level: ReasoningLevel; budget: number | null }) {
+  const { t } = useTranslation();
   const save = useAppStore((s) => s.saveSettings);
   const saving = useAppStore((s) => s.settingsSaving);
   const [level, setLevel] = useState(props.level);
@@ -37,22 +38,22 @@ function ReasoningForm(props: { level: ReasoningLevel; budget: number | null }) 
   return (
     <form className="settings-form" onSubmit={(e) => void submit(e)} noValidate>
       <label>
-        Reasoning
+        {t('reasoning.label')}
         <select value={level} onChange={(e) => setLevel(e.target.value as ReasoningLevel)}>
-          {LEVELS.map((l) => (
+          {REASONING_LEVELS.map((l) => (
             <option key={l} value={l}>
-              {REASONING_LABELS[l]}
+              {reasoningLabel(l)}
             </option>
           ))}
         </select>
       </label>
-      <p className="muted">How much the model reasons before it answers; a chat may pick its own level.</p>
+      <p className="muted">{t('settings.reasoningHint')}</p>
       <label>
-        Thinking budget (tokens)
+        {t('settings.budget')}
         <input
           value={budget}
           inputMode="numeric"
-          placeholder="empty: the level's own"
+          placeholder={t('settings.budgetPlaceholder')}
           onChange={(e) => {
             setBudget(e.target.value);
             setError(null);
@@ -62,8 +63,7 @@ function ReasoningForm(props: { level: ReasoningLevel; budget: number | null }) 
         />
       </label>
       <p id="thinking-budget-hint" className="muted">
-        Anthropic only, for any level but Off: 1,024 to 127,999 tokens. Empty: the level&apos;s own (2,048 /
-        8,192 / 24,576).
+        {t('settings.budgetHint')}
       </p>
       {error && (
         <p className="dialog-error" role="alert">
@@ -72,7 +72,7 @@ function ReasoningForm(props: { level: ReasoningLevel; budget: number | null }) 
       )}
       <div>
         <button type="submit" className="primary" disabled={saving}>
-          Save reasoning
+          {t('settings.saveReasoning')}
         </button>
       </div>
     </form>

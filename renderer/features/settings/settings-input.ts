@@ -1,6 +1,8 @@
 // What the person typed for the reasoning budget and the price table, checked before anything goes to main; every
 // refusal is said in words that name the row and the field.
 import type { ModelPriceView } from '../../../preload/contract';
+import { t } from '../../i18n/i18n';
+import { formatNumber } from '../../shared/format/intl-format';
 
 /** The smallest thinking budget Anthropic takes. */
 export const MIN_BUDGET = 1024;
@@ -10,8 +12,6 @@ export const BUDGET_LIMIT = 128_000;
 /** A checked value, or why it was refused. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: string[] };
 
-const count = new Intl.NumberFormat('en-US');
-
 /** The thinking budget field: empty is the level's own (null), else a whole number from 1,024 to 127,999. */
 export function checkBudget(text: string): Checked<number | null> {
   const trimmed = text.trim().replace(/[,_\s]/g, '');
@@ -19,17 +19,13 @@ export function checkBudget(text: string): Checked<number | null> {
   if (!/^\d+$/.test(trimmed))
     return {
       ok: false,
-      errors: [
-        `The thinking budget must be a whole number of tokens, such as 8192, or empty for the level's own.`,
-      ],
+      errors: [t('checks.budgetNotNumber')],
     };
   const value = Number(trimmed);
   if (value < MIN_BUDGET || value >= BUDGET_LIMIT)
     return {
       ok: false,
-      errors: [
-        `The thinking budget must be at least ${count.format(MIN_BUDGET)} tokens and below ${count.format(BUDGET_LIMIT)}.`,
-      ],
+      errors: [t('checks.budgetRange', { min: formatNumber(MIN_BUDGET), max: formatNumber(BUDGET_LIMIT) })],
     };
   return { ok: true, value };
 }
@@ -74,27 +70,30 @@ export function checkPrices(rows: readonly PriceRowInput[]): Checked<ModelPriceV
   rows.forEach((row, index) => {
     const n = index + 1;
     const model = row.model.trim();
-    const where = model ? `Row ${n} (${model})` : `Row ${n}`;
-    if (!model) errors.push(`Row ${n}: give the model id.`);
-    else if (model.slice(0, -1).includes('*'))
-      errors.push(`${where}: * may only end a model id (it matches any suffix).`);
-    else if (seen.has(model))
-      errors.push(`${where}: this model is already priced in row ${seen.get(model)}.`);
+    const where = model ? t('checks.rowModel', { n, model }) : t('checks.row', { n });
+    if (!model) errors.push(t('checks.noModel', { where }));
+    else if (model.slice(0, -1).includes('*')) errors.push(t('checks.starAtEnd', { where }));
+    else if (seen.has(model)) errors.push(t('checks.duplicate', { where, row: seen.get(model) }));
     else seen.set(model, n);
-    const price = (field: string, text: string, required: boolean): number | null => {
+    const price = (
+      key: 'input' | 'output' | 'cacheRead' | 'cacheWrite',
+      text: string,
+      required: boolean,
+    ): number | null => {
       const trimmed = text.trim();
+      const field = t(`checks.${key}`);
       if (trimmed === '') {
-        if (required) errors.push(`${where}: the ${field} price is missing.`);
+        if (required) errors.push(t('checks.missing', { where, field }));
         return null;
       }
       if (NUMBER.test(trimmed)) return Number(trimmed);
-      errors.push(`${where}: the ${field} price "${trimmed}" is not a number of dollars, 0 or more.`);
+      errors.push(t('checks.notNumber', { where, field, text: trimmed }));
       return null;
     };
     const input = price('input', row.input, true);
     const output = price('output', row.output, true);
-    const cacheRead = price('cache read', row.cacheRead, false);
-    const cacheWrite = price('cache write', row.cacheWrite, false);
+    const cacheRead = price('cacheRead', row.cacheRead, false);
+    const cacheWrite = price('cacheWrite', row.cacheWrite, false);
     if (model && input !== null && output !== null)
       prices.push({ model, input, output, cacheRead, cacheWrite });
   });

@@ -2,8 +2,10 @@
 // then the OS sandbox's state, the trusted folders and the secrets.
 import type { FormEvent } from 'react';
 import { useEffect, useState } from 'react';
+import { Trans, useTranslation } from '../../i18n/i18n';
 import type { ProviderKind, SettingsView } from '../../../preload/contract';
 import { useAppStore } from '../../store/app-store';
+import { AppearanceSection } from './appearance-section';
 import { PriceSection } from './price-table';
 import { ReasoningSection } from './reasoning-section';
 import { SandboxSection } from './sandbox-section';
@@ -13,6 +15,7 @@ import { TrustSection } from '../trust/trust-section';
 
 /** The settings panel. */
 export function SettingsPanel() {
+  const { t } = useTranslation();
   const settings = useAppStore((s) => s.settings);
   const loadSettings = useAppStore((s) => s.loadSettings);
   const loadSecrets = useAppStore((s) => s.loadSecrets);
@@ -21,15 +24,16 @@ export function SettingsPanel() {
     void loadSecrets();
   }, [loadSettings, loadSecrets]);
   return (
-    <main className="panel" aria-label="Settings">
+    <main className="panel" aria-label={t('settings.label')}>
       <section aria-labelledby="settings-heading">
-        <h2 id="settings-heading">Model provider</h2>
+        <h2 id="settings-heading">{t('settings.provider')}</h2>
         {settings ? (
           <SettingsForm key={providerKey(settings)} settings={settings} />
         ) : (
-          <p className="muted">Loading…</p>
+          <p className="muted">{t('settings.loading')}</p>
         )}
       </section>
+      <AppearanceSection />
       {settings && <ReasoningSection settings={settings} />}
       {settings && <PriceSection prices={settings.prices} />}
       <SandboxSection />
@@ -47,6 +51,7 @@ function providerKey(settings: SettingsView): string {
 }
 
 function SettingsForm({ settings }: { settings: SettingsView }) {
+  const { t } = useTranslation();
   const save = useAppStore((s) => s.saveSettings);
   const saving = useAppStore((s) => s.settingsSaving);
   const [provider, setProvider] = useState<ProviderKind>(settings.provider);
@@ -57,9 +62,7 @@ function SettingsForm({ settings }: { settings: SettingsView }) {
   const [workspace, setWorkspace] = useState(settings.defaultWorkspace);
   const [error, setError] = useState<string | null>(null);
   const overridden = (field: 'provider' | 'baseUrl' | 'model') =>
-    settings.overridden.includes(field) ? (
-      <span className="muted"> (set by an environment variable; saving changes the file only)</span>
-    ) : null;
+    settings.overridden.includes(field) ? <span className="muted">{t('settings.overridden')}</span> : null;
 
   // Another provider brings its own address, model and key name; what was typed for the old one means nothing there.
   const choose = (kind: ProviderKind) => {
@@ -86,7 +89,8 @@ function SettingsForm({ settings }: { settings: SettingsView }) {
   return (
     <form className="settings-form" onSubmit={(e) => void submit(e)}>
       <label>
-        Provider{overridden('provider')}
+        {t('settings.providerField')}
+        {overridden('provider')}
         <select value={provider} onChange={(e) => choose(e.target.value as ProviderKind)}>
           {settings.presets.map((p) => (
             <option key={p.kind} value={p.kind}>
@@ -96,15 +100,17 @@ function SettingsForm({ settings }: { settings: SettingsView }) {
         </select>
       </label>
       <label>
-        Base URL{overridden('baseUrl')}
+        {t('settings.baseUrl')}
+        {overridden('baseUrl')}
         <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} spellCheck={false} />
       </label>
       <label>
-        Model{overridden('model')}
+        {t('settings.model')}
+        {overridden('model')}
         <input value={model} onChange={(e) => setModel(e.target.value)} spellCheck={false} />
       </label>
       <label>
-        API key name (the secret that holds the key)
+        {t('settings.keyName')}
         <input
           value={keyName}
           disabled={noKey}
@@ -113,28 +119,30 @@ function SettingsForm({ settings }: { settings: SettingsView }) {
         />
       </label>
       <label className="checkbox">
-        <input type="checkbox" checked={noKey} onChange={(e) => setNoKey(e.target.checked)} /> No key (a local
-        server)
+        <input type="checkbox" checked={noKey} onChange={(e) => setNoKey(e.target.checked)} />{' '}
+        {t('settings.noKey')}
       </label>
       <label>
-        Default workspace
+        {t('settings.workspace')}
         <input
           value={workspace}
           onChange={(e) => setWorkspace(e.target.value)}
-          placeholder="empty: a folder of its own per chat"
+          placeholder={t('settings.workspacePlaceholder')}
           spellCheck={false}
           aria-describedby="default-workspace-hint"
         />
       </label>
       <p id="default-workspace-hint" className="muted">
         {workspace.trim() === '' ? (
-          <>
-            Each new chat gets a folder of its own in <span className="path">{settings.chatsFolder}</span>.
-          </>
+          <Trans
+            i18nKey="settings.ownFolder"
+            values={{ folder: settings.chatsFolder }}
+            components={{ path: <span className="path" /> }}
+          />
         ) : (
-          'New chats work in this folder; commands may change any file in it.'
+          t('settings.sharedFolder')
         )}{' '}
-        The home folder itself asks for confirmation.
+        {t('settings.homeAsks')}
       </p>
       {error && (
         <p className="dialog-error" role="alert">
@@ -143,7 +151,7 @@ function SettingsForm({ settings }: { settings: SettingsView }) {
       )}
       <div>
         <button type="submit" className="primary" disabled={saving}>
-          Save settings
+          {t('settings.save')}
         </button>
       </div>
     </form>

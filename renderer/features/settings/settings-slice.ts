@@ -4,6 +4,7 @@ import type { SandboxStatusView, SettingsInput, SettingsView } from '../../../pr
 import { invoke } from '../../boot/bridge';
 import type { SliceCreator } from '../../store/app-state';
 import { sendConfirmingHome } from '../../store/confirm-home';
+import { t } from '../../i18n/i18n';
 
 /** The settings screen's state. */
 export interface SettingsSlice {
@@ -25,12 +26,20 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => ({
   async loadSandbox() {
     const result = await invoke('sandbox.status', {});
     if (result.ok) set({ sandbox: result.value });
-    else get().pushNotice('error', `Could not read the sandbox's state: ${result.error.message}`);
+    else
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.sandboxState'), message: result.error.message }),
+      );
   },
   async loadSettings() {
     const result = await invoke('settings.get', {});
     if (result.ok) set({ settings: result.value });
-    else get().pushNotice('error', `Could not load settings: ${result.error.message}`);
+    else
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.loadSettings'), message: result.error.message }),
+      );
   },
   async saveSettings(input) {
     set({ settingsSaving: true });
@@ -38,11 +47,10 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => ({
       invoke('settings.save', confirmHome ? { ...input, confirmHome } : input),
     );
     set({ settingsSaving: false });
-    if (!result)
-      return 'Not saved: pick a project folder, or leave it empty for a folder of its own per chat.';
+    if (!result) return t('notices.notSavedHome');
     if (!result.ok) return result.error.message;
     set({ settings: result.value });
-    get().pushNotice('info', 'Settings saved.');
+    get().pushNotice('info', t('notices.settingsSaved'));
     return null;
   },
 });

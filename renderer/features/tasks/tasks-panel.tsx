@@ -1,26 +1,19 @@
 // Background tasks of every chat, live: status, elapsed/limit bar, output tail and Cancel.
 import { memo } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import { useAppStore } from '../../store/app-store';
 import { LimitBar } from '../../shared/time/limit-bar';
 import { useNow } from '../../shared/time/use-now';
 
-const statusLabel = {
-  running: 'running',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  timed_out: 'timed out',
-  cancelled: 'cancelled',
-  interrupted: 'interrupted',
-} as const;
-
 /** The "Background tasks" region. */
 export function TasksPanel() {
+  const { t } = useTranslation();
   const order = useAppStore((s) => s.taskOrder);
   return (
     <section className="tasks" aria-labelledby="tasks-heading">
-      <h2 id="tasks-heading">Background tasks</h2>
+      <h2 id="tasks-heading">{t('tasks.heading')}</h2>
       {order.length === 0 ? (
-        <p className="muted">No background tasks.</p>
+        <p className="muted">{t('tasks.none')}</p>
       ) : (
         <ul>
           {order.map((id) => (
@@ -33,6 +26,7 @@ export function TasksPanel() {
 }
 
 const TaskRow = memo(function TaskRow({ id }: { id: string }) {
+  const { t } = useTranslation();
   const task = useAppStore((s) => s.tasks[id]);
   const cancelTask = useAppStore((s) => s.cancelTask);
   const running = task?.status === 'running';
@@ -40,13 +34,17 @@ const TaskRow = memo(function TaskRow({ id }: { id: string }) {
   if (!task) return null;
   const elapsed = (task.endedAt ?? now) - task.startedAt;
   return (
-    <li className={`task status-${task.status}`} aria-label={`Task ${task.tool}`} data-task-id={task.id}>
+    <li
+      className={`task status-${task.status}`}
+      aria-label={t('tasks.task', { tool: task.tool })}
+      data-task-id={task.id}
+    >
       <div className="task-head">
         <span className="tool-name">{task.tool}</span>
-        <span className={`badge status-${task.status}`}>{statusLabel[task.status]}</span>
+        <span className={`badge status-${task.status}`}>{t(`tasks.status.${task.status}`)}</span>
         {running && (
           <button type="button" className="danger small" onClick={() => void cancelTask(task.id)}>
-            Cancel
+            {t('tasks.cancel')}
           </button>
         )}
       </div>
@@ -57,7 +55,7 @@ const TaskRow = memo(function TaskRow({ id }: { id: string }) {
         elapsedMs={Math.max(0, elapsed)}
         limitMs={task.limitMs}
         live={running}
-        label={`Task ${task.tool}`}
+        label={t('tasks.task', { tool: task.tool })}
       />
       {task.outputTail && <pre className="output-tail">{task.outputTail.slice(-1200)}</pre>}
       {task.error && <div className="task-error">{task.error}</div>}

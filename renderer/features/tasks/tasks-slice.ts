@@ -2,6 +2,7 @@
 import type { TaskItem } from '../../../preload/contract';
 import type { SliceCreator } from '../../store/app-state';
 import { invoke } from '../../boot/bridge';
+import { t } from '../../i18n/i18n';
 
 /** The tasks panel's state. */
 export interface TasksSlice {
@@ -19,7 +20,11 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => ({
   taskOrder: [],
   async loadTasks() {
     const result = await invoke('tasks.list', {});
-    if (!result.ok) return get().pushNotice('error', `Could not list tasks: ${result.error.message}`);
+    if (!result.ok)
+      return get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.listTasks'), message: result.error.message }),
+      );
     const tasks: Record<string, TaskItem> = {};
     for (const task of result.value) tasks[task.id] = task;
     set({ tasks, taskOrder: result.value.map((t) => t.id).reverse() });
@@ -37,7 +42,11 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => ({
   },
   async cancelTask(taskId) {
     const result = await invoke('tasks.cancel', { taskId });
-    if (!result.ok) get().pushNotice('error', `Could not cancel: ${result.error.message}`);
-    else if (!result.value.cancelled) get().pushNotice('info', 'The task had already ended.');
+    if (!result.ok)
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.cancel'), message: result.error.message }),
+      );
+    else if (!result.value.cancelled) get().pushNotice('info', t('notices.taskEnded'));
   },
 });

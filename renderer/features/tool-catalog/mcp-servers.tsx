@@ -1,21 +1,23 @@
 // The MCP servers of mcp.json: connection state, tool count, warnings, and Reconnect.
 import type { McpServerItem, McpStateView } from '../../../preload/contract';
+import { t as translate, useTranslation } from '../../i18n/i18n';
 import { useAppStore } from '../../store/app-store';
 
 /** The MCP section of the tools panel. */
 export function McpServers() {
+  const { t } = useTranslation();
   const servers = useAppStore((s) => s.mcpServers);
   const problems = useAppStore((s) => s.mcpProblems);
   return (
     <section aria-labelledby="mcp-heading">
-      <h2 id="mcp-heading">MCP servers</h2>
+      <h2 id="mcp-heading">{t('tools.mcpHeading')}</h2>
       {problems.map((p, i) => (
         <p key={i} className="warning">
           {p}
         </p>
       ))}
       {servers.length === 0 ? (
-        <p className="muted">No MCP servers configured (mcp.json).</p>
+        <p className="muted">{t('tools.noMcp')}</p>
       ) : (
         <ul className="mcp-list">
           {servers.map((server) => (
@@ -28,23 +30,27 @@ export function McpServers() {
 }
 
 function ServerRow({ server }: { server: McpServerItem }) {
+  const { t } = useTranslation();
   const reconnect = useAppStore((s) => s.reconnectMcp);
   const busy = useAppStore((s) => s.reconnecting.includes(server.name));
   return (
-    <li className={`mcp-server state-${server.state.status}`} aria-label={`MCP server ${server.name}`}>
+    <li
+      className={`mcp-server state-${server.state.status}`}
+      aria-label={t('tools.mcpServer', { name: server.name })}
+    >
       <div className="task-head">
         <span className="tool-name">{server.name}</span>
-        <span className="badge">{server.endpoint ?? 'unknown'}</span>
+        <span className="badge">{server.endpoint ?? t('tools.unknown')}</span>
         <span className={`badge status-${server.state.status}`}>{stateText(server.state)}</span>
         <button
           type="button"
           disabled={busy || server.state.status === 'disabled'}
           onClick={() => void reconnect(server.name)}
         >
-          {busy ? 'Reconnecting…' : 'Reconnect'}
+          {busy ? t('tools.reconnecting') : t('tools.reconnect')}
         </button>
       </div>
-      <div className="muted">{server.tools.length} tools</div>
+      <div className="muted">{t('tools.toolCount', { count: server.tools.length })}</div>
       {server.warnings.map((w, i) => (
         <div key={i} className="warning">
           {w}
@@ -57,14 +63,20 @@ function ServerRow({ server }: { server: McpServerItem }) {
 function stateText(state: McpStateView): string {
   switch (state.status) {
     case 'connecting':
-      return `connecting (attempt ${state.attempt})`;
+      return translate('tools.state.connecting', { attempt: state.attempt });
     case 'ready':
-      return `ready over ${state.transport}`;
+      return translate('tools.state.ready', { transport: state.transport });
     case 'failed':
-      return `failed: ${state.reason}${state.credential ? ` (key ${state.credential.key} ${state.credential.reason})` : ''}`;
+      return state.credential
+        ? translate('tools.state.failedKey', {
+            reason: state.reason,
+            key: state.credential.key,
+            why: state.credential.reason,
+          })
+        : translate('tools.state.failed', { reason: state.reason });
     case 'disabled':
-      return 'disabled';
+      return translate('tools.state.disabled');
     case 'reconnecting':
-      return `reconnecting (attempt ${state.attempt}): ${state.reason}`;
+      return translate('tools.state.reconnecting', { attempt: state.attempt, reason: state.reason });
   }
 }

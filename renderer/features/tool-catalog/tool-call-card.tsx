@@ -1,5 +1,6 @@
 // A tool-call card: tool and source, arguments, live progress, elapsed vs limit, outcome and result; collapsible.
 import { memo, useId, useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import type { ToolCallView } from '../../../preload/contract';
 import { useAppStore } from '../../store/app-store';
 import { formatDuration } from '../../shared/time/format-duration';
@@ -10,14 +11,15 @@ import { CallProgressView } from './call-progress-view';
 
 /** The card of the open chat's call `callId` (a draft while the model is still streaming it). */
 export const ToolCallCard = memo(function ToolCallCard({ callId, name }: { callId: string; name: string }) {
+  const { t } = useTranslation();
   const call = useAppStore((s) => s.chat.calls[callId]);
   const draft = useAppStore((s) => s.chat.draftCalls.includes(callId));
   if (!call || draft) {
     return (
-      <div className="tool-card tone-pending" aria-label={`Tool call ${name}`} role="group">
+      <div className="tool-card tone-pending" aria-label={t('call.group', { tool: name })} role="group">
         <div className="tool-card-head">
           <span className="tool-name">{name}</span>
-          <span className="tool-state">preparing…</span>
+          <span className="tool-state">{t('call.preparing')}</span>
         </div>
       </div>
     );
@@ -26,6 +28,7 @@ export const ToolCallCard = memo(function ToolCallCard({ callId, name }: { callI
 });
 
 function CallCard({ call }: { call: ToolCallView }) {
+  const { t } = useTranslation();
   const state = callState(call);
   const running = call.status === 'running';
   // Open while it needs attention; a finished ok call folds to its summary.
@@ -40,7 +43,7 @@ function CallCard({ call }: { call: ToolCallView }) {
     <div
       className={`tool-card tone-${state.tone}`}
       role="group"
-      aria-label={`Tool call ${call.tool}`}
+      aria-label={t('call.group', { tool: call.tool })}
       data-call-id={call.callId}
       data-state={state.label}
     >
@@ -56,7 +59,7 @@ function CallCard({ call }: { call: ToolCallView }) {
         </button>
         <span className="badge">{sourceLabel(call.source)}</span>
         <span className="tool-state" data-testid="call-state">
-          {state.label}
+          {state.text}
         </span>
         {call.status === 'finished' && call.durationMs !== null && (
           <span className="muted">{formatDuration(call.durationMs)}</span>
@@ -68,14 +71,16 @@ function CallCard({ call }: { call: ToolCallView }) {
       {running && <CallProgressView callId={call.callId} />}
       {!expanded && summary !== null && <div className="tool-summary">{firstLine(summary)}</div>}
       <div id={bodyId} className="tool-card-body" hidden={!expanded}>
-        <div className="field-label">Arguments</div>
+        <div className="field-label">{t('call.arguments')}</div>
         <pre className="tool-args">{prettyArgs(call.args)}</pre>
         {call.approval.state === 'decided' && (
-          <div className="muted">Approval: {decisionLabel(call.approval.decision)}</div>
+          <div className="muted">
+            {t('call.approval', { decision: decisionLabel(call.approval.decision) })}
+          </div>
         )}
         {call.result !== null && (
           <>
-            <div className="field-label">{call.outcome === 'ok' ? 'Result' : 'Message'}</div>
+            <div className="field-label">{call.outcome === 'ok' ? t('call.result') : t('call.message')}</div>
             <pre className="tool-result">{call.result}</pre>
           </>
         )}

@@ -1,6 +1,7 @@
 // The tools screen: every tool with its source, flags, timeout, lint findings, warnings and broken step, and the
 // MCP servers.
 import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import type { ToolView } from '../../../preload/contract';
 import { useAppStore } from '../../store/app-store';
 import { formatLimit } from '../../shared/time/format-duration';
@@ -11,6 +12,7 @@ const flagNames = ['alwaysAllow', 'concurrent', 'background', 'systemUse'] as co
 
 /** The tools panel. */
 export function ToolsPanel() {
+  const { t } = useTranslation();
   const tools = useAppStore((s) => s.tools);
   const loadTools = useAppStore((s) => s.loadTools);
   const loadMcp = useAppStore((s) => s.loadMcp);
@@ -26,31 +28,33 @@ export function ToolsPanel() {
   const findings = tools.reduce((n, t) => n + t.lint.length, 0);
   const broken = tools.filter((t) => t.broken).length;
   return (
-    <main className="panel" aria-label="Tools">
+    <main className="panel" aria-label={t('tools.label')}>
       <TrustNotice />
       <McpServers />
       <section aria-labelledby="tools-heading">
         <h2 id="tools-heading">
-          Tools{' '}
+          {t('tools.heading')}{' '}
           <span className="muted">
-            {tools.length} registered{broken > 0 ? ` · ${broken} broken` : ''} · {findings} lint findings
+            {t('tools.registered', { count: tools.length })}
+            {broken > 0 ? t('tools.broken', { count: broken }) : ''}
+            {t('tools.findings', { count: findings })}
           </span>
         </h2>
         <input
           type="search"
-          aria-label="Filter tools"
-          placeholder="Filter by name or origin"
+          aria-label={t('tools.filter')}
+          placeholder={t('tools.filterPlaceholder')}
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
         />
         <table className="tools-table">
           <thead>
             <tr>
-              <th>Name</th>
-              <th>Source</th>
-              <th>Flags</th>
-              <th>Timeout</th>
-              <th>Lint</th>
+              <th>{t('tools.name')}</th>
+              <th>{t('tools.source')}</th>
+              <th>{t('tools.flags')}</th>
+              <th>{t('tools.timeout')}</th>
+              <th>{t('tools.lint')}</th>
             </tr>
           </thead>
           <tbody>
@@ -65,20 +69,20 @@ export function ToolsPanel() {
 }
 
 function ToolRow({ tool }: { tool: ToolView }) {
+  const { t } = useTranslation();
   return (
     <tr className={tool.broken ? 'broken' : undefined}>
       <td>
         <div className="tool-name">{tool.name}</div>
         {tool.broken && (
           // Words, not only a colour: which step failed and why, and what that means for the tool.
-          <div className="badge broken" role="status" aria-label={`${tool.name} is broken`}>
-            broken at the {tool.broken.step} step: {tool.broken.reason}. It is never offered to the model and
-            calls to it fail.
+          <div className="badge broken" role="status" aria-label={t('tools.isBroken', { tool: tool.name })}>
+            {t('tools.brokenAt', { step: tool.broken.step, reason: tool.broken.reason })}
           </div>
         )}
         <div className="muted description">{tool.description.split('\n')[0]}</div>
         {tool.warnings && tool.warnings.length > 0 && (
-          <ul className="plain-list tool-warnings" aria-label={`Warnings about ${tool.name}`}>
+          <ul className="plain-list tool-warnings" aria-label={t('tools.warnings', { tool: tool.name })}>
             {tool.warnings.map((warning, i) => (
               <li key={i}>{warning}</li>
             ))}
@@ -90,12 +94,12 @@ function ToolRow({ tool }: { tool: ToolView }) {
         {tool.origin && <div className="muted path">{tool.origin}</div>}
         {tool.trusted === false && (
           // docs/security.md, "Workspace trust": words, not only a colour.
-          <div className="badge untrusted">untrusted workspace tool: asks every call, gets no secrets</div>
+          <div className="badge untrusted">{t('tools.untrusted')}</div>
         )}
         {tool.writable && tool.writable.length > 0 && (
           <div className="muted">
-            also writes:{' '}
-            <ul className="plain-list" aria-label={`Folders ${tool.name} may also write`}>
+            {t('tools.alsoWrites')}{' '}
+            <ul className="plain-list" aria-label={t('tools.alsoWritesList', { tool: tool.name })}>
               {tool.writable.map((dir) => (
                 <li key={dir} className="path">
                   {dir}
@@ -107,12 +111,12 @@ function ToolRow({ tool }: { tool: ToolView }) {
       </td>
       <td>
         {flagNames.filter((f) => tool.flags[f]).join(', ') || '—'}
-        {!tool.offeredHeadless && !tool.broken && <div className="muted">not offered headless</div>}
+        {!tool.offeredHeadless && !tool.broken && <div className="muted">{t('tools.notHeadless')}</div>}
       </td>
       <td>{formatLimit(tool.timeoutMs)}</td>
       <td>
         {tool.lint.length === 0 ? (
-          <span className="muted">clean</span>
+          <span className="muted">{t('tools.clean')}</span>
         ) : (
           <ul className="lint">
             {tool.lint.map((f, i) => (

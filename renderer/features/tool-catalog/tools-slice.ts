@@ -2,6 +2,7 @@
 import type { McpServerItem, ToolView } from '../../../preload/contract';
 import type { SliceCreator } from '../../store/app-state';
 import { invoke } from '../../boot/bridge';
+import { t } from '../../i18n/i18n';
 
 /** The tools panel's state. */
 export interface ToolsSlice {
@@ -26,12 +27,20 @@ export const createToolsSlice: SliceCreator<ToolsSlice> = (set, get) => ({
   async loadTools() {
     const result = await invoke('tools.list', {});
     if (result.ok) set({ tools: result.value });
-    else get().pushNotice('error', `Could not list tools: ${result.error.message}`);
+    else
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.listTools'), message: result.error.message }),
+      );
   },
   async loadMcp() {
     const result = await invoke('mcp.list', {});
     if (result.ok) set({ mcpServers: result.value.servers, mcpProblems: result.value.problems });
-    else get().pushNotice('error', `Could not list MCP servers: ${result.error.message}`);
+    else
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.listMcp'), message: result.error.message }),
+      );
   },
   mcpChanged(server) {
     set((s) => {
@@ -47,6 +56,10 @@ export const createToolsSlice: SliceCreator<ToolsSlice> = (set, get) => ({
     const result = await invoke('mcp.reconnect', { name });
     set((s) => ({ reconnecting: s.reconnecting.filter((n) => n !== name) }));
     if (result.ok) get().mcpChanged(result.value);
-    else get().pushNotice('error', `Could not reconnect ${name}: ${result.error.message}`);
+    else
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.reconnect', { name }), message: result.error.message }),
+      );
   },
 });

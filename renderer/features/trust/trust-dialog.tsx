@@ -2,6 +2,7 @@
 // tools and what trusting gives it (running without asking, secrets), and which are new or changed since the person
 // last trusted it. Trusting covers these tools as they are now. Cancel is the default; only "Trust" trusts.
 import { useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import type { DialogRequest, TrustAnswer } from '../../../preload/contract';
 import { DialogFrame } from '../../shared/ui/dialog-frame';
 
@@ -17,6 +18,7 @@ export interface TrustDialogProps {
 
 /** Asks the person whether to trust one folder's workspace tools. */
 export function TrustDialog({ request, onAnswer, overlay }: TrustDialogProps) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const send = async (answer: TrustAnswer) => {
@@ -29,50 +31,45 @@ export function TrustDialog({ request, onAnswer, overlay }: TrustDialogProps) {
   const cancel = () => void send({ kind: 'cancel' });
   const changed = request.tools.filter((tool) => tool.change !== null).length;
   return (
-    <DialogFrame title="Trust this folder?" overlay={overlay} onEscape={cancel} className="trust-dialog">
+    <DialogFrame title={t('trust.title')} overlay={overlay} onEscape={cancel} className="trust-dialog">
       <p className="path">{request.folder}</p>
       {request.tools.length > 0 ? (
         <>
           {changed > 0 && (
             <p className="warning-text" role="status">
-              You trusted this folder before; {changed} of its tools {changed === 1 ? 'is' : 'are'} new or
-              changed since, and {changed === 1 ? 'asks' : 'ask'} on every call until you trust it again.
+              {t('trust.changedSince', { count: changed })}
             </p>
           )}
-          <p>Once trusted, its workspace tools follow your rules and their own tool.json:</p>
-          <ul className="trust-tools" aria-label="Its workspace tools">
+          <p>{t('trust.onceTrusted')}</p>
+          <ul className="trust-tools" aria-label={t('trust.itsTools')}>
             {request.tools.map((tool) => (
               <li key={tool.name}>
                 <code>{tool.name}</code>
                 {tool.change && (
                   <strong className="warning-text">
                     {' '}
-                    ({tool.change === 'new' ? 'new' : 'changed'} since you trusted this folder)
+                    {tool.change === 'new' ? t('trust.newSince') : t('trust.changedSinceTool')}
                   </strong>
                 )}
-                {tool.alwaysAllow && (
-                  <span className="warning-text"> — runs without asking (always_allow)</span>
-                )}
+                {tool.alwaysAllow && <span className="warning-text">{t('trust.runsWithoutAsking')}</span>}
                 {tool.secrets.length > 0 && (
-                  <span className="warning-text"> — receives the secrets {tool.secrets.join(', ')}</span>
+                  <span className="warning-text">
+                    {t('trust.receivesSecrets', { secrets: tool.secrets.join(', ') })}
+                  </span>
                 )}
                 {!tool.alwaysAllow && tool.secrets.length === 0 && (
-                  <span className="muted"> — still asks; no secrets</span>
+                  <span className="muted">{t('trust.stillAsks')}</span>
                 )}
               </li>
             ))}
           </ul>
         </>
       ) : (
-        <p>It has no workspace tools now.</p>
+        <p>{t('trust.noTools')}</p>
       )}
-      <p>
-        Trusting covers its tools as they are now: a tool added or changed later asks on every call and gets
-        no secrets until you trust the folder again.
-      </p>
+      <p>{t('trust.coversNow')}</p>
       <p className="warning" role="note">
-        Trust it only if you trust whoever wrote its files: a cloned repository is a stranger’s. Trusted tools
-        still run in the OS sandbox; you can revoke trust in Settings.
+        {t('trust.onlyIf')}
       </p>
       {error && (
         <p className="dialog-error" role="alert">
@@ -81,10 +78,10 @@ export function TrustDialog({ request, onAnswer, overlay }: TrustDialogProps) {
       )}
       <div className="dialog-buttons">
         <button type="button" className="danger" disabled={busy} onClick={() => void send({ kind: 'trust' })}>
-          Trust
+          {t('trust.trust')}
         </button>
         <button type="button" data-autofocus disabled={busy} onClick={cancel}>
-          Cancel
+          {t('trust.cancel')}
         </button>
       </div>
     </DialogFrame>

@@ -2,10 +2,13 @@
 // workspace the app loads tools from, with "Trust this folder" when it is not trusted (or "again" when tools are new
 // or changed since, or it was trusted before tools were recorded).
 import { useEffect } from 'react';
+import { Trans, useTranslation } from '../../i18n/i18n';
+import { formatDateTime } from '../../shared/format/intl-format';
 import { useAppStore } from '../../store/app-store';
 
 /** The trusted-folders part of the settings screen. */
 export function TrustSection() {
+  const { t } = useTranslation();
   const folders = useAppStore((s) => s.trustedFolders);
   const problem = useAppStore((s) => s.trustProblem);
   const busy = useAppStore((s) => s.trustBusy);
@@ -18,29 +21,24 @@ export function TrustSection() {
   }, [loadTrustedFolders, loadWorkspaceTrust]);
   return (
     <section aria-labelledby="trust-heading">
-      <h2 id="trust-heading">Trusted folders</h2>
-      <p className="muted">
-        Tools a folder carries in .config/agenvoy/tools are untrusted until you trust that folder: until then
-        they ask on every call, get no secrets and never replace a global tool of the same name.
-      </p>
+      <h2 id="trust-heading">{t('settings.trusted')}</h2>
+      <p className="muted">{t('settings.trustedHint')}</p>
       {problem && (
         <p className="warning" role="note">
           {problem}
         </p>
       )}
       <CurrentWorkspace />
-      <ul className="trusted-folders" aria-label="Trusted folders">
+      <ul className="trusted-folders" aria-label={t('settings.trusted')}>
         {folders.map((folder) => (
-          <li key={folder.path} aria-label={`Trusted folder ${folder.path}`}>
+          <li key={folder.path} aria-label={t('settings.trustedFolder', { path: folder.path })}>
             <span className="path">{folder.path}</span>{' '}
-            <span className="muted">since {new Date(folder.trustedAt).toLocaleString()}</span>{' '}
-            {!folder.exists && <span className="badge">gone: trusts nothing</span>}{' '}
+            <span className="muted">{t('settings.since', { when: formatDateTime(folder.trustedAt) })}</span>{' '}
+            {!folder.exists && <span className="badge">{t('settings.gone')}</span>}{' '}
             {folder.tools === null ? (
-              <span className="badge">trusted before its tools were recorded: trust it again</span>
+              <span className="badge">{t('settings.beforeRecorded')}</span>
             ) : (
-              <span className="muted">
-                {folder.tools.length} tool{folder.tools.length === 1 ? '' : 's'} trusted
-              </span>
+              <span className="muted">{t('settings.toolsTrusted', { count: folder.tools.length })}</span>
             )}{' '}
             <button
               type="button"
@@ -48,17 +46,18 @@ export function TrustSection() {
               disabled={busy}
               onClick={() => void revokeTrust(folder.path)}
             >
-              Revoke
+              {t('settings.revoke')}
             </button>
           </li>
         ))}
-        {folders.length === 0 && !problem && <li className="muted">No folder is trusted.</li>}
+        {folders.length === 0 && !problem && <li className="muted">{t('settings.noTrusted')}</li>}
       </ul>
     </section>
   );
 }
 
 function CurrentWorkspace() {
+  const { t } = useTranslation();
   const view = useAppStore((s) => s.workspaceTrust);
   const busy = useAppStore((s) => s.trustBusy);
   const trustFolder = useAppStore((s) => s.trustFolder);
@@ -66,18 +65,22 @@ function CurrentWorkspace() {
   const tools = view.tools.length;
   return (
     <p className="current-workspace">
-      Tools are loaded from the workspace <span className="path">{view.folder ?? view.workspace}</span>:{' '}
-      <strong>
-        {view.trusted
-          ? view.changedTools.length > 0
-            ? `trusted, but ${view.changedTools.length} tool${view.changedTools.length === 1 ? ' is' : 's are'} new or changed since`
-            : 'trusted'
-          : 'not trusted'}
-      </strong>
-      {tools > 0
-        ? ` (${tools} tool${tools === 1 ? '' : 's'} of its own: ${view.tools.join(', ')})`
-        : ' (no tools of its own)'}
-      .{' '}
+      <Trans
+        i18nKey="settings.loadedFrom"
+        values={{
+          folder: view.folder ?? view.workspace,
+          state: view.trusted
+            ? view.changedTools.length > 0
+              ? t('settings.trustedButChanged', { count: view.changedTools.length })
+              : t('settings.isTrusted')
+            : t('settings.notTrusted'),
+          tools:
+            tools > 0
+              ? t('settings.ownTools', { count: tools, tools: view.tools.join(', ') })
+              : t('settings.noOwnTools'),
+        }}
+        components={{ path: <span className="path" />, strong: <strong /> }}
+      />{' '}
       {(!view.trusted || view.untrustedTools.length > 0) && view.folder && (
         <button
           type="button"
@@ -85,7 +88,7 @@ function CurrentWorkspace() {
           disabled={busy}
           onClick={() => void trustFolder(view.folder as string)}
         >
-          {view.trusted || view.retrust ? 'Trust this folder again' : 'Trust this folder'}
+          {view.trusted || view.retrust ? t('trust.trustAgain') : t('trust.trustFolder')}
         </button>
       )}
     </p>

@@ -3,6 +3,7 @@
 import type { TrustedFolderItem, WorkspaceTrustView } from '../../../preload/contract';
 import type { SliceCreator } from '../../store/app-state';
 import { invoke } from '../../boot/bridge';
+import { t } from '../../i18n/i18n';
 
 /** The trust state of the Settings screen and the untrusted-tools notice. */
 export interface TrustSlice {
@@ -42,7 +43,11 @@ export const createTrustSlice: SliceCreator<TrustSlice> = (set, get) => {
     async loadTrustedFolders() {
       const result = await invoke('trust.list', {});
       if (result.ok) set({ trustedFolders: result.value.folders, trustProblem: result.value.problem });
-      else get().pushNotice('error', `Could not list trusted folders: ${result.error.message}`);
+      else
+        get().pushNotice(
+          'error',
+          t('notices.couldNot', { what: t('notices.listTrusted'), message: result.error.message }),
+        );
     },
     async loadWorkspaceTrust() {
       // Quiet on failure: the notice is a hint, and a host without the channel simply shows none.
@@ -54,17 +59,26 @@ export const createTrustSlice: SliceCreator<TrustSlice> = (set, get) => {
       // Main asks the person in a dialog of its own before it answers (docs/security.md).
       const result = await invoke('trust.add', { folder });
       set({ trustBusy: false });
-      if (!result.ok && result.error.code === 'declined') return get().pushNotice('info', 'Not trusted.');
-      if (!result.ok) return get().pushNotice('error', `Not trusted: ${result.error.message}`);
-      get().pushNotice('info', `Trusted ${result.value.path}: its tools now follow your rules.`);
+      if (!result.ok && result.error.code === 'declined')
+        return get().pushNotice('info', t('notices.notTrusted'));
+      if (!result.ok)
+        return get().pushNotice(
+          'error',
+          t('notices.couldNot', { what: t('notices.notTrustedBecause'), message: result.error.message }),
+        );
+      get().pushNotice('info', t('notices.trusted', { path: result.value.path }));
       await refresh();
     },
     async revokeTrust(folder) {
       set({ trustBusy: true });
       const result = await invoke('trust.revoke', { folder });
       set({ trustBusy: false });
-      if (!result.ok) return get().pushNotice('error', `Could not revoke: ${result.error.message}`);
-      get().pushNotice('info', `No longer trusted: ${result.value.path}.`);
+      if (!result.ok)
+        return get().pushNotice(
+          'error',
+          t('notices.couldNot', { what: t('notices.revoke'), message: result.error.message }),
+        );
+      get().pushNotice('info', t('notices.untrusted', { path: result.value.path }));
       await refresh();
     },
     dismissTrustNotice() {

@@ -3,6 +3,7 @@
 // the server for its model list), picks a model exactly as the server lists it, and starts chatting.
 import type { FormEvent } from 'react';
 import { useId, useRef, useState } from 'react';
+import { useTranslation } from '../../i18n/i18n';
 import type { ProviderKind, ProviderPreset, SettingsView } from '../../../preload/contract';
 import { invoke } from '../../boot/bridge';
 import { useAppStore } from '../../store/app-store';
@@ -16,6 +17,7 @@ type Connection =
 
 /** The Welcome page over the loaded settings. */
 export function WelcomePage({ settings }: { settings: SettingsView }) {
+  const { t } = useTranslation();
   const saveSettings = useAppStore((s) => s.saveSettings);
   const promptSecret = useAppStore((s) => s.promptSecret);
   const presets = settings.presets;
@@ -60,7 +62,7 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
   };
   const start = async (event: FormEvent) => {
     event.preventDefault();
-    if (model.trim() === '') return setError('Choose a model first: "Test connection" lists them.');
+    if (model.trim() === '') return setError(t('welcome.chooseModel'));
     setSaving(true);
     const problem = await saveSettings({
       provider: kind,
@@ -75,12 +77,12 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
   return (
     <main className="panel welcome" aria-labelledby="welcome-heading">
       <section role="region" aria-labelledby="welcome-heading">
-        <h2 id="welcome-heading">Welcome</h2>
-        <p>Choose the model the agent thinks with. You can change it later in Settings.</p>
+        <h2 id="welcome-heading">{t('welcome.heading')}</h2>
+        <p>{t('welcome.intro')}</p>
         <form className="settings-form" onSubmit={(e) => void start(e)}>
-          <label htmlFor={ids.provider}>Provider</label>
+          <label htmlFor={ids.provider}>{t('welcome.provider')}</label>
           <ProviderSelect id={ids.provider} presets={presets} kind={kind} choose={choose} />
-          <label htmlFor={ids.baseUrl}>Base URL</label>
+          <label htmlFor={ids.baseUrl}>{t('welcome.baseUrl')}</label>
           <input
             id={ids.baseUrl}
             value={baseUrl}
@@ -96,10 +98,11 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
               type="button"
               disabled={noKey || keyName === null}
               onClick={() =>
-                keyName && void promptSecret(keyName, `The API key for ${preset?.label ?? kind}.`)
+                keyName &&
+                void promptSecret(keyName, t('welcome.keyFor', { provider: preset?.label ?? kind }))
               }
             >
-              Enter API key
+              {t('welcome.enterKey')}
             </button>
             <label className="checkbox">
               <input
@@ -110,9 +113,9 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
                   setNoKey(e.target.checked);
                 }}
               />{' '}
-              No key
+              {t('welcome.noKey')}
             </label>
-            {keyName && <span className="muted">kept in your keychain as {keyName}</span>}
+            {keyName && <span className="muted">{t('welcome.keptAs', { key: keyName })}</span>}
           </div>
           <div>
             <button
@@ -121,11 +124,11 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
               onClick={() => void test()}
               aria-describedby={ids.status}
             >
-              Test connection
+              {t('welcome.test')}
             </button>
           </div>
           <ConnectionStatus id={ids.status} connection={connection} />
-          <label htmlFor={ids.model}>Model</label>
+          <label htmlFor={ids.model}>{t('welcome.model')}</label>
           <ModelField id={ids.model} connection={connection} model={model} setModel={setModel} />
           {error && (
             <p className="dialog-error" role="alert">
@@ -134,7 +137,7 @@ export function WelcomePage({ settings }: { settings: SettingsView }) {
           )}
           <div>
             <button type="submit" className="primary" disabled={saving}>
-              Start chatting
+              {t('welcome.start')}
             </button>
           </div>
         </form>
@@ -174,6 +177,7 @@ function ModelField(props: {
   model: string;
   setModel: (model: string) => void;
 }) {
+  const { t } = useTranslation();
   const { id, connection, model, setModel } = props;
   if (connection.state === 'listed') {
     return (
@@ -191,33 +195,33 @@ function ModelField(props: {
       id={id}
       value={model}
       spellCheck={false}
-      placeholder="a model id, or Test connection to list them"
+      placeholder={t('welcome.modelPlaceholder')}
       onChange={(e) => setModel(e.target.value)}
     />
   );
 }
 
 function ConnectionStatus({ id, connection }: { id: string; connection: Connection }) {
+  const { t } = useTranslation();
   switch (connection.state) {
     case 'untested':
       return <p id={id} className="muted" role="status" />;
     case 'testing':
       return (
         <p id={id} className="muted" role="status">
-          Asking the server for its models…
+          {t('welcome.asking')}
         </p>
       );
     case 'listed':
       return (
         <p id={id} role="status">
-          Connected: {connection.models.length} {connection.models.length === 1 ? 'model' : 'models'} at{' '}
-          {connection.url}.
+          {t('welcome.connected', { count: connection.models.length, url: connection.url })}
         </p>
       );
     case 'failed':
       return (
         <p id={id} className="dialog-error" role="alert">
-          Connection failed: {connection.message}
+          {t('welcome.failed', { message: connection.message })}
         </p>
       );
   }
