@@ -2,6 +2,24 @@
 
 /** English, part three. */
 export const enSettings = {
+  updates: {
+    heading: 'Updates',
+    loading: 'Loading…',
+    enabled: 'Check for updates on start and daily, and download them in the background',
+    status: 'Update status',
+    version: 'Version {{current}}: {{state}}',
+    unsupported: 'updates are not available here ({{reason}}).',
+    off: 'updates are turned off.',
+    notChecked: 'not checked yet.',
+    upToDate: 'up to date (checked {{at}}).',
+    checking: 'checking…',
+    downloading: 'downloading {{version}} ({{percent}}%).',
+    readyNow: '{{version}} is ready: restart to update.',
+    readyLater: '{{version}} is ready; the restart is offered once no turn or task runs.',
+    failed: 'the last check failed at {{at}}: {{message}}',
+    restart: 'Restart to update',
+    downloaded: 'Agenvoy {{version}} is downloaded',
+  },
   settings: {
     label: 'Settings',
     provider: 'Model provider',

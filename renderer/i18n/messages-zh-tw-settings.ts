@@ -4,6 +4,24 @@ import type { enSettings } from './messages-en-settings';
 
 /** zh-TW, part three. */
 export const zhTwSettings: CatalogueOf<typeof enSettings> = {
+  updates: {
+    heading: '更新',
+    loading: '載入中…',
+    enabled: '啟動時與每天檢查更新，並在背景下載',
+    status: '更新狀態',
+    version: '版本 {{current}}：{{state}}',
+    unsupported: '此處無法更新（{{reason}}）。',
+    off: '已關閉更新。',
+    notChecked: '尚未檢查。',
+    upToDate: '已是最新版本（檢查於 {{at}}）。',
+    checking: '檢查中…',
+    downloading: '正在下載 {{version}}（{{percent}}%）。',
+    readyNow: '{{version}} 已就緒：重新啟動即可更新。',
+    readyLater: '{{version}} 已就緒；沒有進行中的對話或工作時會提供重新啟動。',
+    failed: '上次檢查於 {{at}} 失敗：{{message}}',
+    restart: '重新啟動以更新',
+    downloaded: 'Agenvoy {{version}} 已下載',
+  },
   settings: {
     label: '設定',
     provider: '模型供應商',

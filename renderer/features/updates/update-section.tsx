@@ -1,16 +1,19 @@
 // The Settings screen's "Updates" section: the setting that turns checking off, and where updating stands.
 import type { UpdateStatus } from '../../../preload/contract';
+import { currentLanguage, t, useTranslation } from '../../i18n/i18n';
 import { useAppStore } from '../../store/app-store';
 
 /** The updates part of the settings screen. */
 export function UpdateSection() {
+  // Renders again when the language changes; the words come from the catalogue's `t`.
+  useTranslation();
   const updates = useAppStore((s) => s.updates);
   const setEnabled = useAppStore((s) => s.setUpdatesEnabled);
   return (
     <section aria-labelledby="updates-heading">
-      <h2 id="updates-heading">Updates</h2>
+      <h2 id="updates-heading">{t('updates.heading')}</h2>
       {!updates ? (
-        <p className="muted">Loading…</p>
+        <p className="muted">{t('updates.loading')}</p>
       ) : (
         <>
           <label className="check">
@@ -19,10 +22,10 @@ export function UpdateSection() {
               checked={updates.enabled}
               onChange={(event) => void setEnabled(event.currentTarget.checked)}
             />
-            Check for updates on start and daily, and download them in the background
+            {t('updates.enabled')}
           </label>
-          <p role="status" aria-label="Update status">
-            Version {updates.current}: {describe(updates.status)}
+          <p role="status" aria-label={t('updates.status')}>
+            {t('updates.version', { current: updates.current, state: describe(updates.status) })}
           </p>
         </>
       )}
@@ -33,24 +36,25 @@ export function UpdateSection() {
 function describe(status: UpdateStatus): string {
   switch (status.state) {
     case 'unsupported':
-      return `updates are not available here (${status.reason}).`;
+      return t('updates.unsupported', { reason: status.reason });
     case 'off':
-      return 'updates are turned off.';
+      return t('updates.off');
     case 'idle':
       return status.checkedAt === null
-        ? 'not checked yet.'
-        : `up to date (checked ${time(status.checkedAt)}).`;
+        ? t('updates.notChecked')
+        : t('updates.upToDate', { at: time(status.checkedAt) });
     case 'checking':
-      return 'checking…';
+      return t('updates.checking');
     case 'downloading':
-      return `downloading ${status.version} (${status.percent}%).`;
+      return t('updates.downloading', { version: status.version, percent: status.percent });
     case 'ready':
       return status.restartable
-        ? `${status.version} is ready: restart to update.`
-        : `${status.version} is ready; the restart is offered once no turn or task runs.`;
+        ? t('updates.readyNow', { version: status.version })
+        : t('updates.readyLater', { version: status.version });
     case 'failed':
-      return `the last check failed at ${time(status.checkedAt)}: ${status.message}`;
+      return t('updates.failed', { at: time(status.checkedAt), message: status.message });
   }
 }
 
-const time = (at: number) => new Date(at).toLocaleTimeString();
+/** A moment's time of day, as the UI's language writes it. */
+const time = (at: number) => new Date(at).toLocaleTimeString(currentLanguage());
