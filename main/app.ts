@@ -109,7 +109,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Schemas that compiled before are not compiled again at start, only with their first call (docs/hosts.md).
   const schemaChecks = new SchemaCheckCache(
     path.join(paths.desktop, 'cache', 'schema-checks.json'),
-    validatorId(),
+    validatorId,
   );
   const registry = new ToolRegistry(lintTool, {
     checkSchema: (schema) => schemaChecks.check(schema, (checked) => validator.check(checked)),

@@ -42,14 +42,14 @@ function counted(validator = new ArgumentValidator()) {
 describe('the schema check cache', () => {
   it('compiles a schema once across starts; a failing one each start, with its reason', () => {
     const file = cacheFile();
-    const first = new SchemaCheckCache(file, validatorId());
+    const first = new SchemaCheckCache(file, validatorId);
     const compile = counted();
     expect(first.check(good, compile)).toBeNull();
     expect(first.check(bad, compile)).toMatch(/missing/);
     expect(compile.calls).toBe(2);
     first.flush();
 
-    const next = new SchemaCheckCache(file, validatorId());
+    const next = new SchemaCheckCache(file, validatorId);
     const again = counted();
     // The same schema as a new object, keys in another order: the same schema.
     expect(
@@ -64,11 +64,11 @@ describe('the schema check cache', () => {
 
   it('ignores a file of another validator, a damaged or foreign file, and entries that are not hashes', () => {
     const file = cacheFile();
-    const first = new SchemaCheckCache(file, 'ajv@0.0.1/options-0');
+    const first = new SchemaCheckCache(file, () => 'ajv@0.0.1/options-0');
     first.check(good, counted());
     first.flush();
     const compile = counted();
-    new SchemaCheckCache(file, validatorId()).check(good, compile);
+    new SchemaCheckCache(file, validatorId).check(good, compile);
     expect(compile.calls).toBe(1);
 
     for (const text of [
@@ -81,24 +81,24 @@ describe('the schema check cache', () => {
     ]) {
       fs.writeFileSync(file, text);
       const c = counted();
-      expect(new SchemaCheckCache(file, validatorId()).check(good, c)).toBeNull();
+      expect(new SchemaCheckCache(file, validatorId).check(good, c)).toBeNull();
       expect(c.calls).toBe(1);
     }
     fs.writeFileSync(file, JSON.stringify({ validator: validatorId(), compiled: ['../../x', 5, null] }));
     const c = counted();
-    new SchemaCheckCache(file, validatorId()).check(good, c);
+    new SchemaCheckCache(file, validatorId).check(good, c);
     expect(c.calls).toBe(1);
   });
 
   it('a forged entry only postpones the check: the first call compiles and refuses with the reason', () => {
     const file = cacheFile();
     // Learn the key the cache gives the bad schema by letting a "compile" pass it once.
-    const forger = new SchemaCheckCache(file, validatorId());
+    const forger = new SchemaCheckCache(file, validatorId);
     forger.check(bad, () => null);
     forger.flush();
 
     const validator = new ArgumentValidator();
-    const cache = new SchemaCheckCache(file, validatorId());
+    const cache = new SchemaCheckCache(file, validatorId);
     const registry = new ToolRegistry(lintTool, {
       checkSchema: (schema) => cache.check(schema, (s) => validator.check(s)),
     });
@@ -120,7 +120,7 @@ describe('the schema check cache', () => {
 
   it('writes nothing when nothing new compiled, and never leaves a temporary file', () => {
     const file = cacheFile();
-    const cache = new SchemaCheckCache(file, validatorId());
+    const cache = new SchemaCheckCache(file, validatorId);
     cache.flush();
     expect(fs.existsSync(file)).toBe(false);
     cache.check(good, counted());

@@ -27,12 +27,20 @@ export class SchemaCheckCache {
 
   /**
    * @param file the cache file (absent: created on the first flush)
-   * @param validator names the validator's version and options: a file written for another is ignored
+   * @param validatorName names the validator's version and options (asked when first needed): a file written for
+   *   another is ignored
    */
   constructor(
     readonly file: string,
-    private readonly validator: string,
+    private readonly validatorName: () => string,
   ) {}
+
+  private named: string | null = null;
+
+  private get validator(): string {
+    this.named ??= this.validatorName();
+    return this.named;
+  }
 
   /** Why `schema` cannot be compiled (via `compile`), or null; a schema that compiled before is not compiled now. */
   check(schema: JsonSchema, compile: (schema: JsonSchema) => string | null): string | null {

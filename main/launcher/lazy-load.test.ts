@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain JavaScript without declarations, run before anything compiles TypeScript
+import { buildCli, bundleIsFresh } from '../../build/cli-build.mjs';
 import { everythingStdio } from '../adapters/mcp/mcp-testing';
 
 const run = promisify(execFile);
@@ -23,7 +25,7 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
-/** A `--import` module that registers a resolve hook appending every resolved URL to $AGENVOY_LOAD_LOG. */
+/** A `--import` module that appends every module resolved or required to $AGENVOY_LOAD_LOG. */
 function loadHook(dir: string): string {
   fs.writeFileSync(
     path.join(dir, 'resolve-hook.mjs'),
@@ -34,9 +36,19 @@ function loadHook(dir: string): string {
       `  return result;\n}\n`,
   );
   const hook = path.join(dir, 'hook.mjs');
+  // The resolve hook sees imports; a CommonJS require (Ajv's lazy one) goes through Module._load, recorded here.
   fs.writeFileSync(
     hook,
-    `import { register } from 'node:module';\nregister('./resolve-hook.mjs', import.meta.url);\n`,
+    `import Module, { register } from 'node:module';\n` +
+      `import fs from 'node:fs';\n` +
+      `register('./resolve-hook.mjs', import.meta.url);\n` +
+      `const load = Module._load;\n` +
+      `Module._load = function (request, parent, isMain) {\n` +
+      `  try {\n` +
+      `    const file = Module._resolveFilename(request, parent, isMain);\n` +
+      `    fs.appendFileSync(process.env.AGENVOY_LOAD_LOG, file + '\\n');\n` +
+      `  } catch {}\n` +
+      `  return load.apply(this, arguments);\n};\n`,
   );
   return hook;
 }
@@ -91,6 +103,11 @@ const NOT_NEEDED = [
 ];
 
 describe('what a command loads', () => {
+  // The bundle as `npm ci` leaves it: built before the runs, so no run loads esbuild to rebuild it.
+  beforeAll(async () => {
+    if (!bundleIsFresh()) await buildCli();
+  }, 60_000);
+
   it('tools list over an empty home loads none of the chat, store, MCP, HTTP client or parsers', async () => {
     const home = tempDir('agenvoy-load-home-');
     const { stdout, packages } = await agenvoy(['tools', 'list', '--json'], home);
