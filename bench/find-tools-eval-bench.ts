@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { IndexedTool } from '../main/search/tool-index';
 import type { BenchRow } from './report';
-import type { Ranker, RetrievalQuery } from './retrieval-bench';
-import { keywordBaseline, misses, recallAt, toolIndexRanker } from './retrieval-bench';
+import type { RetrievalQuery } from './retrieval-bench';
+import { keywordBaseline, misses, recallRow, toolIndexRanker } from './retrieval-bench';
 
 /** A query of the evaluation set, with its half of the split. */
 export interface EvalQuery extends RetrievalQuery {
@@ -33,7 +33,7 @@ export async function run(): Promise<BenchRow[]> {
   const baseline = keywordBaseline(tools);
   const rows: BenchRow[] = [];
   const add = (metric: string, subset: readonly EvalQuery[], k: number, target?: number): void => {
-    rows.push(recallRow(metric, engine, baseline, subset, k, target));
+    rows.push(recallRow(BENCH, metric, engine, baseline, subset, k, target));
   };
   for (const split of ['held-out', 'tune'] as const) {
     const half = queries.filter((query) => query.split === split);
@@ -57,35 +57,6 @@ export async function run(): Promise<BenchRow[]> {
     }
   }
   return rows;
-}
-
-function recallRow(
-  metric: string,
-  engine: Ranker,
-  baseline: Ranker,
-  subset: readonly EvalQuery[],
-  k: number,
-  target?: number,
-): BenchRow {
-  const value = recallAt(engine, subset, k);
-  const reference = recallAt(baseline, subset, k);
-  const row: BenchRow = {
-    bench: BENCH,
-    metric,
-    value: round(value),
-    unit: 'recall',
-    reference: round(reference),
-  };
-  row.ratio = reference > 0 ? round(value / reference) : Number.POSITIVE_INFINITY;
-  if (target !== undefined) {
-    row.target = `≥ ${target}`;
-    row.met = value >= target;
-  }
-  return row;
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }
 
 // `--misses` lists the tune half's misses only: looking at held-out misses would be tuning on them.
