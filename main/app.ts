@@ -5,6 +5,9 @@ import { CoreSettings } from './settings/core-settings';
 import type { ToolServices, ToolSpec } from '../tools/sdk/types';
 import { BatchExecutor } from './core/batch-executor';
 import { RegistryCatalog } from './search/catalog';
+import { WordNetSynonyms, wordConceptKey } from './search/synonyms';
+import { ToolIndex } from './search/tool-index';
+import { WordConceptFile } from './search/word-concept-file';
 import { Dispatcher } from './core/dispatcher';
 import type { ApprovalGate } from './core/gate-port';
 import type { CredentialHealer } from './core/heal-budget';
@@ -116,7 +119,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   for (const tool of [...builtinTools(), ...(options.hostTools ?? [])]) registry.register(tool);
   const schemas = new LoadedSchemas();
-  const catalog = new RegistryCatalog(registry, schemas);
+  // The dictionary look-ups of the index's words are kept too, for the first search of the next start.
+  const wordConcepts = new WordConceptFile(path.join(paths.desktop, 'cache', 'word-concepts.json'), wordConceptKey);
+  const catalog = new RegistryCatalog(
+    registry,
+    schemas,
+    new ToolIndex({ synonyms: new WordNetSynonyms({ store: wordConcepts }) }),
+  );
   const groups = new ProcessGroups();
   const sandbox =
     options.sandbox === undefined

@@ -1,5 +1,6 @@
 // Writes a file so that readers (and a crash) see the old or the new content, never a half-written one.
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -41,5 +42,27 @@ export async function writeFileAtomic(
   } catch (error) {
     await fs.rm(temp, { force: true });
     throw error;
+  }
+}
+
+/**
+ * Best-effort synchronous write of a cache file (a temp file beside it, then a rename, so a reader never sees half a
+ * file): true when written. A cache that cannot be written (no space, a file where its folder should be, no
+ * permission) only costs the next start its work, so nothing here throws.
+ */
+export function writeCacheFileSync(file: string, text: string): boolean {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(temp, text, { mode: 0o600 });
+    renameSync(temp, file);
+    return true;
+  } catch {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // The temp file could not have been created either.
+    }
+    return false;
   }
 }

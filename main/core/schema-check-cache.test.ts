@@ -127,4 +127,16 @@ describe('the schema check cache', () => {
     cache.flush();
     expect(fs.readdirSync(path.dirname(file))).toEqual(['schema-checks.json']);
   });
+
+  it('checks as before when the file cannot be written (a file stands where its folder should be)', () => {
+    const file = cacheFile();
+    fs.mkdirSync(path.dirname(path.dirname(file)), { recursive: true });
+    fs.writeFileSync(path.dirname(file), 'not a folder');
+    const cache = new SchemaCheckCache(file, validatorId);
+    const compile = counted();
+    expect(cache.check(good, compile)).toBeNull();
+    expect(() => cache.flush()).not.toThrow();
+    expect(cache.check(bad, compile)).toMatch(/missing/);
+    expect(fs.readFileSync(path.dirname(file), 'utf8')).toBe('not a folder');
+  });
 });

@@ -5,7 +5,7 @@
 // more: a schema listed here is still compiled, with the first call that needs it, and a schema that then fails to
 // compile fails that call with the reason; a damaged, oversized or foreign file is ignored and rewritten.
 import fs from 'node:fs';
-import path from 'node:path';
+import { writeCacheFileSync } from './atomic-write';
 import type { JsonSchema } from '../../tools/sdk/types';
 import { shortHash, stableStringify } from './stable-json';
 
@@ -67,15 +67,7 @@ export class SchemaCheckCache {
     this.dirty = false;
     const compiled = [...this.known].slice(-MAX_ENTRIES);
     const body: CacheFile = { validator: this.validator, compiled };
-    const temp = `${this.file}.${process.pid}.tmp`;
-    try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      fs.writeFileSync(temp, JSON.stringify(body));
-      fs.renameSync(temp, this.file);
-    } catch {
-      // A cache that cannot be written only costs the next start its compile time.
-      fs.rmSync(temp, { force: true });
-    }
+    writeCacheFileSync(this.file, JSON.stringify(body));
   }
 
   private load(): Set<string> {

