@@ -4,11 +4,15 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { mapBounded } from '../../core/map-bounded';
 import { agenvoyHome } from '../../core/paths';
 import { formatBytes } from '../../core/schema-bounds';
 import { MAX_MANIFEST_BYTES, SCRIPT_PREFIX } from './manifest-limits';
 import type { ScanDir, ScriptLanguage, ScriptProblem, ScriptScope, ScriptTool } from './types';
 import { resolveWritable } from './writable-paths';
+
+/** Tool folders read at once by a scan. */
+const SCAN_CONCURRENCY = 16;
 
 /** The tools and problems of one or more scan folders. */
 export interface Discovery {
@@ -40,17 +44,21 @@ export async function scanDir(scan: ScanDir, options: LoadOptions = {}): Promise
       ],
     };
   }
-  const found: Discovery = { tools: [], problems: [] };
-  for (const entry of entries) {
-    // `_shared` and `.git` style folders hold helpers, not tools.
-    if (entry.startsWith('_') || entry.startsWith('.')) continue;
+  // `_shared` and `.git` style folders hold helpers, not tools.
+  const folders = entries.filter((entry) => !entry.startsWith('_') && !entry.startsWith('.'));
+  // Folders load a few at a time: each is a handful of small reads, and one by one the scan would wait on the disk
+  // for each in turn. The results keep the folders' sorted order, which decides between duplicate names.
+  const loaded = await mapBounded(folders, SCAN_CONCURRENCY, async (entry) => {
     const dir = path.join(scan.dir, entry);
     // stat, not lstat: a symlinked tool folder is a tool folder.
     const stat = await fs.stat(dir).catch(() => null);
-    if (!stat?.isDirectory()) continue;
-    const loaded = await loadToolFolder(dir, scan.scope, options);
-    if ('reason' in loaded) found.problems.push(loaded);
-    else found.tools.push(loaded);
+    return stat?.isDirectory() ? loadToolFolder(dir, scan.scope, options) : null;
+  });
+  const found: Discovery = { tools: [], problems: [] };
+  for (const result of loaded) {
+    if (result === null) continue;
+    if ('reason' in result) found.problems.push(result);
+    else found.tools.push(result);
   }
   return found;
 }
