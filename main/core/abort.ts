@@ -22,18 +22,6 @@ export function formatSeconds(ms: number): string {
   return `${Number(seconds.toFixed(3))} s`;
 }
 
-/** Aborts `controller` when `parent` aborts (with a CancelReason unless the parent has a typed reason); returns the undo. */
-export function linkSignal(parent: AbortSignal | undefined, controller: AbortController): () => void {
-  if (!parent) return () => {};
-  const forward = () => controller.abort(asAbortReason(parent.reason));
-  if (parent.aborted) {
-    forward();
-    return () => {};
-  }
-  parent.addEventListener('abort', forward, { once: true });
-  return () => parent.removeEventListener('abort', forward);
-}
-
 /** Keeps our typed reasons, turns anything else into a CancelReason. */
 export function asAbortReason(reason: unknown): TimeoutReason | CancelReason {
   if (reason instanceof TimeoutReason || reason instanceof CancelReason) return reason;

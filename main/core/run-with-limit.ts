@@ -1,6 +1,6 @@
 // Runs work under a signal that fires on its limit or on cancel, and settles soon after even if the work ignores it.
 import type { CancelReason } from './abort';
-import { linkSignal, TimeoutReason } from './abort';
+import { asAbortReason, TimeoutReason } from './abort';
 
 /** How long aborted work gets to wind down (its process tree is killed within 500 ms) before it is abandoned. */
 export const ABANDON_GRACE_MS = 700;
@@ -23,47 +23,84 @@ export interface LimitOptions {
   graceMs?: number;
 }
 
-/** Runs `work(signal)`; once the signal fires, the outcome is timed_out/cancelled whatever the work does. */
-export async function runWithLimit<T>(
+/**
+ * Runs `work(signal)`; once the signal fires, the outcome is timed_out/cancelled whatever the work does.
+ *
+ * Every call of every tool passes through here, so it is written for the hot path (docs/dispatch.md): one promise for
+ * the outcome, no listener on its own signal (only this function aborts it: the timer or the outer cancel, and both
+ * go through `stop`), and work that settles first clears the timer and the outer listener at once.
+ */
+export function runWithLimit<T>(
   work: (signal: AbortSignal) => Promise<T> | T,
   options: LimitOptions,
 ): Promise<LimitedOutcome<T>> {
-  const controller = new AbortController();
-  const unlink = linkSignal(options.signal, controller);
-  const timer = Number.isFinite(options.limitMs)
-    ? setTimeout(() => controller.abort(new TimeoutReason(options.limitMs)), Math.max(0, options.limitMs))
-    : undefined;
-  let settled = false;
-  const workPromise = Promise.resolve()
-    .then(() => {
-      // Work aborted before it began (cancel right after start) is never started.
-      if (controller.signal.aborted) throw controller.signal.reason;
-      return work(controller.signal);
-    })
-    .then(
-      (value): LimitedOutcome<T> => ({ kind: 'ok', value }),
-      (error: unknown): LimitedOutcome<T> => ({ kind: 'error', error }),
-    )
-    .finally(() => {
-      settled = true;
-    });
-  const aborted = new Promise<void>((resolve) => {
-    if (controller.signal.aborted) resolve();
-    else controller.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  try {
-    const first = await Promise.race([workPromise, aborted.then(() => null)]);
-    if (first && !controller.signal.aborted) return first;
-    const reason = controller.signal.reason as TimeoutReason | CancelReason;
-    // Give the work its grace to stop (kill its process tree), then settle regardless.
-    const graceMs = options.graceMs ?? ABANDON_GRACE_MS;
+  return new Promise<LimitedOutcome<T>>((resolve) => {
+    const controller = new AbortController();
+    const signal = controller.signal;
+    let reason: TimeoutReason | CancelReason | null = null;
+    let settled = false;
+    let finished = false;
+    let timer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
-    await Promise.race([workPromise, new Promise<void>((r) => (graceTimer = setTimeout(r, graceMs)))]);
-    clearTimeout(graceTimer);
-    if (!settled) options.onAbandon?.(reason);
-    return reason instanceof TimeoutReason ? { kind: 'timed_out', reason } : { kind: 'cancelled', reason };
-  } finally {
-    clearTimeout(timer);
-    unlink();
-  }
+    let unlink = (): void => {};
+
+    const finish = (outcome: LimitedOutcome<T>): void => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      unlink();
+      resolve(outcome);
+    };
+    const stopped = (why: TimeoutReason | CancelReason): LimitedOutcome<T> =>
+      why instanceof TimeoutReason ? { kind: 'timed_out', reason: why } : { kind: 'cancelled', reason: why };
+    // The work's own end: its result, unless the signal fired first (then it only ends the grace early).
+    const settle = (outcome: LimitedOutcome<T>): void => {
+      settled = true;
+      finish(reason ? stopped(reason) : outcome);
+    };
+    const stop = (why: TimeoutReason | CancelReason): void => {
+      if (reason || finished) return;
+      reason = why;
+      controller.abort(why);
+      if (settled) {
+        finish(stopped(why));
+        return;
+      }
+      // Give the work its grace to stop (kill its process tree), then settle regardless.
+      graceTimer = setTimeout(() => {
+        if (!settled) options.onAbandon?.(why);
+        finish(stopped(why));
+      }, options.graceMs ?? ABANDON_GRACE_MS);
+    };
+
+    const parent = options.signal;
+    if (parent?.aborted) stop(asAbortReason(parent.reason));
+    else if (parent) {
+      const forward = (): void => stop(asAbortReason(parent.reason));
+      parent.addEventListener('abort', forward, { once: true });
+      unlink = () => parent.removeEventListener('abort', forward);
+    }
+    if (!reason && Number.isFinite(options.limitMs)) {
+      timer = setTimeout(() => stop(new TimeoutReason(options.limitMs)), Math.max(0, options.limitMs));
+    }
+    // Started on the next microtask, as an async function would be; work aborted before it began is never started.
+    queueMicrotask(() => {
+      if (signal.aborted) {
+        settle({ kind: 'error', error: signal.reason });
+        return;
+      }
+      let result: Promise<T> | T;
+      try {
+        result = work(signal);
+      } catch (error) {
+        settle({ kind: 'error', error });
+        return;
+      }
+      Promise.resolve(result).then(
+        (value) => settle({ kind: 'ok', value }),
+        (error: unknown) => settle({ kind: 'error', error }),
+      );
+    });
+  });
 }
