@@ -10,12 +10,15 @@
 // Node 20, its abort listener and promise race ~4 µs more), ~5 µs after the answer, and ~30 µs more inside the SDK
 // call than the same session called without options (its signal listener, progress token and timers account for
 // ~10 µs in isolation; the rest is unexplained, probably GC and scheduling on 2 CPUs). Target not met yet.
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { EVERYTHING_BIN, mcpHarness, startEverythingHttp } from '../main/adapters/mcp/mcp-testing';
+import { EVERYTHING_BIN, startEverythingHttp } from '../main/adapters/mcp/mcp-testing';
+import { ourPath as ourPathUnderTsx } from './mcp-our-path';
 import type { BenchRow } from './report';
 import { percentile } from './report';
 import { printRows } from './print';
@@ -82,42 +85,44 @@ async function rawClient(transport: Transport): Promise<{ call: Call; close: () 
   };
 }
 
-async function ourPath(server: Record<string, unknown>) {
-  // trust: true makes echo (readOnlyHint) alwaysAllow, so no approval stub is measured.
-  const h = mcpHarness({ servers: { ev: { ...server, trust: true } } });
-  await h.manager.start();
-  const session = h.manager.client('ev');
-  if (!session) throw new Error(`server not ready: ${JSON.stringify(h.state('ev'))}`);
-  // Every host listens to call events (the chat's store and the UI): measured with a listener, so the events are built
-  // and redacted as in the app.
-  let heard = 0;
-  h.core.dispatcher.on(() => void heard++);
-  return {
-    call: async (i: number) => {
-      const outcome = await h.dispatch('mcp__ev__echo', { message: `m${i}` });
-      if (outcome.outcome !== 'ok') throw new Error(`echo failed: ${JSON.stringify(outcome)}`);
-      if (heard === 0) throw new Error('no call event was heard');
-    },
-    // The same session's SDK client called directly: what our handler and the dispatcher add, and nothing else.
-    sameSession: (i: number) => session.callTool({ name: 'echo', arguments: { message: `m${i}` } }),
-    close: () => h.close(),
-  };
+type OurPath = typeof ourPathUnderTsx;
+
+/**
+ * Our path as the app ships it: esbuild's bundle with the options of the app's own builds (build/cli-build.mjs,
+ * build/build-electron.ts), packages left external so the SDK is the very module the raw client uses. Under tsx every
+ * function our code creates per call is also named by a helper (its keepNames), a cost only development pays.
+ */
+async function builtOurPath(): Promise<OurPath> {
+  const outfile = path.resolve('node_modules', '.cache', 'agenvoy-bench', 'mcp-our-path.mjs');
+  await build({
+    entryPoints: [path.resolve('bench', 'mcp-our-path.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'warning',
+  });
+  return ((await import(pathToFileURL(outfile).href)) as { ourPath: OurPath }).ourPath;
 }
 
 /** Measures per-call latency of our path and the raw SDK path over stdio and Streamable HTTP. */
 export async function run(): Promise<BenchRow[]> {
   const result: BenchRow[] = [];
 
+  const ourPath = await builtOurPath();
   const stdioServer = { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] };
   const ours = await ourPath(stdioServer);
+  const oursTsx = await ourPathUnderTsx(stdioServer);
   // A second process of the same server, reached by the SDK's own client and stdio transport.
   const raw = await rawClient(new StdioClientTransport({ ...stdioServer, stderr: 'ignore' }));
   try {
-    const times = await compare({ ours: ours.call, raw: raw.call, same: ours.sameSession });
-    const [mine, sdk, same] = [times.ours, times.raw, times.same] as number[][];
+    const times = await compare({ ours: ours.call, raw: raw.call, same: ours.sameSession, tsx: oursTsx.call });
+    const [mine, sdk, same, dev] = [times.ours, times.raw, times.same, times.tsx] as number[][];
     result.push(
       ...rows(
-        'echo over stdio, dispatcher vs raw SDK client and transport',
+        'echo over stdio, dispatcher (as built) vs raw SDK client and transport',
         mine as number[],
         sdk as number[],
         true,
@@ -131,8 +136,17 @@ export async function run(): Promise<BenchRow[]> {
         false,
       ),
     );
+    result.push(
+      ...rows(
+        'echo over stdio, the same path run from source under tsx (development only) vs raw SDK',
+        dev as number[],
+        sdk as number[],
+        false,
+      ),
+    );
   } finally {
     await ours.close();
+    await oursTsx.close();
     await raw.close();
   }
 
