@@ -1,8 +1,9 @@
 // settings.json as the core reads it on every call (the `limits` and `web` blocks), with its parser (zod) loaded only
 // when there is something to parse (docs/hosts.md, "Fast start"): the dispatcher awaits `beforeCalls` before it
 // prepares calls, which loads the parser once settings.json exists; until then the file's absence means the defaults.
-// A reading is kept while the file's identity, size and times stay the same, so a call costs a stat, not a read and a
-// parse; a file changed in the last moments is read again each time (its times may not yet tell two writes apart).
+// The file is looked at once per batch of calls, in `beforeCalls`: a stat, and a read and a parse only when the file's
+// identity, size or times changed, or it changed in the last moments (its times may not yet tell two writes apart).
+// What the calls of the batch read (`argumentLimitBytes`, `web`) is that reading.
 import fs from 'node:fs';
 import type { WebSettings } from '../../tools/sdk/web/web-settings';
 import { DEFAULT_TOOL_ARGUMENTS_BYTES } from '../core/argument-size';
@@ -28,9 +29,10 @@ export class CoreSettings {
 
   constructor(readonly file: string) {}
 
-  /** Loads the parser once settings.json exists (a stat per call until then). */
+  /** Loads the parser once settings.json exists (a stat per batch until then), then looks at the file for the batch. */
   async beforeCalls(): Promise<void> {
     if (!this.readers && fs.existsSync(this.file)) await this.load();
+    if (this.readers) this.refresh();
   }
 
   /** Loads the parser (once). */
@@ -54,8 +56,14 @@ export class CoreSettings {
     return this.reading()?.web ?? {};
   }
 
-  // The file as it is now: the kept reading while the file is unchanged, else a fresh one.
+  // The reading the last `beforeCalls` made (one now, if the parser loaded but no batch looked yet).
   private reading(): SettingsReading | null {
+    if (!this.readers) return null;
+    return this.kept?.reading ?? this.refresh();
+  }
+
+  // The file as it is now: the kept reading while the file is unchanged and settled, else a fresh one.
+  private refresh(): SettingsReading | null {
     const readers = this.readers;
     if (!readers) return null;
     let stat: fs.Stats | undefined;
@@ -67,8 +75,9 @@ export class CoreSettings {
     const key = stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : 'absent';
     if (this.kept?.key === key) return this.kept.reading;
     const reading = readers.read(this.file);
+    // An unsettled file is kept for this batch only: the next batch reads it again whatever its times say.
     const settled = !stat || Date.now() - Math.max(stat.mtimeMs, stat.ctimeMs) > SETTLE_MS;
-    this.kept = settled ? { key, reading } : null;
+    this.kept = { key: settled ? key : 'unsettled', reading };
     return reading;
   }
 }
