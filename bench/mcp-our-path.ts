@@ -1,26 +1,57 @@
-// Our MCP call path for the mcp bench (bench/mcp-bench.ts), which bundles this file as the app's builds do: a real
-// dispatcher stack and McpManager over server-everything, with a call-event listener as every host has.
-import { mcpHarness } from '../main/adapters/mcp/mcp-testing';
+// Our MCP call path for the mcp bench (bench/mcp-bench.ts), which bundles this file as the app's builds do: the real
+// composition root (createCore) over a home with mcp.json and the settings.json every configured app has, so each
+// call pays what it pays in the app (settings read, events built and redacted for a listener, the MCP handler).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createCore } from '../main/app';
+import { policyGate } from '../main/core/gate-port';
 
 /** Our dispatcher and MCP client on `server`, and the same session's SDK client called directly. */
 export async function ourPath(server: Record<string, unknown>) {
-  // trust: true makes echo (readOnlyHint) alwaysAllow, so no approval stub is measured.
-  const h = mcpHarness({ servers: { ev: { ...server, trust: true } } });
-  await h.manager.start();
-  const session = h.manager.client('ev');
-  if (!session) throw new Error(`server not ready: ${JSON.stringify(h.state('ev'))}`);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-bench-mcp-'));
+  // trust: true makes echo (readOnlyHint) alwaysAllow, so no approval is measured.
+  fs.writeFileSync(path.join(home, 'mcp.json'), JSON.stringify({ servers: { ev: { ...server, trust: true } } }));
+  fs.mkdirSync(path.join(home, 'desktop'), { recursive: true });
+  fs.writeFileSync(
+    path.join(home, 'desktop', 'settings.json'),
+    JSON.stringify({
+      provider: 'openai',
+      baseUrl: 'https://api.openai.com/v1',
+      model: 'gpt-4.1',
+      apiKeyName: 'OPENAI_API_KEY',
+      limits: { toolArgumentsBytes: 1048576 },
+    }),
+  );
+  const core = await createCore({
+    home,
+    workspace: home,
+    gate: policyGate('deny'),
+    sandbox: null,
+    mcp: 'wait',
+  });
+  const session = core.mcp.client('ev');
+  if (!session) throw new Error(`server not ready: ${JSON.stringify(core.mcp.states())}`);
   // Every host listens to call events (the chat's store and the UI): measured with a listener, so the events are built
   // and redacted as in the app.
   let heard = 0;
-  h.core.dispatcher.on(() => void heard++);
+  core.dispatcher.on(() => void heard++);
+  let calls = 0;
+  const scope = { chatId: 'bench', workspace: home };
   return {
     call: async (i: number) => {
-      const outcome = await h.dispatch('mcp__ev__echo', { message: `m${i}` });
+      const outcome = await core.dispatcher.dispatch(
+        { id: `call_${++calls}`, name: 'mcp__ev__echo', args: { message: `m${i}` } },
+        scope,
+      );
       if (outcome.outcome !== 'ok') throw new Error(`echo failed: ${JSON.stringify(outcome)}`);
       if (heard === 0) throw new Error('no call event was heard');
     },
     // The same session's SDK client called directly: what our handler and the dispatcher add, and nothing else.
     sameSession: (i: number) => session.callTool({ name: 'echo', arguments: { message: `m${i}` } }),
-    close: () => h.close(),
+    close: async () => {
+      await core.close();
+      fs.rmSync(home, { recursive: true, force: true });
+    },
   };
 }
