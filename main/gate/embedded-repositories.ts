@@ -1,6 +1,7 @@
 // Repositories a workspace carries (docs/security.md): a nested `.git` folder or file, a bare-repository-shaped
 // folder (HEAD, objects/, refs/ as plain files: a downloaded archive or a committed fixture), and submodules under
 // `.git/modules`. Their config can name programs too; the search is bounded in depth and in entries read.
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -64,9 +65,11 @@ async function real(dir: string): Promise<string> {
 async function readHead(file: string): Promise<string> {
   const stat = await fs.stat(file).catch(() => null);
   if (!stat?.isFile()) return '';
-  const handle = await fs.open(file, 'r').catch(() => null);
+  // Opened without blocking and checked again: a fifo swapped in since the stat must not hold the check for good.
+  const handle = await fs.open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => null);
   if (!handle) return '';
   try {
+    if (!(await handle.stat()).isFile()) return '';
     const buffer = Buffer.alloc(GIT_FILE_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     return buffer.subarray(0, bytesRead).toString('utf8');

@@ -1,6 +1,8 @@
 // Finds the script tools of the scan folders (docs/tools.md, "Script tools"): one tool per sub-folder with tool.json and
 // script.js or script.py; a broken folder becomes a problem and the others still load.
 import { createHash } from 'node:crypto';
+import type { Dirent } from 'node:fs';
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,9 +34,11 @@ export interface LoadOptions {
 
 /** Reads one scan folder; a folder that does not exist yet has no tools and no problems. */
 export async function scanDir(scan: ScanDir, options: LoadOptions = {}): Promise<Discovery> {
-  let entries: string[];
+  let entries: Dirent[];
   try {
-    entries = (await fs.readdir(scan.dir)).sort();
+    entries = (await fs.readdir(scan.dir, { withFileTypes: true })).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
   } catch (error) {
     if (isMissing(error)) return { tools: [], problems: [] };
     return {
@@ -45,14 +49,16 @@ export async function scanDir(scan: ScanDir, options: LoadOptions = {}): Promise
     };
   }
   // `_shared` and `.git` style folders hold helpers, not tools.
-  const folders = entries.filter((entry) => !entry.startsWith('_') && !entry.startsWith('.'));
+  const folders = entries.filter((entry) => !entry.name.startsWith('_') && !entry.name.startsWith('.'));
   // Folders load a few at a time: each is a handful of small reads, and one by one the scan would wait on the disk
   // for each in turn. The results keep the folders' sorted order, which decides between duplicate names.
   const loaded = await mapBounded(folders, SCAN_CONCURRENCY, async (entry) => {
-    const dir = path.join(scan.dir, entry);
-    // stat, not lstat: a symlinked tool folder is a tool folder.
-    const stat = await fs.stat(dir).catch(() => null);
-    return stat?.isDirectory() ? loadToolFolder(dir, scan.scope, options) : null;
+    const dir = path.join(scan.dir, entry.name);
+    // The entry's own type spares a stat; a symlink is followed (a symlinked tool folder is a tool folder).
+    const folder =
+      entry.isDirectory() ||
+      (entry.isSymbolicLink() && (await fs.stat(dir).catch(() => null))?.isDirectory());
+    return folder ? loadToolFolder(dir, scan.scope, options) : null;
   });
   const found: Discovery = { tools: [], problems: [] };
   for (const result of loaded) {
@@ -195,12 +201,18 @@ export function resolveTools(scans: Discovery[]): Discovery & { overridden: Scri
   return { tools: [...chosen.values()], problems, overridden };
 }
 
+// O_NONBLOCK: a fifo named tool.json (a hostile repository's) opens at once instead of waiting for a writer forever,
+// which would hold one of libuv's four file threads for good; it is then refused as not a regular file.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
 // The file's text, or null when it holds more than `limit` bytes; never reads more than limit + 1 bytes.
 async function readBounded(file: string, limit: number): Promise<string | null> {
-  const handle = await fs.open(file, 'r');
+  const handle = await fs.open(file, READ_FLAGS);
   try {
     // Sized by the file, so a folder rescan does not allocate the limit for every small tool.json.
-    const { size } = await handle.stat();
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw new Error('it is not a regular file');
+    const { size } = opened;
     if (size > limit) return null;
     const buffer = Buffer.alloc(Math.min(size, limit) + 1);
     let length = 0;
@@ -208,6 +220,8 @@ async function readBounded(file: string, limit: number): Promise<string | null> 
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
+      // A short read of a regular file is its end: no second read to learn it.
+      if (length === size) break;
     }
     // A file that grew while being read is read whole on the next scan (the folder watcher sees the write).
     if (length > size) throw new Error('it changed while being read');
