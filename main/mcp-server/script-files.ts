@@ -4,6 +4,8 @@ import { writeFileAtomic } from '../core/atomic-write';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { JsonSchema } from '../../tools/sdk/types';
+import { readBounded } from '../adapters/script/discover';
+import { MAX_MANIFEST_BYTES } from '../adapters/script/manifest-limits';
 import { parseManifest } from '../adapters/script/tool-manifest';
 import type { ScriptLanguage } from '../adapters/script/types';
 import { lintTool } from '../core/lint/lint-tool';
@@ -75,7 +77,10 @@ export async function patchToolFolder(
 /** The tool.json of `dir` as an object; a broken file counts as empty so a patch can repair it. */
 export async function readManifestObject(dir: string): Promise<Record<string, unknown>> {
   try {
-    const raw: unknown = JSON.parse(await fs.readFile(path.join(dir, 'tool.json'), 'utf8'));
+    // Bounded, and never waiting on a fifo planted where tool.json should be.
+    const text = await readBounded(path.join(dir, 'tool.json'), MAX_MANIFEST_BYTES);
+    if (text === null) return {};
+    const raw: unknown = JSON.parse(text);
     return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   } catch {
     return {};

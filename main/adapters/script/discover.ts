@@ -205,8 +205,11 @@ export function resolveTools(scans: Discovery[]): Discovery & { overridden: Scri
 // which would hold one of libuv's four file threads for good; it is then refused as not a regular file.
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
-// The file's text, or null when it holds more than `limit` bytes; never reads more than limit + 1 bytes.
-async function readBounded(file: string, limit: number): Promise<string | null> {
+/**
+ * A tool.json's text, or null when it holds more than `limit` bytes; never reads more than limit + 1 bytes, and throws
+ * for anything but a regular file (never waiting on a fifo).
+ */
+export async function readBounded(file: string, limit: number): Promise<string | null> {
   const handle = await fs.open(file, READ_FLAGS);
   try {
     // Sized by the file, so a folder rescan does not allocate the limit for every small tool.json.
