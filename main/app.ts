@@ -5,6 +5,9 @@ import { CoreSettings } from './settings/core-settings';
 import type { ToolServices, ToolSpec } from '../tools/sdk/types';
 import { BatchExecutor } from './core/batch-executor';
 import { RegistryCatalog } from './search/catalog';
+import { SemanticSearch } from './search/semantic-search';
+import type { EmbeddingPorts } from './app-embeddings';
+import { configuredEmbeddingPorts } from './app-embeddings';
 import { Dispatcher } from './core/dispatcher';
 import type { ApprovalGate } from './core/gate-port';
 import type { CredentialHealer } from './core/heal-budget';
@@ -65,6 +68,11 @@ export interface CoreOptions {
    * `background` lets them connect while the host starts (desktop, browser mode), `off` skips them (mcp serve).
    */
   mcp?: 'wait' | 'background' | 'off';
+  /**
+   * find_tools' embedding model and vector cache (docs/search.md, "Embeddings (optional)"); default: what
+   * settings.json configures, cached under desktop/cache/; null: lexical search only.
+   */
+  embeddings?: EmbeddingPorts | null;
 }
 
 /** The services every host binds. */
@@ -116,7 +124,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   for (const tool of [...builtinTools(), ...(options.hostTools ?? [])]) registry.register(tool);
   const schemas = new LoadedSchemas();
-  const catalog = new RegistryCatalog(registry, schemas);
+  const getSecret = options.getSecret ?? ((key: string) => secrets.get(key));
+  const embeddings =
+    options.embeddings === undefined ? configuredEmbeddingPorts(paths, getSecret) : options.embeddings;
+  const semantic = embeddings
+    ? new SemanticSearch(registry, {
+        ...embeddings,
+        warn: (message, fields) => log.warn(message, fields),
+      })
+    : null;
+  const catalog = new RegistryCatalog(registry, schemas, undefined, semantic);
   const groups = new ProcessGroups();
   const sandbox =
     options.sandbox === undefined
@@ -130,7 +147,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const tasks = new TaskRegistry((task) =>
     log.warn('abandoned task that ignored its signal', { task: task.id, name: task.tool }),
   );
-  const getSecret = options.getSecret ?? ((key: string) => secrets.get(key));
   const dispatcher = new Dispatcher({
     registry,
     validator,
@@ -216,7 +232,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       schemaChecks.flush();
       await mcp.stop();
       scripts.stop();
-      catalog.close();
+      await catalog.close();
       await tasks.cancelAll();
       await groups.killAll();
       await sandbox?.close();

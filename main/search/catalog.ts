@@ -1,9 +1,17 @@
 // The registry and its search index behind one port, for find_tools and run_tool (docs/tools.md, "Tool discovery").
-import type { ToolCatalogPort, ToolSchemaView, ToolSearchHit, ToolSummary } from '../../tools/sdk/types';
+import type {
+  ToolCatalogPort,
+  ToolSchemaView,
+  ToolSearchHit,
+  ToolSearchResult,
+  ToolSummary,
+} from '../../tools/sdk/types';
 import type { LoadedSchemas } from '../core/loaded-schemas';
 import type { RegisteredTool, ToolRegistry } from '../core/registry';
 import { explainHit, ToolIndex } from './tool-index';
 import { toolSchemaView, toolSummary } from '../core/tool-json';
+import type { SemanticSearch } from './semantic-search';
+import { SEMANTIC_DEPTH } from './semantic-fusion';
 
 /**
  * Keeps a ToolIndex in step with the registry and answers catalogue queries; broken tools are never offered. The index
@@ -19,6 +27,8 @@ export class RegistryCatalog implements ToolCatalogPort {
     private readonly registry: ToolRegistry,
     private readonly schemas: LoadedSchemas,
     private readonly index: ToolIndex = new ToolIndex(),
+    /** The optional semantic ranking (docs/search.md, "Embeddings (optional)"); null: lexical only. */
+    private readonly semantic: SemanticSearch | null = null,
   ) {
     for (const tool of registry.all()) this.pending.add(tool.spec.name);
     this.unsubscribe = registry.onChange((change) => {
@@ -36,6 +46,42 @@ export class RegistryCatalog implements ToolCatalogPort {
       const tool = this.registry.get(hit.name);
       return tool ? [{ ...toolSchemaView(tool), score: hit.score, why: explainHit(hit) }] : [];
     });
+  }
+
+  /** `search` with the semantic ranking fused in when embeddings are configured and answer; else lexical, with a note. */
+  async searchAsync(
+    query: string | readonly string[],
+    limit: number,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ToolSearchResult> {
+    if (!this.semantic) return { hits: this.search(query, limit) };
+    const lexical = this.search(query, Math.max(limit, SEMANTIC_DEPTH));
+    const phrasings = typeof query === 'string' ? [query] : query;
+    const exact = phrasings.map((q) => q.trim()).filter((name) => this.registry.get(name));
+    const { fused, note } = await this.semantic.rank(
+      query,
+      lexical.map((hit) => hit.name),
+      { limit, exact, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+    const noted = note ? { note } : {};
+    if (!fused) return { hits: lexical.slice(0, limit), ...noted };
+    const byName = new Map(lexical.map((hit) => [hit.name, hit]));
+    const hits = fused.flatMap((entry): ToolSearchHit[] => {
+      const tool = this.registry.get(entry.name);
+      if (!tool) return [];
+      const semantic =
+        entry.semanticRank !== null && entry.similarity !== null
+          ? `semantic match ${entry.similarity.toFixed(2)}`
+          : '';
+      const why = [byName.get(entry.name)?.why ?? '', semantic].filter(Boolean).join('; ');
+      return [{ ...toolSchemaView(tool), score: entry.score, why }];
+    });
+    return { hits, ...noted };
+  }
+
+  /** Waits for the tools' embeddings to be computed, when a model is configured (a one-shot command's search). */
+  async settleEmbeddings(): Promise<void> {
+    await this.semantic?.settle();
   }
 
   /** Every usable tool, systemUse ones only when asked. */
@@ -72,9 +118,10 @@ export class RegistryCatalog implements ToolCatalogPort {
       .map((h) => h.name);
   }
 
-  /** Stops following the registry. */
-  close(): void {
+  /** Stops following the registry, and the semantic ranking's background work and cache. */
+  async close(): Promise<void> {
     this.unsubscribe();
+    await this.semantic?.close();
   }
 
   /** The index with every pending change applied; a tool that breaks while indexed may add changes, applied too. */

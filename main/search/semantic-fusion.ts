@@ -1,0 +1,122 @@
+// Vectors and the fusion of the two rankings (docs/search.md, "Embeddings (optional)"): cosine similarity of unit
+// vectors, the tools closest to the query, and reciprocal rank fusion of the lexical and the semantic ranking.
+import { topK } from './top-k';
+
+/**
+ * Reciprocal rank fusion's constant (a tool's share of each ranking is 1 / (k + rank)). 60 is the value of the paper
+ * that introduced the method (Cormack, Clarke and Büttcher, SIGIR 2009) and of the search engines that ship it; it
+ * needs no scores on a common scale, which a cosine of an unknown model and a BM25F score never are.
+ */
+export const SEMANTIC_FUSION_K = 60;
+/** How many of the closest tools take part in the fusion: as deep as the lexical ranking's reranked pool. */
+export const SEMANTIC_DEPTH = 50;
+
+/** A tool's similarity to the query. */
+export interface SemanticEntry {
+  name: string;
+  similarity: number;
+}
+
+/** A tool of the fused ranking, with where each ranking put it (1-based; null: not in that ranking). */
+export interface FusedEntry {
+  name: string;
+  score: number;
+  lexicalRank: number | null;
+  semanticRank: number | null;
+  /** Its cosine similarity to the query (null when it has no vector yet). */
+  similarity: number | null;
+}
+
+/** `values` scaled to unit length as 32-bit floats; null when any value is not finite or all are zero. */
+export function unitVector(values: ArrayLike<number>): Float32Array | null {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] as number;
+    if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+    sum += value * value;
+  }
+  const norm = Math.sqrt(sum);
+  if (!(norm > 0) || !Number.isFinite(norm)) return null;
+  const out = new Float32Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = (values[i] as number) / norm;
+  return out;
+}
+
+/** The dot product of two vectors of one length (their cosine when both are unit vectors). */
+export function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
+  return sum;
+}
+
+/**
+ * The `depth` tools closest to any of the query vectors (a tool's similarity is its best over the phrasings), best
+ * first, ties by name. Tools whose vector has another length than the queries' are skipped.
+ */
+export function closestTools(
+  queries: readonly Float32Array[],
+  tools: Iterable<{ name: string; vector: Float32Array }>,
+  depth = SEMANTIC_DEPTH,
+): SemanticEntry[] {
+  const length = queries[0]?.length ?? 0;
+  const scored: SemanticEntry[] = [];
+  for (const tool of tools) {
+    if (tool.vector.length !== length || length === 0) continue;
+    let best = -Infinity;
+    for (const query of queries) best = Math.max(best, dot(query, tool.vector));
+    scored.push({ name: tool.name, similarity: best });
+  }
+  return topK(
+    scored,
+    depth,
+    (entry) => entry.similarity,
+    (entry) => entry.name,
+  );
+}
+
+/**
+ * Fuses the lexical ranking (names, best first) and the semantic one by reciprocal rank: a tool's score is the sum of
+ * 1 / (k + rank) over the rankings that hold it. Ties go to the better lexical rank, then the name. A tool named
+ * exactly by the query (`exact`) stays first, as it does in the lexical ranking.
+ */
+export function fuseRankings(
+  lexical: readonly string[],
+  semantic: readonly SemanticEntry[],
+  options: { limit: number; exact?: readonly string[]; similarity?: (name: string) => number | null },
+): FusedEntry[] {
+  const fused = new Map<string, FusedEntry>();
+  const entry = (name: string): FusedEntry => {
+    let found = fused.get(name);
+    if (!found) {
+      found = { name, score: 0, lexicalRank: null, semanticRank: null, similarity: null };
+      fused.set(name, found);
+    }
+    return found;
+  };
+  lexical.forEach((name, at) => {
+    const found = entry(name);
+    if (found.lexicalRank !== null) return;
+    found.lexicalRank = at + 1;
+    found.score += 1 / (SEMANTIC_FUSION_K + at + 1);
+  });
+  semantic.forEach(({ name, similarity }, at) => {
+    const found = entry(name);
+    if (found.semanticRank !== null) return;
+    found.semanticRank = at + 1;
+    found.similarity = similarity;
+    found.score += 1 / (SEMANTIC_FUSION_K + at + 1);
+  });
+  for (const found of fused.values())
+    if (found.similarity === null) found.similarity = options.similarity?.(found.name) ?? null;
+  const exact = new Set(options.exact ?? []);
+  const rank = (found: FusedEntry): number => found.lexicalRank ?? Number.POSITIVE_INFINITY;
+  return [...fused.values()]
+    .sort(
+      (a, b) =>
+        Number(exact.has(b.name)) - Number(exact.has(a.name)) ||
+        b.score - a.score ||
+        rank(a) - rank(b) ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    )
+    .slice(0, Math.max(0, Math.floor(options.limit)));
+}
