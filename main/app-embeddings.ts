@@ -7,8 +7,8 @@ import type { AgenvoyPaths } from './core/paths';
 import type { EmbeddingSource, ToolVectorCache } from './core/embedding-port';
 import type { SemanticSearchOptions } from './search/semantic-search';
 
-/** The model and the cache a core's semantic search uses. */
-export type EmbeddingPorts = Pick<SemanticSearchOptions, 'source' | 'openCache'>;
+/** The model and the cache a core's semantic search uses (tests may shorten its limits too). */
+export type EmbeddingPorts = Omit<SemanticSearchOptions, 'warn'>;
 
 /** The embeddings settings.json configures, the key looked up with `getSecret`, vectors cached under `paths.desktop`. */
 export function configuredEmbeddingPorts(

@@ -8,6 +8,7 @@ import type {
 } from '../../tools/sdk/types';
 import type { LoadedSchemas } from '../core/loaded-schemas';
 import type { RegisteredTool, ToolRegistry } from '../core/registry';
+import type { SearchHit } from './tool-index';
 import { explainHit, ToolIndex } from './tool-index';
 import { toolSchemaView, toolSummary } from '../core/tool-json';
 import type { SemanticSearch } from './semantic-search';
@@ -40,12 +41,11 @@ export class RegistryCatalog implements ToolCatalogPort {
 
   /** Ranked matches with their schemas and why each matched (usable tools only); several phrasings are fused. */
   search(query: string | readonly string[], limit: number): ToolSearchHit[] {
-    const index = this.upToDate();
-    const hits = typeof query === 'string' ? index.search(query, limit) : index.searchMany(query, limit);
-    return hits.flatMap((hit) => {
-      const tool = this.registry.get(hit.name);
-      return tool ? [{ ...toolSchemaView(tool), score: hit.score, why: explainHit(hit) }] : [];
-    });
+    return this.lexical(query, limit).map(({ hit, tool }) => ({
+      ...toolSchemaView(tool),
+      score: hit.score,
+      why: explainHit(hit),
+    }));
   }
 
   /** `search` with the semantic ranking fused in when embeddings are configured and answer; else lexical, with a note. */
@@ -55,28 +55,47 @@ export class RegistryCatalog implements ToolCatalogPort {
     options: { signal?: AbortSignal } = {},
   ): Promise<ToolSearchResult> {
     if (!this.semantic) return { hits: this.search(query, limit) };
-    const lexical = this.search(query, Math.max(limit, SEMANTIC_DEPTH));
+    const lexical = this.lexical(query, Math.max(limit, SEMANTIC_DEPTH)).map(({ hit }) => hit);
     const phrasings = typeof query === 'string' ? [query] : query;
     const exact = phrasings.map((q) => q.trim()).filter((name) => this.registry.get(name));
-    const { fused, note } = await this.semantic.rank(
-      query,
-      lexical.map((hit) => hit.name),
-      { limit, exact, ...(options.signal ? { signal: options.signal } : {}) },
-    );
+    const { fused, note } = await this.semantic.rank(query, lexical, {
+      limit,
+      exact,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     const noted = note ? { note } : {};
-    if (!fused) return { hits: lexical.slice(0, limit), ...noted };
     const byName = new Map(lexical.map((hit) => [hit.name, hit]));
-    const hits = fused.flatMap((entry): ToolSearchHit[] => {
-      const tool = this.registry.get(entry.name);
-      if (!tool) return [];
+    const view = (name: string, score: number, why: string): ToolSearchHit[] => {
+      const tool = this.registry.get(name);
+      return tool ? [{ ...toolSchemaView(tool), score, why }] : [];
+    };
+    if (!fused)
+      return {
+        hits: lexical.slice(0, limit).flatMap((hit) => view(hit.name, hit.score, explainHit(hit))),
+        ...noted,
+      };
+    const hits = fused.flatMap((entry) => {
+      const hit = byName.get(entry.name);
       const semantic =
         entry.semanticRank !== null && entry.similarity !== null
           ? `semantic match ${entry.similarity.toFixed(2)}`
           : '';
-      const why = [byName.get(entry.name)?.why ?? '', semantic].filter(Boolean).join('; ');
-      return [{ ...toolSchemaView(tool), score: entry.score, why }];
+      return view(entry.name, entry.score, [hit ? explainHit(hit) : '', semantic].filter(Boolean).join('; '));
     });
     return { hits, ...noted };
+  }
+
+  /** The index's hits for a query (several phrasings fused), with their usable tools. */
+  private lexical(
+    query: string | readonly string[],
+    limit: number,
+  ): Array<{ hit: SearchHit; tool: RegisteredTool }> {
+    const index = this.upToDate();
+    const hits = typeof query === 'string' ? index.search(query, limit) : index.searchMany(query, limit);
+    return hits.flatMap((hit) => {
+      const tool = this.registry.get(hit.name);
+      return tool ? [{ hit, tool }] : [];
+    });
   }
 
   /** Waits for the tools' embeddings to be computed, when a model is configured (a one-shot command's search). */

@@ -10,6 +10,13 @@ import { topK } from './top-k';
 export const SEMANTIC_FUSION_K = 60;
 /** How many of the closest tools take part in the fusion: as deep as the lexical ranking's reranked pool. */
 export const SEMANTIC_DEPTH = 50;
+/**
+ * A tool takes part in the semantic ranking only when its similarity stands this many standard deviations above the
+ * catalogue's mean. Cosines of different models live on different scales (0.2–0.5 for one, 0.6–0.9 for another); how
+ * far a tool stands out from the rest does not depend on the scale. Without it, every tool of a small catalogue would
+ * hold a semantic rank, however unrelated.
+ */
+export const SEMANTIC_MIN_Z = 1;
 
 /** A tool's similarity to the query. */
 export interface SemanticEntry {
@@ -50,8 +57,9 @@ export function dot(a: Float32Array, b: Float32Array): number {
 }
 
 /**
- * The `depth` tools closest to any of the query vectors (a tool's similarity is its best over the phrasings), best
- * first, ties by name. Tools whose vector has another length than the queries' are skipped.
+ * The `depth` tools closest to any of the query vectors (a tool's similarity is its best over the phrasings) among those
+ * that stand out from the catalogue (SEMANTIC_MIN_Z), best first, ties by name. Tools whose vector has another length
+ * than the queries' are skipped.
  */
 export function closestTools(
   queries: readonly Float32Array[],
@@ -60,14 +68,24 @@ export function closestTools(
 ): SemanticEntry[] {
   const length = queries[0]?.length ?? 0;
   const scored: SemanticEntry[] = [];
+  let sum = 0;
+  let squares = 0;
   for (const tool of tools) {
     if (tool.vector.length !== length || length === 0) continue;
     let best = -Infinity;
     for (const query of queries) best = Math.max(best, dot(query, tool.vector));
     scored.push({ name: tool.name, similarity: best });
+    sum += best;
+    squares += best * best;
   }
+  if (scored.length === 0) return [];
+  const mean = sum / scored.length;
+  const deviation = Math.sqrt(Math.max(0, squares / scored.length - mean * mean));
+  // All alike (or one tool): nothing stands out, so the vectors say nothing about this query.
+  if (!(deviation > 1e-9)) return [];
+  const floor = mean + SEMANTIC_MIN_Z * deviation;
   return topK(
-    scored,
+    scored.filter((entry) => entry.similarity >= floor),
     depth,
     (entry) => entry.similarity,
     (entry) => entry.name,
@@ -75,15 +93,38 @@ export function closestTools(
 }
 
 /**
- * Fuses the lexical ranking (names, best first) and the semantic one by reciprocal rank: a tool's score is the sum of
- * 1 / (k + rank) over the rankings that hold it. Ties go to the better lexical rank, then the name. A tool named
- * exactly by the query (`exact`) stays first, as it does in the lexical ranking.
+ * How much of the query a lexical hit matched, from 0 to 1: the weights of its matches (1 for a query word itself,
+ * less for a related word) over the query words, matched or not. A hit found through far-fetched relations
+ * ("thirst→want", "quench" not matched) is weak however it ranks.
+ */
+export function matchStrength(hit: {
+  matches: ReadonlyArray<{ weight: number }>;
+  unmatched: readonly string[];
+}): number {
+  const words = hit.matches.length + hit.unmatched.length;
+  if (words === 0) return 0;
+  const total = hit.matches.reduce((sum, match) => sum + Math.min(1, Math.max(0, match.weight)), 0);
+  return Math.min(1, total / words);
+}
+
+/**
+ * Fuses the lexical ranking (names, best first) and the semantic one by weighted reciprocal rank: a tool's score is
+ * `lexicalWeight / (k + lexical rank) + 1 / (k + semantic rank)` over the rankings that hold it. Within each ranking the
+ * order is kept; the lexical weight (default 1) is how much of the query the lexical ranking's best hit matched, so a
+ * ranking of weak matches yields to a close semantic one. Ties go to the better lexical rank, then the name. A tool
+ * named exactly by the query (`exact`) stays first, as it does in the lexical ranking.
  */
 export function fuseRankings(
   lexical: readonly string[],
   semantic: readonly SemanticEntry[],
-  options: { limit: number; exact?: readonly string[]; similarity?: (name: string) => number | null },
+  options: {
+    limit: number;
+    exact?: readonly string[];
+    lexicalWeight?: number;
+    similarity?: (name: string) => number | null;
+  },
 ): FusedEntry[] {
+  const weight = options.lexicalWeight ?? 1;
   const fused = new Map<string, FusedEntry>();
   const entry = (name: string): FusedEntry => {
     let found = fused.get(name);
@@ -97,7 +138,7 @@ export function fuseRankings(
     const found = entry(name);
     if (found.lexicalRank !== null) return;
     found.lexicalRank = at + 1;
-    found.score += 1 / (SEMANTIC_FUSION_K + at + 1);
+    found.score += weight / (SEMANTIC_FUSION_K + at + 1);
   });
   semantic.forEach(({ name, similarity }, at) => {
     const found = entry(name);

@@ -6,7 +6,7 @@ import type { RegisteredTool, ToolRegistry } from '../core/registry';
 import { definitionHash } from '../core/definition-hash';
 import type { EmbeddingModel, EmbeddingSource, ToolVector, ToolVectorCache } from '../core/embedding-port';
 import type { FusedEntry } from './semantic-fusion';
-import { closestTools, dot, fuseRankings, SEMANTIC_DEPTH } from './semantic-fusion';
+import { closestTools, dot, fuseRankings, matchStrength, SEMANTIC_DEPTH } from './semantic-fusion';
 import { queryText, TOOL_TEXT_VERSION, toolText } from './tool-text';
 
 /** The limit on embedding the query: search waits no longer than this for its vector. */
@@ -25,6 +25,13 @@ export const MAX_EMBEDDED_TOOLS = 20_000;
 export const QUERY_CACHE_SIZE = 64;
 // Tool vectors read from the cache per step; the event loop gets a turn between steps.
 const CACHE_READ_CHUNK = 500;
+
+/** A hit of the lexical ranking, as the fusion reads it. */
+export interface LexicalHit {
+  name: string;
+  matches: ReadonlyArray<{ weight: number }>;
+  unmatched: readonly string[];
+}
 
 /** What a semantic search returns: the fused ranking, or null for "use the lexical one"; a note for the model. */
 export interface SemanticResult {
@@ -83,12 +90,12 @@ export class SemanticSearch {
   }
 
   /**
-   * Ranks `query` by meaning and fuses it with `lexical` (names, best first). Never throws: whatever goes wrong gives
+   * Ranks `query` by meaning and fuses it with the `lexical` hits (best first). Never throws: whatever goes wrong gives
    * `fused: null` and a note in words. `exact` are tool names the query spells exactly: they stay first.
    */
   async rank(
     query: string | readonly string[],
-    lexical: readonly string[],
+    lexical: readonly LexicalHit[],
     options: { limit: number; exact?: readonly string[]; signal?: AbortSignal },
   ): Promise<SemanticResult> {
     try {
@@ -127,7 +134,7 @@ export class SemanticSearch {
   private async rankWith(
     model: EmbeddingModel,
     query: string | readonly string[],
-    lexical: readonly string[],
+    lexical: readonly LexicalHit[],
     options: { limit: number; exact?: readonly string[]; signal?: AbortSignal },
   ): Promise<SemanticResult> {
     const vectors = this.vectorsOf(model);
@@ -163,27 +170,34 @@ export class SemanticSearch {
     }
     this.queryError = null;
     const length = queryVectors[0]?.length ?? 0;
-    if (vectors.length !== null && length !== vectors.length) {
+    const held = vectors.length;
+    if (held !== null && length !== held) {
       // The server now runs another model under this name: its old vectors mean nothing.
-      await this.forget(vectors, length);
+      await this.forget(vectors);
       return {
         fused: null,
         note:
           `Ranked by keywords only: ${model.label} now answers vectors of ${length} numbers where the tools' have ` +
-          `${vectors.length}; the tools are being embedded again.`,
+          `${held}; the tools are being embedded again.`,
       };
     }
     const closest = closestTools(queryVectors, usable, SEMANTIC_DEPTH);
-    const held = new Map(usable.map((tool) => [tool.name, tool.vector]));
-    const fused = fuseRankings(lexical, closest, {
-      limit: options.limit,
-      ...(options.exact ? { exact: options.exact } : {}),
-      // Asked only for the fused tools outside the closest ones, so the catalogue is not scored twice.
-      similarity: (name) => {
-        const vector = held.get(name);
-        return vector ? Math.max(...queryVectors.map((q) => dot(q, vector))) : null;
+    const byName = new Map(usable.map((tool) => [tool.name, tool.vector]));
+    const fused = fuseRankings(
+      lexical.map((hit) => hit.name),
+      closest,
+      {
+        limit: options.limit,
+        // The lexical ranking counts as much as its best hit matched the query.
+        lexicalWeight: Math.max(0, ...lexical.map(matchStrength)),
+        ...(options.exact ? { exact: options.exact } : {}),
+        // Asked only for the fused tools outside the closest ones, so the catalogue is not scored twice.
+        similarity: (name) => {
+          const vector = byName.get(name);
+          return vector ? Math.max(...queryVectors.map((q) => dot(q, vector))) : null;
+        },
       },
-    });
+    );
     const note =
       usable.length < tools.length
         ? `Ranked by keywords and by meaning; ${tools.length - usable.length} of ${tools.length} tools are not ` +
@@ -316,7 +330,7 @@ export class SemanticSearch {
     if (length !== vectors.length) {
       if (from === 'cache') return;
       // Forget the old set: the next pass (after the retry wait) embeds everything at the new length.
-      void this.forget(vectors, length);
+      void this.forget(vectors);
       throw new Error(
         `the model answered vectors of ${length} numbers where earlier ones had ${vectors.length}`,
       );
@@ -324,10 +338,10 @@ export class SemanticSearch {
     vectors.vectors.set(found.name, { hash: found.hash, vector: found.vector });
   }
 
-  /** Drops every vector of the set (memory and cache) and starts over at `length`. */
-  private async forget(vectors: ModelVectors, length: number): Promise<void> {
+  /** Drops every vector of the set (memory and cache); the next to arrive sets the length again. */
+  private async forget(vectors: ModelVectors): Promise<void> {
     vectors.vectors.clear();
-    vectors.length = length;
+    vectors.length = null;
     this.dirty = true;
     this.queryVectors.clear();
     try {

@@ -70,7 +70,7 @@ describe('the embedding client', () => {
     );
   });
 
-  it("Ollama wire: the native /api/embed beside the OpenAI-compatible /v1, no key sent when there is none", async () => {
+  it('Ollama wire: the native /api/embed beside the OpenAI-compatible /v1, no key sent when there is none', async () => {
     expect(embeddingUrl('ollama', 'http://127.0.0.1:11434/v1/')).toBe('http://127.0.0.1:11434/api/embed');
     expect(embeddingUrl('openai', 'https://api.openai.com/v1')).toBe('https://api.openai.com/v1/embeddings');
     const before = server.requests.ollama;
@@ -124,7 +124,9 @@ describe('the embedding client', () => {
       keyName: null,
       getKey: async () => undefined,
     });
-    expect((await failure(down.embed(['a'], { timeoutMs: 2000 }))).message).toMatch(/cannot reach .*ECONNREFUSED/);
+    expect((await failure(down.embed(['a'], { timeoutMs: 2000 }))).message).toMatch(
+      /cannot reach .*ECONNREFUSED/,
+    );
   });
 
   it('the key never appears in an error, even when the server echoes it back', async () => {
@@ -157,7 +159,9 @@ describe('the embedding client', () => {
       keyName: 'K',
       getKey: () => new Promise(() => undefined),
     });
-    expect((await failure(hanging.embed(['a'], { timeoutMs: 100 }))).message).toMatch(/key look-up took too long/);
+    expect((await failure(hanging.embed(['a'], { timeoutMs: 100 }))).message).toMatch(
+      /key look-up took too long/,
+    );
   });
 });
 
@@ -185,7 +189,9 @@ describe('the configured embedding model', () => {
   it('the provider decides the wire; Anthropic has none, and says so', async () => {
     expect(embeddingWire('ollama')).toBe('ollama');
     expect(embeddingWire('openrouter')).toBe('openai');
-    const anthropic = await source(home({ provider: 'anthropic', search: { embeddingModel: 'x' } })).current();
+    const anthropic = await source(
+      home({ provider: 'anthropic', search: { embeddingModel: 'x' } }),
+    ).current();
     expect(anthropic).toEqual({
       kind: 'unavailable',
       reason: expect.stringContaining('the provider Anthropic has no embeddings API'),

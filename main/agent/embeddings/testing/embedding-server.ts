@@ -5,7 +5,14 @@
 // be slow, down or hostile, and it counts every request.
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+
+// Words that carry no meaning to the stand-in model (a real model weighs them down by itself).
+const STOPWORDS = new Set(
+  'a am an and are as at be by do for from i in is it me my of on or so the this to use we when with you your'.split(
+    ' ',
+  ),
+);
 
 /** How the server misbehaves (one at a time). */
 export type EmbeddingServerMode =
@@ -69,12 +76,14 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
   const vectorOf = (text: string, length = dimensions): number[] => {
     const vector = new Array<number>(length).fill(0);
     for (const word of text.toLowerCase().split(/[^a-z0-9]+/)) {
-      if (word.length < 2) continue;
+      if (word.length < 2 || STOPWORDS.has(word)) continue;
       const concept = concepts[word] ?? word;
       const digest = createHash('sha256').update(concept).digest();
-      vector[digest.readUInt32BE(0) % length] += 1;
+      const first = digest.readUInt32BE(0) % length;
+      const second = digest.readUInt32BE(4) % length;
+      vector[first] = (vector[first] ?? 0) + 1;
       // A second, weaker coordinate, so two concepts sharing a slot do not collide completely.
-      vector[digest.readUInt32BE(4) % length] += 0.5;
+      vector[second] = (vector[second] ?? 0) + 0.5;
     }
     return vector;
   };
@@ -88,7 +97,7 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
     vectorOf: (text) => vectorOf(text),
     close: () => Promise.resolve(),
   };
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const httpServer = http.createServer((request, response) => {
     void answer(request, response);
   });
@@ -100,8 +109,7 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
   async function answer(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const wire =
-      request.url === '/v1/embeddings' ? 'openai' : request.url === '/api/embed' ? 'ollama' : null;
+    const wire = request.url === '/v1/embeddings' ? 'openai' : request.url === '/api/embed' ? 'ollama' : null;
     const json = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(body));
@@ -158,9 +166,7 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
       return json(200, {
         object: 'list',
         // Given out of order, as servers that batch in parallel may: the client orders by index.
-        data: vectors
-          .map((embedding, index) => ({ object: 'embedding', embedding, index }))
-          .reverse(),
+        data: vectors.map((embedding, index) => ({ object: 'embedding', embedding, index })).reverse(),
         model: body.model,
         usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
       });
