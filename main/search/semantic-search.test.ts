@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ToolSearchHit, ToolSpec } from '../../tools/sdk/types';
 import { defineTool } from '../../tools/sdk/types';
 import { findToolsTool } from '../../tools/builtin/find-tools';
@@ -19,6 +19,7 @@ import { agenvoyPaths } from '../core/paths';
 import type { EmbeddingServer } from '../agent/embeddings/testing/embedding-server';
 import { startEmbeddingServer } from '../agent/embeddings/testing/embedding-server';
 import { openToolVectorCache, vectorCachePath } from '../store/tool-vector-cache';
+import { runCli } from '../cli/testing/cli-harness';
 
 const CANARY = 'sk-canary-embed-41d9c2e7b05a4f18';
 const KEY_NAME = 'CUSTOM_API_KEY';
@@ -36,6 +37,9 @@ const CONCEPTS: Record<string, string> = {
   meal: 'food',
   cook: 'food',
   dinner: 'food',
+  snatch: 'download',
+  download: 'download',
+  downloads: 'download',
 };
 
 const tool = (name: string, description: string, parameters: string[] = []): ToolSpec =>
@@ -65,12 +69,13 @@ const temps: string[] = [];
 const cores: Core[] = [];
 
 beforeAll(async () => {
-  server = await startEmbeddingServer({ dimensions: 64, concepts: CONCEPTS, key: CANARY });
+  server = await startEmbeddingServer({ dimensions: 256, concepts: CONCEPTS, key: CANARY });
 });
 afterAll(() => server.close());
 afterEach(async () => {
   server.mode = 'ok';
   server.delayMs = 0;
+  vi.unstubAllEnvs();
   for (const core of cores.splice(0)) await core.close();
   for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -222,7 +227,7 @@ describe('find_tools with embeddings', () => {
     await check('more water', /larger than 1 vectors can be/);
     // A server that changes its vectors' length now runs another model: the old vectors are dropped and redone.
     server.mode = 'resized';
-    await check('thirst again', /answers vectors of 71 numbers where the tools' have 64/);
+    await check('thirst again', /answers vectors of 263 numbers where the tools' have 256/);
     server.mode = 'ok';
     await made.catalog.settleEmbeddings();
     expect((await made.catalog.searchAsync(QUERY, 3)).hits[0]?.name).toBe('pour_drink');
@@ -262,5 +267,24 @@ describe('find_tools with embeddings', () => {
     expect(requests()).toBe(before);
     // And no cache file was made.
     expect(fs.existsSync(vectorCachePath(anthropic.paths.desktop))).toBe(false);
+  });
+
+  it('agenvoy tools search: waits for the tools to be embedded, ranks by both, and a second run asks only the query', async () => {
+    const dir = home(EMBEDDING_SETTINGS());
+    const place = { home: dir, cwd: dir };
+    // The core's secret store reads the process's environment last (docs/secrets.md, "Lookup order").
+    vi.stubEnv(KEY_NAME, CANARY);
+    const query = ['tools', 'search', '--json', '--limit', '3', 'snatch', 'it'];
+    const first = await runCli(query, place);
+    expect(first.code).toBe(0);
+    const hits = JSON.parse(first.stdout) as Array<{ name: string; why: string }>;
+    expect(hits[0]?.name).toBe('download_file');
+    expect(hits[0]?.why).toMatch(/semantic match 0\.\d\d/);
+    const textsBefore = server.texts.length;
+    const second = await runCli(query, place);
+    expect(second.stdout).toBe(first.stdout);
+    expect(server.texts.slice(textsBefore)).toEqual(['snatch it']);
+    for (const text of [first.stdout, first.stderr, second.stdout, second.stderr])
+      expect(text).not.toContain(CANARY);
   });
 });
