@@ -56,40 +56,96 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
+/** Unit vectors of one length side by side in one array, with their names: what a search scores in one pass. */
+export interface VectorMatrix {
+  names: string[];
+  /** `names.length` rows of `length` numbers. */
+  values: Float32Array;
+  length: number;
+}
+
+/** Packs vectors of one length into a matrix (those of another length than the first are left out). */
+export function vectorMatrix(tools: ReadonlyArray<{ name: string; vector: Float32Array }>): VectorMatrix {
+  const length = tools[0]?.vector.length ?? 0;
+  const kept = tools.filter((tool) => tool.vector.length === length);
+  const values = new Float32Array(kept.length * length);
+  kept.forEach((tool, row) => values.set(tool.vector, row * length));
+  return { names: kept.map((tool) => tool.name), values, length };
+}
+
+/** Each row's best dot product with any of the query vectors (all of the matrix's length). */
+export function similarities(queries: readonly Float32Array[], matrix: VectorMatrix): Float64Array {
+  const { values, length } = matrix;
+  const rows = matrix.names.length;
+  const out = new Float64Array(rows).fill(Number.NEGATIVE_INFINITY);
+  for (const query of queries) {
+    if (query.length !== length) continue;
+    // Four sums at a time: the loop is the whole cost of a hybrid search (docs/search.md has the figures).
+    const whole = length - (length % 4);
+    for (let row = 0, at = 0; row < rows; row++, at += length) {
+      let a = 0;
+      let b = 0;
+      let c = 0;
+      let d = 0;
+      let i = 0;
+      for (; i < whole; i += 4) {
+        a += (values[at + i] as number) * (query[i] as number);
+        b += (values[at + i + 1] as number) * (query[i + 1] as number);
+        c += (values[at + i + 2] as number) * (query[i + 2] as number);
+        d += (values[at + i + 3] as number) * (query[i + 3] as number);
+      }
+      for (; i < length; i++) a += (values[at + i] as number) * (query[i] as number);
+      const sum = a + b + c + d;
+      if (sum > (out[row] as number)) out[row] = sum;
+    }
+  }
+  return out;
+}
+
 /**
- * The `depth` tools closest to any of the query vectors (a tool's similarity is its best over the phrasings) among those
- * that stand out from the catalogue (SEMANTIC_MIN_Z), best first, ties by name. Tools whose vector has another length
- * than the queries' are skipped.
+ * The `depth` rows closest to the query among those that stand out from the catalogue (SEMANTIC_MIN_Z), best first,
+ * ties by name.
  */
-export function closestTools(
-  queries: readonly Float32Array[],
-  tools: Iterable<{ name: string; vector: Float32Array }>,
+export function closestRows(
+  matrix: VectorMatrix,
+  scores: Float64Array,
   depth = SEMANTIC_DEPTH,
 ): SemanticEntry[] {
-  const length = queries[0]?.length ?? 0;
-  const scored: SemanticEntry[] = [];
+  let count = 0;
   let sum = 0;
   let squares = 0;
-  for (const tool of tools) {
-    if (tool.vector.length !== length || length === 0) continue;
-    let best = -Infinity;
-    for (const query of queries) best = Math.max(best, dot(query, tool.vector));
-    scored.push({ name: tool.name, similarity: best });
-    sum += best;
-    squares += best * best;
+  for (const score of scores) {
+    if (!Number.isFinite(score)) continue;
+    count++;
+    sum += score;
+    squares += score * score;
   }
-  if (scored.length === 0) return [];
-  const mean = sum / scored.length;
-  const deviation = Math.sqrt(Math.max(0, squares / scored.length - mean * mean));
+  if (count === 0) return [];
+  const mean = sum / count;
+  const deviation = Math.sqrt(Math.max(0, squares / count - mean * mean));
   // All alike (or one tool): nothing stands out, so the vectors say nothing about this query.
   if (!(deviation > 1e-9)) return [];
   const floor = mean + SEMANTIC_MIN_Z * deviation;
+  const standing: SemanticEntry[] = [];
+  scores.forEach((similarity, row) => {
+    if (similarity >= floor) standing.push({ name: matrix.names[row] as string, similarity });
+  });
   return topK(
-    scored.filter((entry) => entry.similarity >= floor),
+    standing,
     depth,
     (entry) => entry.similarity,
     (entry) => entry.name,
   );
+}
+
+/** The closest tools to any of the query vectors (closestRows over the tools' matrix). */
+export function closestTools(
+  queries: readonly Float32Array[],
+  tools: ReadonlyArray<{ name: string; vector: Float32Array }>,
+  depth = SEMANTIC_DEPTH,
+): SemanticEntry[] {
+  const matrix = vectorMatrix(tools);
+  return closestRows(matrix, similarities(queries, matrix), depth);
 }
 
 /**

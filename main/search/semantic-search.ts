@@ -6,7 +6,15 @@ import type { RegisteredTool, ToolRegistry } from '../core/registry';
 import { definitionHash } from '../core/definition-hash';
 import type { EmbeddingModel, EmbeddingSource, ToolVector, ToolVectorCache } from '../core/embedding-port';
 import type { FusedEntry } from './semantic-fusion';
-import { closestTools, dot, fuseRankings, matchStrength, SEMANTIC_DEPTH } from './semantic-fusion';
+import type { VectorMatrix } from './semantic-fusion';
+import {
+  closestRows,
+  fuseRankings,
+  matchStrength,
+  SEMANTIC_DEPTH,
+  similarities,
+  vectorMatrix,
+} from './semantic-fusion';
 import { queryText, TOOL_TEXT_VERSION, toolText } from './tool-text';
 
 /** The limit on embedding the query: search waits no longer than this for its vector. */
@@ -60,6 +68,8 @@ interface ModelVectors {
   vectors: Map<string, { hash: string; vector: Float32Array }>;
   /** The length every vector of this model has; null until the first arrives. */
   length: number | null;
+  /** Bumped whenever a vector is added or the set is dropped. */
+  version: number;
 }
 
 /** The semantic ranking over a registry's usable tools. */
@@ -77,6 +87,15 @@ export class SemanticSearch {
   private queryRetryAt = 0;
   private queryError: string | null = null;
   private lastWarning: string | null = null;
+  /** The usable tools and their hashes, until the registry changes (sorting thousands per search would cost more than the search). */
+  private tools: Array<{ name: string; hash: string; tool: RegisteredTool }> | null = null;
+  private matrix: {
+    tools: ReadonlyArray<{ name: string; hash: string }>;
+    vectors: ModelVectors;
+    version: number;
+    matrix: VectorMatrix;
+    rows: Map<string, number> | null;
+  } | null = null;
   private readonly now: () => number;
 
   constructor(
@@ -86,6 +105,7 @@ export class SemanticSearch {
     this.now = options.now ?? Date.now;
     this.unsubscribe = registry.onChange(() => {
       this.dirty = true;
+      this.tools = null;
     });
   }
 
@@ -140,11 +160,8 @@ export class SemanticSearch {
     const vectors = this.vectorsOf(model);
     this.kick(model);
     const tools = this.currentTools();
-    const usable = tools.flatMap((tool) => {
-      const held = vectors.vectors.get(tool.name);
-      return held && held.hash === tool.hash ? [{ name: tool.name, vector: held.vector }] : [];
-    });
-    if (usable.length === 0) {
+    const usable = this.matrixOf(vectors, tools);
+    if (usable.names.length === 0) {
       const why = this.indexError
         ? `embedding the tools with ${model.label} failed (${this.indexError}); it is tried again within a minute`
         : `the tools' embeddings are still being computed with ${model.label} (0 of ${tools.length} so far)`;
@@ -181,8 +198,9 @@ export class SemanticSearch {
           `${held}; the tools are being embedded again.`,
       };
     }
-    const closest = closestTools(queryVectors, usable, SEMANTIC_DEPTH);
-    const byName = new Map(usable.map((tool) => [tool.name, tool.vector]));
+    const scores = similarities(queryVectors, usable);
+    const closest = closestRows(usable, scores, SEMANTIC_DEPTH);
+    const rows = this.rowsOf(usable);
     const fused = fuseRankings(
       lexical.map((hit) => hit.name),
       closest,
@@ -191,16 +209,15 @@ export class SemanticSearch {
         // The lexical ranking counts as much as its best hit matched the query.
         lexicalWeight: Math.max(0, ...lexical.map(matchStrength)),
         ...(options.exact ? { exact: options.exact } : {}),
-        // Asked only for the fused tools outside the closest ones, so the catalogue is not scored twice.
         similarity: (name) => {
-          const vector = byName.get(name);
-          return vector ? Math.max(...queryVectors.map((q) => dot(q, vector))) : null;
+          const row = rows.get(name);
+          return row === undefined ? null : (scores[row] as number);
         },
       },
     );
     const note =
-      usable.length < tools.length
-        ? `Ranked by keywords and by meaning; ${tools.length - usable.length} of ${tools.length} tools are not ` +
+      usable.names.length < tools.length
+        ? `Ranked by keywords and by meaning; ${tools.length - usable.names.length} of ${tools.length} tools are not ` +
           'embedded yet and were ranked by keywords only.'
         : undefined;
     return note ? { fused, note } : { fused };
@@ -235,11 +252,37 @@ export class SemanticSearch {
     });
   }
 
+  /** The vectors of the current tools as one matrix, rebuilt only when the tools or the vectors changed. */
+  private matrixOf(
+    vectors: ModelVectors,
+    tools: ReadonlyArray<{ name: string; hash: string }>,
+  ): VectorMatrix {
+    const cached = this.matrix;
+    if (cached && cached.tools === tools && cached.vectors === vectors && cached.version === vectors.version)
+      return cached.matrix;
+    const matrix = vectorMatrix(
+      tools.flatMap((tool) => {
+        const held = vectors.vectors.get(tool.name);
+        return held && held.hash === tool.hash ? [{ name: tool.name, vector: held.vector }] : [];
+      }),
+    );
+    this.matrix = { tools, vectors, version: vectors.version, matrix, rows: null };
+    return matrix;
+  }
+
+  /** Each tool's row in the matrix. */
+  private rowsOf(matrix: VectorMatrix): Map<string, number> {
+    const cached = this.matrix;
+    if (cached?.matrix !== matrix) return new Map(matrix.names.map((name, row) => [name, row]));
+    cached.rows ??= new Map(matrix.names.map((name, row) => [name, row]));
+    return cached.rows;
+  }
+
   /** The vectors of this model (a new set when the model id changed). */
   private vectorsOf(model: EmbeddingModel): ModelVectors {
     const id = `${model.id} text=${TOOL_TEXT_VERSION}`;
     if (this.vectors?.id !== id) {
-      this.vectors = { id, vectors: new Map(), length: null };
+      this.vectors = { id, vectors: new Map(), length: null, version: 0 };
       this.dirty = true;
       this.indexRetryAt = 0;
       this.indexError = null;
@@ -250,10 +293,11 @@ export class SemanticSearch {
 
   /** The usable tools, each with the hash its vector must carry, in name order, up to MAX_EMBEDDED_TOOLS. */
   private currentTools(): Array<{ name: string; hash: string; tool: RegisteredTool }> {
-    return this.registry
+    this.tools ??= this.registry
       .all()
       .slice(0, MAX_EMBEDDED_TOOLS)
       .map((tool) => ({ name: tool.spec.name, hash: contentHash(tool), tool }));
+    return this.tools;
   }
 
   /** Starts a background pass unless one runs, none is needed, or the last failed a moment ago. */
@@ -336,12 +380,14 @@ export class SemanticSearch {
       );
     }
     vectors.vectors.set(found.name, { hash: found.hash, vector: found.vector });
+    vectors.version++;
   }
 
   /** Drops every vector of the set (memory and cache); the next to arrive sets the length again. */
   private async forget(vectors: ModelVectors): Promise<void> {
     vectors.vectors.clear();
     vectors.length = null;
+    vectors.version++;
     this.dirty = true;
     this.queryVectors.clear();
     try {
