@@ -20,6 +20,7 @@ import type { EmbeddingServer } from '../agent/embeddings/testing/embedding-serv
 import { startEmbeddingServer } from '../agent/embeddings/testing/embedding-server';
 import { openToolVectorCache, vectorCachePath } from '../store/tool-vector-cache';
 import { runCli } from '../cli/testing/cli-harness';
+import { offeredCatalog } from '../agent/offered-catalog';
 
 const CANARY = 'sk-canary-embed-41d9c2e7b05a4f18';
 const KEY_NAME = 'CUSTOM_API_KEY';
@@ -286,5 +287,16 @@ describe('find_tools with embeddings', () => {
     expect(server.texts.slice(textsBefore)).toEqual(['snatch it']);
     for (const text of [first.stdout, first.stderr, second.stdout, second.stderr])
       expect(text).not.toContain(CANARY);
+  });
+
+  it("a chat host's narrowed catalogue keeps the hybrid ranking and hides what it does not offer", async () => {
+    const made = await core(home(EMBEDDING_SETTINGS()));
+    await made.catalog.settleEmbeddings();
+    const all = offeredCatalog(made.catalog, made.registry, () => true);
+    expect((await all.searchAsync?.(QUERY, 3))?.hits[0]?.name).toBe('pour_drink');
+    const narrowed = offeredCatalog(made.catalog, made.registry, (t) => t.spec.name !== 'pour_drink');
+    const result = await narrowed.searchAsync?.(QUERY, 3);
+    expect(result?.hits.map((hit) => hit.name)).not.toContain('pour_drink');
+    expect(result?.hits).toHaveLength(3);
   });
 });
