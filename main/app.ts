@@ -8,6 +8,9 @@ import { RegistryCatalog } from './search/catalog';
 import { WordNetSynonyms, wordConceptKey } from './search/synonyms';
 import { ToolIndex } from './search/tool-index';
 import { WordConceptFile } from './search/word-concept-file';
+import { SemanticSearch } from './search/semantic-search';
+import type { EmbeddingPorts } from './app-embeddings';
+import { configuredEmbeddingPorts } from './app-embeddings';
 import { Dispatcher } from './core/dispatcher';
 import type { ApprovalGate } from './core/gate-port';
 import type { CredentialHealer } from './core/heal-budget';
@@ -68,6 +71,11 @@ export interface CoreOptions {
    * `background` lets them connect while the host starts (desktop, browser mode), `off` skips them (mcp serve).
    */
   mcp?: 'wait' | 'background' | 'off';
+  /**
+   * find_tools' embedding model and vector cache (docs/search.md, "Embeddings (optional)"); default: what
+   * settings.json configures, cached under desktop/cache/; null: lexical search only.
+   */
+  embeddings?: EmbeddingPorts | null;
 }
 
 /** The services every host binds. */
@@ -121,10 +129,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const schemas = new LoadedSchemas();
   // The dictionary look-ups of the index's words are kept too, for the first search of the next start.
   const wordConcepts = new WordConceptFile(path.join(paths.desktop, 'cache', 'word-concepts.json'), wordConceptKey);
+  const getSecret = options.getSecret ?? ((key: string) => secrets.get(key));
+  const embeddings =
+    options.embeddings === undefined ? configuredEmbeddingPorts(paths, getSecret) : options.embeddings;
+  const semantic = embeddings
+    ? new SemanticSearch(registry, {
+        ...embeddings,
+        warn: (message, fields) => log.warn(message, fields),
+      })
+    : null;
   const catalog = new RegistryCatalog(
     registry,
     schemas,
     new ToolIndex({ synonyms: new WordNetSynonyms({ store: wordConcepts }) }),
+    semantic,
   );
   const groups = new ProcessGroups();
   const sandbox =
@@ -139,7 +157,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const tasks = new TaskRegistry((task) =>
     log.warn('abandoned task that ignored its signal', { task: task.id, name: task.tool }),
   );
-  const getSecret = options.getSecret ?? ((key: string) => secrets.get(key));
   const dispatcher = new Dispatcher({
     registry,
     validator,
@@ -225,7 +242,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       schemaChecks.flush();
       await mcp.stop();
       scripts.stop();
-      catalog.close();
+      await catalog.close();
       await tasks.cancelAll();
       await groups.killAll();
       await sandbox?.close();

@@ -17,6 +17,7 @@ export function offeredCatalog(
     const tool = registry.get(name);
     return tool !== undefined && offered(tool);
   };
+  const searchAsync = catalog.searchAsync?.bind(catalog);
   return {
     search(query, limit) {
       // Ask for as many more as are hidden, so hidden tools never take the places of offered ones.
@@ -26,6 +27,15 @@ export function offeredCatalog(
         .filter((hit) => usable(hit.name))
         .slice(0, limit);
     },
+    ...(searchAsync
+      ? {
+          async searchAsync(query, limit, options) {
+            const hidden = registry.all().filter((tool) => !offered(tool)).length;
+            const result = await searchAsync(query, limit + hidden, options);
+            return { ...result, hits: result.hits.filter((hit) => usable(hit.name)).slice(0, limit) };
+          },
+        }
+      : {}),
     list: (options) => catalog.list(options).filter((tool) => usable(tool.name)),
     get: (name) => (usable(name) ? catalog.get(name) : undefined),
     loadSchemas: (chatId, names) => catalog.loadSchemas(chatId, names.filter(usable)),

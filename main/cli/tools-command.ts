@@ -55,16 +55,19 @@ async function search(argv: string[], io: CliIo): Promise<number> {
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive whole number');
   return withCore(io, policyGate('deny'), io.cwd, async (core) => {
-    const hits = core.catalog
-      .search(query, limit)
-      .map(({ name, score, why, description, flags, timeoutMs }) => ({
-        name,
-        score: Number(score.toFixed(4)),
-        why,
-        description,
-        flags,
-        timeoutMs,
-      }));
+    // With an embedding model configured, a one-shot search first lets the tools be embedded (or read from the cache),
+    // within a bound; without one, nothing waits and nothing is sent (docs/search.md, "Embeddings (optional)").
+    await settleWithin(core.catalog.settleEmbeddings(), SETTLE_EMBEDDINGS_MS);
+    const { hits: found, note } = await core.catalog.searchAsync(query, limit);
+    if (note) io.stderr(`${note}\n`);
+    const hits = found.map(({ name, score, why, description, flags, timeoutMs }) => ({
+      name,
+      score: Number(score.toFixed(4)),
+      why,
+      description,
+      flags,
+      timeoutMs,
+    }));
     if (values.json) io.stdout(JSON.stringify(hits, null, 2) + '\n');
     else if (hits.length === 0) io.stdout(`no tool matched "${query}"\n`);
     else
@@ -78,4 +81,18 @@ async function search(argv: string[], io: CliIo): Promise<number> {
       );
     return 0;
   });
+}
+
+/** How long `tools search` waits for the tools' embeddings before it ranks with what it has. */
+const SETTLE_EMBEDDINGS_MS = 30_000;
+
+async function settleWithin(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    work.catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }

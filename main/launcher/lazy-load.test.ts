@@ -116,6 +116,14 @@ describe('what a command loads', () => {
     expect(NOT_NEEDED.filter((name) => packages.has(name))).toEqual([]);
   });
 
+  it('tools search over an empty home ranks without the embedding client, its parser or its cache', async () => {
+    const home = tempDir('agenvoy-load-search-');
+    const { stdout, packages } = await agenvoy(['tools', 'search', '--json', 'make a folder'], home);
+    expect((JSON.parse(stdout) as Array<{ name: string }>).length).toBeGreaterThan(0);
+    // No settings.json, so no embedding model: nothing of it loads (docs/search.md, "Embeddings (optional)").
+    expect(['zod', 'undici', 'better-sqlite3'].filter((name) => packages.has(name))).toEqual([]);
+  });
+
   it('the same command over a home with MCP servers, script tools, settings and trust still loads and shows each', async () => {
     const home = tempDir('agenvoy-load-full-');
     fs.writeFileSync(

@@ -1,9 +1,18 @@
 // The registry and its search index behind one port, for find_tools and run_tool (docs/tools.md, "Tool discovery").
-import type { ToolCatalogPort, ToolSchemaView, ToolSearchHit, ToolSummary } from '../../tools/sdk/types';
+import type {
+  ToolCatalogPort,
+  ToolSchemaView,
+  ToolSearchHit,
+  ToolSearchResult,
+  ToolSummary,
+} from '../../tools/sdk/types';
 import type { LoadedSchemas } from '../core/loaded-schemas';
 import type { RegisteredTool, ToolRegistry } from '../core/registry';
+import type { SearchHit } from './tool-index';
 import { explainHit, ToolIndex } from './tool-index';
 import { toolSchemaView, toolSummary } from '../core/tool-json';
+import type { SemanticSearch } from './semantic-search';
+import { SEMANTIC_DEPTH } from './semantic-fusion';
 
 /**
  * Keeps a ToolIndex in step with the registry and answers catalogue queries; broken tools are never offered. The index
@@ -19,6 +28,8 @@ export class RegistryCatalog implements ToolCatalogPort {
     private readonly registry: ToolRegistry,
     private readonly schemas: LoadedSchemas,
     private readonly index: ToolIndex = new ToolIndex(),
+    /** The optional semantic ranking (docs/search.md, "Embeddings (optional)"); null: lexical only. */
+    private readonly semantic: SemanticSearch | null = null,
   ) {
     for (const tool of registry.all()) this.pending.add(tool.spec.name);
     this.unsubscribe = registry.onChange((change) => {
@@ -30,12 +41,66 @@ export class RegistryCatalog implements ToolCatalogPort {
 
   /** Ranked matches with their schemas and why each matched (usable tools only); several phrasings are fused. */
   search(query: string | readonly string[], limit: number): ToolSearchHit[] {
+    return this.lexical(query, limit).map(({ hit, tool }) => ({
+      ...toolSchemaView(tool),
+      score: hit.score,
+      why: explainHit(hit),
+    }));
+  }
+
+  /** `search` with the semantic ranking fused in when embeddings are configured and answer; else lexical, with a note. */
+  async searchAsync(
+    query: string | readonly string[],
+    limit: number,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ToolSearchResult> {
+    if (!this.semantic) return { hits: this.search(query, limit) };
+    const lexical = this.lexical(query, Math.max(limit, SEMANTIC_DEPTH)).map(({ hit }) => hit);
+    const phrasings = typeof query === 'string' ? [query] : query;
+    const exact = phrasings.map((q) => q.trim()).filter((name) => this.registry.get(name));
+    const { fused, note } = await this.semantic.rank(query, lexical, {
+      limit,
+      exact,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const noted = note ? { note } : {};
+    const byName = new Map(lexical.map((hit) => [hit.name, hit]));
+    const view = (name: string, score: number, why: string): ToolSearchHit[] => {
+      const tool = this.registry.get(name);
+      return tool ? [{ ...toolSchemaView(tool), score, why }] : [];
+    };
+    if (!fused)
+      return {
+        hits: lexical.slice(0, limit).flatMap((hit) => view(hit.name, hit.score, explainHit(hit))),
+        ...noted,
+      };
+    const hits = fused.flatMap((entry) => {
+      const hit = byName.get(entry.name);
+      const semantic =
+        entry.semanticRank !== null && entry.similarity !== null
+          ? `semantic match ${entry.similarity.toFixed(2)}`
+          : '';
+      return view(entry.name, entry.score, [hit ? explainHit(hit) : '', semantic].filter(Boolean).join('; '));
+    });
+    return { hits, ...noted };
+  }
+
+  /** The index's hits for a query (several phrasings fused), with their usable tools. */
+  private lexical(
+    query: string | readonly string[],
+    limit: number,
+  ): Array<{ hit: SearchHit; tool: RegisteredTool }> {
     const index = this.upToDate();
     const hits = typeof query === 'string' ? index.search(query, limit) : index.searchMany(query, limit);
     return hits.flatMap((hit) => {
       const tool = this.registry.get(hit.name);
-      return tool ? [{ ...toolSchemaView(tool), score: hit.score, why: explainHit(hit) }] : [];
+      return tool ? [{ hit, tool }] : [];
     });
+  }
+
+  /** Waits for the tools' embeddings to be computed, when a model is configured (a one-shot command's search). */
+  async settleEmbeddings(): Promise<void> {
+    await this.semantic?.settle();
   }
 
   /** Every usable tool, systemUse ones only when asked. */
@@ -72,9 +137,10 @@ export class RegistryCatalog implements ToolCatalogPort {
       .map((h) => h.name);
   }
 
-  /** Stops following the registry. */
-  close(): void {
+  /** Stops following the registry, and the semantic ranking's background work and cache. */
+  async close(): Promise<void> {
     this.unsubscribe();
+    await this.semantic?.close();
   }
 
   /** The index with every pending change applied; a tool that breaks while indexed may add changes, applied too. */

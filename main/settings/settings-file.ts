@@ -21,6 +21,7 @@ export type SettingsSection =
   | 'defaultWorkspace'
   | 'web'
   | 'limits'
+  | 'search'
   | 'reasoning'
   | 'thinkingBudgetTokens'
   | 'prices'
@@ -47,6 +48,8 @@ export interface SettingsReading {
   /** The `web` block, for the web tools (tools/sdk/web/web-settings.ts applies its defaults). */
   web: WebSettings;
   limits: RuntimeLimits;
+  /** The embedding model find_tools ranks with besides its keywords; null: none (docs/search.md). */
+  embeddingModel: string | null;
   /** How much the model reasons unless a chat says otherwise; 'off' when the file says nothing. */
   reasoning: ReasoningLevel;
   /** Anthropic's thinking budget for every level; null: each level's own. */
@@ -116,6 +119,7 @@ function reading(
     defaultWorkspace: data.defaultWorkspace ?? null,
     web: data.web ?? {},
     limits: { ...DEFAULT_LIMITS, ...data.limits },
+    embeddingModel: data.search?.embeddingModel || null,
     reasoning: data.reasoning ?? 'off',
     thinkingBudgetTokens: data.thinkingBudgetTokens ?? null,
     prices: data.prices ?? null,

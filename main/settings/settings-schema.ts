@@ -147,6 +147,19 @@ export const webSchema = z.strictObject(
   objectError('must be an object'),
 );
 
+/** Longest embedding model id settings.json takes (real ids are tens of characters). */
+export const MAX_EMBEDDING_MODEL = 200;
+
+const EMBEDDING_MODEL = says(`must be a model id of at most ${MAX_EMBEDDING_MODEL} characters ("" for none)`);
+
+/** The `search` block: the optional embedding model of find_tools (docs/search.md, "Embeddings (optional)"). */
+export const searchSchema = z.strictObject(
+  {
+    embeddingModel: z.string(EMBEDDING_MODEL).trim().max(MAX_EMBEDDING_MODEL, EMBEDDING_MODEL).optional(),
+  },
+  objectError('must be an object'),
+);
+
 /** The thinking budgets settings.json takes; a request keeps the budget within the model's output limit. */
 export const THINKING_BUDGET = { min: 1024, max: 127_999 } as const;
 
@@ -177,6 +190,7 @@ export const settingsSchema = z.strictObject(
       .optional(),
     web: webSchema.optional(),
     limits: limitsSchema.optional(),
+    search: searchSchema.optional(),
     reasoning: z
       .enum(REASONING_LEVELS, says(`must be one of ${REASONING_LEVELS.map((l) => `"${l}"`).join(', ')}`))
       .optional(),

@@ -52,7 +52,7 @@ export const findToolsTool = defineTool({
     additionalProperties: false,
   },
   flags: { alwaysAllow: true, systemUse: true },
-  handler: (args, ctx) => {
+  handler: async (args, ctx) => {
     const catalog = requireCatalog(ctx);
     const mode = args.mode ?? 'search';
     if (mode === 'list') {
@@ -73,6 +73,13 @@ export const findToolsTool = defineTool({
       throw new ToolError('invalid_arguments', '`query` is required with mode=search');
     const limit = typeof args.limit === 'number' ? args.limit : DEFAULT_LIMIT;
     const select = /^select:(.*)$/i.exec(query);
+    const phrasings = others.length > 0 ? [query, ...others].filter(Boolean).slice(0, MAX_PHRASINGS) : query;
+    // With embeddings configured the ranking also reads meaning; the note says when it could not (docs/search.md).
+    const ranked = select
+      ? null
+      : catalog.searchAsync
+        ? await catalog.searchAsync(phrasings, limit, ctx.signal ? { signal: ctx.signal } : {})
+        : { hits: catalog.search(phrasings, limit) };
     const found = select
       ? (select[1] ?? '')
           .split(',')
@@ -82,10 +89,7 @@ export const findToolsTool = defineTool({
             const tool = catalog.get(name);
             return tool ? [{ ...tool, score: 1 }] : [];
           })
-      : catalog.search(
-          others.length > 0 ? [query, ...others].filter(Boolean).slice(0, MAX_PHRASINGS) : query,
-          limit,
-        );
+      : (ranked?.hits ?? []);
     const loaded = catalog.loadSchemas(
       ctx.chatId,
       found.map((t) => t.name),
@@ -117,7 +121,11 @@ export const findToolsTool = defineTool({
           ? `None of these tools can be loaded.${notes}`
           : `No tool matches "${[query, ...others].filter(Boolean).join('" or "')}". Try other words, or mode=list.`
         : `These schemas are now loaded in this chat; call the tools directly.${notes}`;
-    return { content: [{ type: 'text', text: `${note}\n${JSON.stringify(found, null, 1)}` }], data: found };
+    const ranking = ranked?.note ? `\n${ranked.note}` : '';
+    return {
+      content: [{ type: 'text', text: `${note}${ranking}\n${JSON.stringify(found, null, 1)}` }],
+      data: found,
+    };
   },
 });
 

@@ -89,10 +89,26 @@ export interface ToolSearchHit extends ToolSchemaView {
   why?: string;
 }
 
+/** What an asynchronous search returns: the ranked matches, and a note when the ranking was not the one configured. */
+export interface ToolSearchResult {
+  hits: ToolSearchHit[];
+  /** Why the matches were ranked by keywords only, or only partly by meaning (embeddings slow, failing, computing). */
+  note?: string;
+}
+
 /** Port into the tool registry and its search index, for find_tools and run_tool. */
 export interface ToolCatalogPort {
-  /** Ranked matches for a free-text query, or for several phrasings of one need (fused). */
+  /** Ranked matches for a free-text query, or for several phrasings of one need (fused); lexical only. */
   search(query: string | readonly string[], limit: number): ToolSearchHit[];
+  /**
+   * The same ranking with the embedding model's fused in when one is configured and answers in time (docs/search.md,
+   * "Embeddings (optional)"); otherwise the lexical one with a note. Never rejects for the model's sake.
+   */
+  searchAsync?(
+    query: string | readonly string[],
+    limit: number,
+    options?: { signal?: AbortSignal },
+  ): Promise<ToolSearchResult>;
   /** Every tool, systemUse ones only when asked. */
   list(options: { system: boolean }): ToolSummary[];
   /** Exact look-up by name. */
