@@ -150,7 +150,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       ? new RuntimeSandbox({
           agenvoyHome: paths.home,
           homes: options.homes ?? sensitiveOptions(paths.home).homes,
-          web: () => settings.web(),
+          // Asked per outbound connection, outside any batch: the file as it is now (docs/hosts.md, "Fast start").
+          web: () => settings.webNow(),
           log,
         })
       : options.sandbox;

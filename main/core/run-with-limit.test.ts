@@ -70,6 +70,17 @@ describe('runWithLimit', () => {
     expect(onAbandon.mock.calls[0]?.[0]).toBeInstanceOf(TimeoutReason);
   });
 
+  it('settles even when the abandon report throws', async () => {
+    const outcome = await runWithLimit(() => new Promise(() => undefined), {
+      limitMs: 10,
+      graceMs: 10,
+      onAbandon: () => {
+        throw new Error('the log is gone');
+      },
+    });
+    expect(outcome.kind).toBe('timed_out');
+  });
+
   it('is cancelled by the outer signal with its typed reason, or a CancelReason for a bare abort', async () => {
     const outer = new AbortController();
     const typed = runWithLimit(

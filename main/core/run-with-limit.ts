@@ -69,7 +69,11 @@ export function runWithLimit<T>(
       }
       // Give the work its grace to stop (kill its process tree), then settle regardless.
       graceTimer = setTimeout(() => {
-        if (!settled) options.onAbandon?.(why);
+        try {
+          if (!settled) options.onAbandon?.(why);
+        } catch {
+          // Only a report: one that throws must neither leave the call unsettled nor escape from a timer.
+        }
         finish(stopped(why));
       }, options.graceMs ?? ABANDON_GRACE_MS);
     };

@@ -88,4 +88,17 @@ describe('CoreSettings', () => {
     fs.writeFileSync(file, limitOf(5000));
     expect(await batch(settings)).toBe(5000);
   });
+
+  it('gives a reader outside any batch (the sandbox proxy) the web block as the file is now', async () => {
+    fs.writeFileSync(file, JSON.stringify({ web: { allowPrivateNetwork: true } }));
+    const settings = new CoreSettings(file);
+    await settings.beforeCalls();
+    await settle();
+    expect(settings.webNow()).toMatchObject({ allowPrivateNetwork: true });
+    // Tightened while a long command runs, with no batch in between: its next connection sees it.
+    fs.writeFileSync(file, JSON.stringify({ web: { allowPrivateNetwork: false } }));
+    expect(settings.webNow()).toMatchObject({ allowPrivateNetwork: false });
+    fs.rmSync(file);
+    expect(settings.webNow()).toEqual({});
+  });
 });

@@ -56,6 +56,14 @@ export class CoreSettings {
     return this.reading()?.web ?? {};
   }
 
+  /**
+   * The `web` block as the file is now (a stat, and a read if it changed), for readers outside any batch: the sandbox's
+   * proxy asks on every outbound connection of a command that may run long after its batch began.
+   */
+  webNow(): WebSettings {
+    return (this.readers ? this.refresh() : null)?.web ?? {};
+  }
+
   // The reading the last `beforeCalls` made (one now, if the parser loaded but no batch looked yet).
   private reading(): SettingsReading | null {
     if (!this.readers) return null;
