@@ -51,10 +51,14 @@ export async function writeFileAtomic(
  * permission) only costs the next start its work, so nothing here throws.
  */
 export function writeCacheFileSync(file: string, text: string): boolean {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  // A fresh name, created exclusively: never a file or link that was already there.
+  const temp = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(temp, text, { mode: 0o600 });
+    writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
     renameSync(temp, file);
     return true;
   } catch {
