@@ -40,7 +40,12 @@ export type EmbeddingServerMode =
   /** A redirect to another address. */
   | 'redirect'
   /** A vector of 100,000 numbers. */
-  | 'too-long';
+  | 'too-long'
+  /**
+   * 500 whose JSON `error` is 260 KB long, with the Authorization header it got echoed so that it straddles the
+   * 300th character (a cap that cut before scrubbing would leave the key's start).
+   */
+  | 'huge-error';
 
 /** Options of the server. */
 export interface EmbeddingServerOptions {
@@ -52,6 +57,9 @@ export interface EmbeddingServerOptions {
   key?: string;
 }
 
+/** Length of the `huge-error` body's message. */
+export const HUGE_ERROR_CHARS = 260 * 1024;
+
 /** A running server. */
 export interface EmbeddingServer {
   /** The OpenAI-compatible base URL (ends in /v1, like the real ones; Ollama's native API is beside it). */
@@ -62,8 +70,13 @@ export interface EmbeddingServer {
   texts: string[];
   /** The Authorization headers received. */
   authorizations: string[];
+  /** Requests being answered now, and the most at once since the start. */
+  inFlight: number;
+  maxInFlight: number;
   mode: EmbeddingServerMode;
   delayMs: number;
+  /** A request with a text containing this answers 500 whatever the mode (a batch that fails, the others fine). */
+  failOn: string | null;
   /** The vector a text gets (what the server answers in mode ok). */
   vectorOf(text: string): number[];
   close(): Promise<void>;
@@ -92,8 +105,11 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
     requests: { openai: 0, ollama: 0 },
     texts: [],
     authorizations: [],
+    inFlight: 0,
+    maxInFlight: 0,
     mode: 'ok',
     delayMs: 0,
+    failOn: null,
     vectorOf: (text) => vectorOf(text),
     close: () => Promise.resolve(),
   };
@@ -101,6 +117,12 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
   const httpServer = http.createServer((request, response) => {
     void answer(request, response);
   });
+  // A response closes once, answered or cut off by the client.
+  const track = (response: http.ServerResponse) => {
+    server.inFlight++;
+    server.maxInFlight = Math.max(server.maxInFlight, server.inFlight);
+    response.once('close', () => server.inFlight--);
+  };
   httpServer.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -116,6 +138,7 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
     };
     if (request.method !== 'POST' || wire === null) return json(404, { error: 'not found' });
     server.requests[wire]++;
+    track(response);
     const authorization = request.headers.authorization ?? '';
     server.authorizations.push(authorization);
     let body: { model?: unknown; input?: unknown };
@@ -131,7 +154,13 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
     if (response.destroyed) return;
     if (options.key !== undefined && authorization !== `Bearer ${options.key}`)
       return json(401, { error: { message: 'Incorrect API key provided' } });
+    if (server.failOn !== null && inputs.some((text) => text.includes(server.failOn as string)))
+      return json(500, { error: 'this batch failed' });
     switch (server.mode) {
+      case 'huge-error':
+        return json(500, {
+          error: `${'e'.repeat(280)} ${authorization} ${'x'.repeat(HUGE_ERROR_CHARS)}`,
+        });
       case 'error':
         return json(500, { error: 'the model crashed' });
       case 'echo-key':
