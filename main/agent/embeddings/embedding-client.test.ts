@@ -335,4 +335,25 @@ describe('the configured embedding model', () => {
     expect(ready.kind).toBe('ready');
     if (ready.kind === 'ready') expect(ready.model.label).toBe(`e5 at ${new URL(server.baseUrl).host}`);
   });
+
+  it('an edit of the same size within one tick of the file clock is not missed', async () => {
+    const settings = (model: string) => ({
+      provider: 'custom',
+      baseUrl: server.baseUrl,
+      search: { embeddingModel: model },
+    });
+    const dir = home(settings('aa'));
+    const file = path.join(dir, 'desktop', 'settings.json');
+    // A whole second: a time utimes can set back exactly.
+    const tick = new Date(Math.floor(Date.now() / 1000) * 1000);
+    fs.utimesSync(file, tick, tick);
+    const configured = source(dir);
+    const first = await configured.current();
+    expect(first.kind === 'ready' && first.model.label).toMatch(/^aa at/);
+    // Same inode, same size, same mtime: all a coarse clock lets two quick writes differ by.
+    fs.writeFileSync(file, JSON.stringify(settings('bb')));
+    fs.utimesSync(file, tick, tick);
+    const second = await configured.current();
+    expect(second.kind === 'ready' && second.model.label).toMatch(/^bb at/);
+  });
 });
