@@ -12,6 +12,7 @@ import {
   UNUSED_VECTOR_MS,
   vectorCachePath,
 } from './tool-vector-cache';
+import { corruptPages } from './testing/corrupt-pages';
 
 const temps: string[] = [];
 afterEach(() => {
@@ -29,18 +30,6 @@ const rows = (count: number, dimensions: number, prefix = 'tool') =>
     hash: 'h',
     vector: Float32Array.from({ length: dimensions }, (_, i) => ((at + i) % 7) + 1),
   }));
-
-/** Overwrites every page but the first (the header and the schema) with noise: the file opens, reading fails. */
-function corruptPages(at: string): void {
-  const bytes = fs.readFileSync(at);
-  const pageSize = bytes.readUInt16BE(16) === 1 ? 65536 : bytes.readUInt16BE(16);
-  let seed = 7;
-  for (let i = pageSize; i < bytes.length; i++) {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    bytes[i] = seed & 0xff;
-  }
-  fs.writeFileSync(at, bytes);
-}
 
 describe('the tool vector cache', () => {
   it('keeps a vector per model, tool and definition, across opens', () => {
