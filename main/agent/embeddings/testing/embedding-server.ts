@@ -70,9 +70,6 @@ export interface EmbeddingServer {
   texts: string[];
   /** The Authorization headers received. */
   authorizations: string[];
-  /** Requests being answered now, and the most at once since the start. */
-  inFlight: number;
-  maxInFlight: number;
   mode: EmbeddingServerMode;
   delayMs: number;
   /** A request with a text containing this answers 500 whatever the mode (a batch that fails, the others fine). */
@@ -105,8 +102,6 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
     requests: { openai: 0, ollama: 0 },
     texts: [],
     authorizations: [],
-    inFlight: 0,
-    maxInFlight: 0,
     mode: 'ok',
     delayMs: 0,
     failOn: null,
@@ -117,12 +112,6 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
   const httpServer = http.createServer((request, response) => {
     void answer(request, response);
   });
-  // A response closes once, answered or cut off by the client.
-  const track = (response: http.ServerResponse) => {
-    server.inFlight++;
-    server.maxInFlight = Math.max(server.maxInFlight, server.inFlight);
-    response.once('close', () => server.inFlight--);
-  };
   httpServer.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -138,7 +127,6 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
     };
     if (request.method !== 'POST' || wire === null) return json(404, { error: 'not found' });
     server.requests[wire]++;
-    track(response);
     const authorization = request.headers.authorization ?? '';
     server.authorizations.push(authorization);
     let body: { model?: unknown; input?: unknown };
