@@ -21,6 +21,9 @@ import { startEmbeddingServer } from '../agent/embeddings/testing/embedding-serv
 import { openToolVectorCache, vectorCachePath } from '../store/tool-vector-cache';
 import { runCli } from '../cli/testing/cli-harness';
 import { offeredCatalog } from '../agent/offered-catalog';
+import { HttpEmbeddingModel } from '../agent/embeddings/embedding-client';
+import { corruptPages } from '../store/testing/corrupt-pages';
+import { SemanticSearch } from './semantic-search';
 
 const CANARY = 'sk-canary-embed-41d9c2e7b05a4f18';
 const KEY_NAME = 'CUSTOM_API_KEY';
@@ -76,6 +79,7 @@ afterAll(() => server.close());
 afterEach(async () => {
   server.mode = 'ok';
   server.delayMs = 0;
+  server.failOn = null;
   vi.unstubAllEnvs();
   for (const core of cores.splice(0)) await core.close();
   for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
@@ -298,5 +302,157 @@ describe('find_tools with embeddings', () => {
     const result = await narrowed.searchAsync?.(QUERY, 3);
     expect(result?.hits.map((hit) => hit.name)).not.toContain('pour_drink');
     expect(result?.hits).toHaveLength(3);
+  });
+});
+
+describe('bounds: a hostile server, a damaged cache, tool churn', () => {
+  const getSecret = async (key: string) => (key === KEY_NAME ? CANARY : undefined);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('a 260 KB error from the server reaches the notes and the log cut short', async () => {
+    const made = await core(home(EMBEDDING_SETTINGS()), { tune: { queryRetryMs: 0, indexRetryMs: 0 } });
+    server.mode = 'huge-error';
+    const notes: string[] = [];
+    await made.catalog.searchAsync(QUERY, 5);
+    await made.catalog.settleEmbeddings();
+    // The tools' pass failed: its error is kept in every note until one succeeds.
+    notes.push((await findTools(made, { query: QUERY })).content[0]?.text ?? '');
+    expect(notes.at(-1)).toMatch(/embedding the tools with test-embed at .* failed \(.*HTTP 500: e+/);
+    server.mode = 'ok';
+    await made.catalog.settleEmbeddings();
+    server.mode = 'huge-error';
+    // The query's embedding failed: its error is the note, and kept for the retry wait.
+    notes.push((await findTools(made, { query: 'thirsty for water' })).content[0]?.text ?? '');
+    expect(notes.at(-1)).toMatch(/Ranked by keywords only: test-embed at .*: HTTP 500: e+/);
+    for (const note of notes) expect(note.split('\n')[1]?.length).toBeLessThan(700);
+    expect(appLog(made).length).toBeLessThan(4000);
+    for (const text of [...notes, appLog(made)]) expect(text).not.toContain(CANARY.slice(0, 10));
+  });
+
+  it('a user name and password in the base URL appear in no note, log line or cache row', async () => {
+    const USER = 'canaryuser5k';
+    const PASSWORD = 'canarypass8m';
+    const secrets = [USER, PASSWORD, Buffer.from(`${USER}:${PASSWORD}`).toString('base64')];
+    const withCredentials = (url: string) => url.replace('http://', `http://${USER}:${PASSWORD}@`);
+    // A server behind a proxy that takes the URL's user and password: no key of its own.
+    const open = await startEmbeddingServer({ dimensions: 64, concepts: CONCEPTS });
+    const gone = await startEmbeddingServer();
+    const goneUrl = gone.baseUrl;
+    await gone.close();
+    try {
+      const settings = (baseUrl: string) => ({ ...EMBEDDING_SETTINGS(), baseUrl, apiKeyName: null });
+      const made = await core(home(settings(withCredentials(open.baseUrl))), {
+        tune: { queryRetryMs: 0, indexRetryMs: 0 },
+      });
+      const seen: string[] = [];
+      await made.catalog.settleEmbeddings();
+      expect(open.authorizations.at(-1)).toBe(`Basic ${secrets[2]}`);
+      expect((await made.catalog.searchAsync(QUERY, 3)).hits[0]?.name).toBe('pour_drink');
+      for (const mode of ['echo-key', 'huge-error', 'redirect', 'nan', 'error'] as const) {
+        open.mode = mode;
+        seen.push(JSON.stringify(await findTools(made, { query: `water ${mode}` })));
+      }
+      const down = await core(home(settings(withCredentials(goneUrl))));
+      await down.catalog.searchAsync(QUERY, 3);
+      await down.catalog.settleEmbeddings();
+      seen.push(JSON.stringify(await findTools(down, { query: QUERY })));
+      expect(seen.at(-1)).toMatch(/cannot reach .*ECONNREFUSED/);
+      // With an API key as well, the settings are refused in words.
+      const both = await core(home({ ...EMBEDDING_SETTINGS(), baseUrl: withCredentials(open.baseUrl) }));
+      const refused = await both.catalog.searchAsync(QUERY, 3);
+      expect(refused.note).toMatch(/base URL carries a user name and password/);
+      seen.push(refused.note ?? '');
+      await made.close();
+      const db = fs.readFileSync(vectorCachePath(made.paths.desktop), 'latin1');
+      expect(db).toContain(`http://${new URL(open.baseUrl).host}/v1/embeddings`);
+      for (const text of [...seen, appLog(made), appLog(down), appLog(both), db])
+        for (const secret of secrets) expect(text).not.toContain(secret);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('a cache file with damaged pages is set aside, and the tools are embedded again', async () => {
+    const dir = home(EMBEDDING_SETTINGS());
+    const made = await core(dir);
+    await made.catalog.settleEmbeddings();
+    await made.close();
+    const file = vectorCachePath(agenvoyPaths(dir).desktop);
+    corruptPages(file);
+    const again = await core(dir);
+    await again.catalog.settleEmbeddings();
+    const result = await again.catalog.searchAsync(QUERY, 5);
+    expect(result.note).toBeUndefined();
+    expect(result.hits[0]?.name).toBe('pour_drink');
+    expect(fs.existsSync(`${file}.broken`)).toBe(true);
+    await again.close();
+    // The new file holds them: a third process asks only the query.
+    const texts = server.texts.length;
+    const third = await core(dir);
+    await third.catalog.settleEmbeddings();
+    await third.catalog.searchAsync(QUERY, 5);
+    expect(server.texts.slice(texts)).toEqual([QUERY]);
+  });
+
+  it('a failed pass stops every request of it: nothing more is asked until the retry', async () => {
+    const tools = [tool('aaa_fail_me', 'A tool whose batch the server refuses.'), ...TOOLS];
+    const model = new HttpEmbeddingModel({
+      wire: 'openai',
+      baseUrl: server.baseUrl,
+      model: 'test-embed',
+      keyName: KEY_NAME,
+      getKey: async () => CANARY,
+      batchSize: 1,
+    });
+    const made = await core(home(null), {
+      tools,
+      tune: { source: { current: async () => ({ kind: 'ready', model }) }, openCache: async () => null },
+    });
+    server.failOn = 'aaa_fail_me';
+    server.delayMs = 40;
+    const requestsBefore = requests();
+    await made.catalog.searchAsync(QUERY, 5);
+    await made.catalog.settleEmbeddings();
+    const after = requests();
+    await sleep(400);
+    // The other worker took no batch after the pass failed (the catalogue has dozens of them left).
+    expect(requests()).toBe(after);
+    expect(made.registry.all().length).toBeGreaterThan(20);
+    expect(after).toBeLessThanOrEqual(requestsBefore + 2);
+  });
+
+  it('vectors of tools no longer registered are dropped, and the vectors held are bounded', async () => {
+    const dir = home(EMBEDDING_SETTINGS());
+    const made = await core(dir);
+    const { source } = configuredEmbeddingPorts(agenvoyPaths(dir), getSecret);
+    const search = new SemanticSearch(made.registry, { source });
+    try {
+      await search.settle();
+      const base = search.held();
+      expect(base).toBe(made.registry.all().length);
+      // A server renaming its tools at every list change.
+      let undo: Array<() => void> = [];
+      for (const round of ['a', 'b', 'c']) {
+        for (const remove of undo) remove();
+        undo = Array.from({ length: 30 }, (_, i) =>
+          made.registry.register(tool(`churn_${round}_${i}`, `Churned tool ${i} of round ${round}.`)),
+        );
+        await search.rank(QUERY, [], { limit: 5 });
+        await search.settle();
+        expect(search.held()).toBe(base + 30);
+      }
+    } finally {
+      await search.close();
+    }
+    // At most maxVectorNumbers numbers (tests lower it): the first tools in name order, the rest by keywords.
+    const small = new SemanticSearch(made.registry, { source, maxVectorNumbers: 256 * 10 });
+    try {
+      await small.settle();
+      expect(small.held()).toBe(10);
+      const result = await small.rank(QUERY, [], { limit: 5 });
+      expect(result.note).toMatch(/of \d+ tools are not embedded/);
+    } finally {
+      await small.close();
+    }
   });
 });

@@ -31,6 +31,16 @@ export const QUERY_RETRY_MS = 30_000;
 export const MAX_EMBEDDED_TOOLS = 20_000;
 /** Query vectors kept in memory, most recently used last. */
 export const QUERY_CACHE_SIZE = 64;
+/** The longest tool vector taken (what the embedding client takes: the largest common models give 3,072 or 4,096). */
+export const MAX_VECTOR_DIMENSIONS = 8192;
+/**
+ * Most numbers the tool vectors held in memory may add up to (64 MiB of float32; the matrix the search scores is a
+ * copy of as much again): past it, the tools after the first in name order are ranked by keywords only. 20,000 tools
+ * of 768 numbers fit; of 4,096, the first 4,096 do.
+ */
+export const MAX_VECTOR_NUMBERS = 16 * 1024 * 1024;
+/** Longest reason kept for a note or a log line (the client cuts a server's own message to 300 characters). */
+export const MAX_REASON_CHARS = 500;
 // Tool vectors read from the cache per step; the event loop gets a turn between steps.
 const CACHE_READ_CHUNK = 500;
 
@@ -59,6 +69,7 @@ export interface SemanticSearchOptions {
   batchTimeoutMs?: number;
   indexRetryMs?: number;
   queryRetryMs?: number;
+  maxVectorNumbers?: number;
   now?: () => number;
 }
 
@@ -122,10 +133,10 @@ export class SemanticSearch {
       const choice = await this.options.source.current();
       if (choice.kind === 'off') return { fused: null };
       if (choice.kind === 'unavailable')
-        return { fused: null, note: `Ranked by keywords only: ${choice.reason}.` };
+        return { fused: null, note: `Ranked by keywords only: ${reasonOf(choice.reason)}.` };
       return await this.rankWith(choice.model, query, lexical, options);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = reasonOf(error);
       this.warnOnce('semantic search failed', reason);
       return { fused: null, note: `Ranked by keywords only: the semantic ranking failed (${reason}).` };
     }
@@ -179,7 +190,7 @@ export class SemanticSearch {
       queryVectors = await this.embedQuery(model, phrasings, options.signal);
     } catch (error) {
       if (options.signal?.aborted) return { fused: null };
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = reasonOf(error);
       this.queryError = reason;
       this.queryRetryAt = this.now() + (this.options.queryRetryMs ?? QUERY_RETRY_MS);
       this.warnOnce('embedding a find_tools query failed', reason);
@@ -218,7 +229,8 @@ export class SemanticSearch {
     const note =
       usable.names.length < tools.length
         ? `Ranked by keywords and by meaning; ${tools.length - usable.names.length} of ${tools.length} tools are not ` +
-          'embedded yet and were ranked by keywords only.'
+          `embedded ${usable.names.length >= this.limitOf(vectors) ? '(past the bound on vectors held)' : 'yet'} and ` +
+          'were ranked by keywords only.'
         : undefined;
     return note ? { fused, note } : { fused };
   }
@@ -291,13 +303,42 @@ export class SemanticSearch {
     return this.vectors;
   }
 
-  /** The usable tools, each with the hash its vector must carry, in name order, up to MAX_EMBEDDED_TOOLS. */
+  /**
+   * The usable tools, each with the hash its vector must carry, in name order, up to MAX_EMBEDDED_TOOLS. Built again
+   * after a registry change, and then the vectors of names no longer among them are dropped: a server that renames
+   * its tools at every list change cannot grow the memory held.
+   */
   private currentTools(): Array<{ name: string; hash: string; tool: RegisteredTool }> {
-    this.tools ??= this.registry
+    if (this.tools) return this.tools;
+    const tools = this.registry
       .all()
       .slice(0, MAX_EMBEDDED_TOOLS)
       .map((tool) => ({ name: tool.spec.name, hash: contentHash(tool), tool }));
-    return this.tools;
+    this.tools = tools;
+    const vectors = this.vectors;
+    if (vectors) {
+      const names = new Set(tools.map((tool) => tool.name));
+      let dropped = false;
+      for (const name of vectors.vectors.keys())
+        if (!names.has(name)) {
+          vectors.vectors.delete(name);
+          dropped = true;
+        }
+      if (dropped) vectors.version++;
+    }
+    return tools;
+  }
+
+  /** How many tools' vectors may be held: MAX_VECTOR_NUMBERS over the vectors' length (all, until it is known). */
+  private limitOf(vectors: ModelVectors): number {
+    if (vectors.length === null) return MAX_EMBEDDED_TOOLS;
+    const numbers = this.options.maxVectorNumbers ?? MAX_VECTOR_NUMBERS;
+    return Math.min(MAX_EMBEDDED_TOOLS, Math.floor(numbers / vectors.length));
+  }
+
+  /** How many tool vectors are held in memory (tests, the bench). */
+  held(): number {
+    return this.vectors?.vectors.size ?? 0;
   }
 
   /** Starts a background pass unless one runs, none is needed, or the last failed a moment ago. */
@@ -312,7 +353,7 @@ export class SemanticSearch {
       })
       .catch((error: unknown) => {
         if (this.controller.signal.aborted) return;
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = reasonOf(error);
         this.indexError = reason;
         this.indexRetryAt = this.now() + (this.options.indexRetryMs ?? INDEX_RETRY_MS);
         // What is still missing is tried again after the wait.
@@ -324,63 +365,100 @@ export class SemanticSearch {
       });
   }
 
-  /** One background pass: vectors from the cache first, then the model for the rest, a few requests at a time. */
+  /**
+   * One background pass: vectors from the cache first, then the model for the rest, a few requests at a time. The
+   * first request to fail ends the pass: the others in flight are cancelled and no batch is taken after it, so the
+   * retry wait holds and no more than EMBED_CONCURRENCY requests are ever in flight.
+   */
   private async index(model: EmbeddingModel, vectors: ModelVectors): Promise<void> {
-    const signal = this.controller.signal;
+    const pass = new AbortController();
+    const signal = AbortSignal.any([this.controller.signal, pass.signal]);
     const stale = () => this.vectors !== vectors || signal.aborted;
+    // The tools without a current vector, among the first limitOf(vectors) in name order.
     const missing = () =>
-      this.currentTools().filter((tool) => vectors.vectors.get(tool.name)?.hash !== tool.hash);
+      this.currentTools()
+        .slice(0, this.limitOf(vectors))
+        .filter((tool) => vectors.vectors.get(tool.name)?.hash !== tool.hash);
     let wanted = missing();
     if (wanted.length === 0) return;
     const cache = await this.openCache();
     if (cache) {
-      for (let at = 0; at < wanted.length && !stale(); at += CACHE_READ_CHUNK) {
-        const chunk = wanted.slice(at, at + CACHE_READ_CHUNK);
-        for (const found of cache.load(vectors.id, chunk)) this.accept(vectors, found, 'cache');
-        await new Promise<void>((resolve) => setImmediate(resolve));
+      try {
+        for (let at = 0; at < wanted.length && !stale(); at += CACHE_READ_CHUNK) {
+          const chunk = wanted.slice(at, at + CACHE_READ_CHUNK);
+          for (const found of cache.load(vectors.id, chunk)) this.accept(vectors, found, 'cache');
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      } catch (error) {
+        // Best effort: a cache that cannot be read now (locked, damaged past repair) leaves the model to embed.
+        this.warnOnce('reading tool embeddings from the cache failed', reasonOf(error));
       }
       wanted = missing();
     }
     const batches: Array<typeof wanted> = [];
     const size = Math.max(1, Math.floor(model.batchSize));
     for (let at = 0; at < wanted.length; at += size) batches.push(wanted.slice(at, at + size));
+    let failure: { error: unknown } | null = null;
     const worker = async (): Promise<void> => {
-      for (let batch = batches.shift(); batch && !stale(); batch = batches.shift()) {
-        const got = await model.embed(
-          batch.map((tool) => toolText(tool.tool.spec)),
-          { signal, timeoutMs: this.options.batchTimeoutMs ?? BATCH_EMBED_TIMEOUT_MS },
-        );
-        if (stale()) return;
-        const rows = batch.map((tool, at) => ({
-          name: tool.name,
-          hash: tool.hash,
-          vector: got[at] as Float32Array,
-        }));
-        for (const row of rows) this.accept(vectors, row, 'model');
-        try {
-          cache?.save(vectors.id, rows);
-        } catch (error) {
-          this.warnOnce('saving tool embeddings failed', (error as Error).message);
+      try {
+        for (let batch = batches.shift(); batch && !stale(); batch = batches.shift()) {
+          // Past the bound, only tools already held (a changed definition) are asked again.
+          const full = vectors.vectors.size >= this.limitOf(vectors);
+          if (full && !batch.some((tool) => vectors.vectors.has(tool.name))) continue;
+          const got = await model.embed(
+            batch.map((tool) => toolText(tool.tool.spec)),
+            { signal, timeoutMs: this.options.batchTimeoutMs ?? BATCH_EMBED_TIMEOUT_MS },
+          );
+          if (stale()) return;
+          const rows = batch.map((tool, at) => ({
+            name: tool.name,
+            hash: tool.hash,
+            vector: got[at] as Float32Array,
+          }));
+          const taken = rows.filter((row) => this.accept(vectors, row, 'model'));
+          try {
+            if (taken.length > 0) cache?.save(vectors.id, taken);
+          } catch (error) {
+            this.warnOnce('saving tool embeddings failed', reasonOf(error));
+          }
         }
+      } catch (error) {
+        // The first failure is the pass's; it cancels the other requests, whose own rejections say nothing more.
+        if (failure) return;
+        failure = { error };
+        pass.abort(error);
       }
     };
+    // Every worker has stopped when the pass ends: the next pass cannot overlap this one's requests.
     await Promise.all(Array.from({ length: Math.min(EMBED_CONCURRENCY, batches.length) }, worker));
+    if (failure) throw (failure as { error: unknown }).error;
   }
 
-  /** Takes a vector into memory; one of another length than the model's is refused (from the model: an error). */
-  private accept(vectors: ModelVectors, found: ToolVector, from: 'cache' | 'model'): void {
+  /**
+   * Takes a vector into memory (true when taken). One longer than MAX_VECTOR_DIMENSIONS, or of another length than the
+   * model's, is refused (from the model: an error); past the bound on numbers held, a new tool's is left out.
+   */
+  private accept(vectors: ModelVectors, found: ToolVector, from: 'cache' | 'model'): boolean {
     const length = found.vector.length;
+    if (length < 1 || length > MAX_VECTOR_DIMENSIONS) {
+      if (from === 'cache') return false;
+      throw new Error(
+        `the model answered vectors of ${length} numbers (at most ${MAX_VECTOR_DIMENSIONS} are taken)`,
+      );
+    }
     if (vectors.length === null) vectors.length = length;
     if (length !== vectors.length) {
-      if (from === 'cache') return;
+      if (from === 'cache') return false;
       // Forget the old set: the next pass (after the retry wait) embeds everything at the new length.
       void this.forget(vectors);
       throw new Error(
         `the model answered vectors of ${length} numbers where earlier ones had ${vectors.length}`,
       );
     }
+    if (!vectors.vectors.has(found.name) && vectors.vectors.size >= this.limitOf(vectors)) return false;
     vectors.vectors.set(found.name, { hash: found.hash, vector: found.vector });
     vectors.version++;
+    return true;
   }
 
   /** Drops every vector of the set (memory and cache); the next to arrive sets the length again. */
@@ -393,25 +471,39 @@ export class SemanticSearch {
     try {
       (await this.openCache())?.forget(vectors.id);
     } catch (error) {
-      this.warnOnce('clearing tool embeddings failed', (error as Error).message);
+      this.warnOnce('clearing tool embeddings failed', reasonOf(error));
     }
   }
 
+  /** The cache, opened once; one that cannot be opened now (another process holds it) is tried again next pass. */
   private openCache(): Promise<ToolVectorCache | null> {
-    this.cache ??= (this.options.openCache?.() ?? Promise.resolve(null)).catch((error: unknown) => {
-      this.warnOnce('the tool embedding cache cannot be opened', (error as Error).message);
+    if (this.cache) return this.cache;
+    const opening: Promise<ToolVectorCache | null> = (
+      this.options.openCache?.() ?? Promise.resolve(null)
+    ).catch((error: unknown) => {
+      this.warnOnce('the tool embedding cache cannot be opened', reasonOf(error));
+      if (this.cache === opening) this.cache = null;
       return null;
     });
-    return this.cache;
+    this.cache = opening;
+    return opening;
   }
 
-  // One line per distinct problem, not one per search.
+  // One line per distinct problem, not one per search; the reason is already cut to MAX_REASON_CHARS.
   private warnOnce(message: string, reason: string): void {
     const line = `${message}: ${reason}`;
     if (line === this.lastWarning) return;
     this.lastWarning = line;
     this.options.warn?.(message, { reason });
   }
+}
+
+/** An error's message on one line, cut to MAX_REASON_CHARS: it goes into notes the model reads and into the log. */
+export function reasonOf(error: unknown): string {
+  const text = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+  return text.length > MAX_REASON_CHARS
+    ? `${text.slice(0, MAX_REASON_CHARS)} [output truncated: ${text.length - MAX_REASON_CHARS} characters cut]`
+    : text;
 }
 
 /** The hash a tool's vector is kept under: the content part of its definition hash (description and parameters). */

@@ -9,6 +9,9 @@ import { loadSettingsDraft, PROVIDER_LABELS, settingsPath } from '../../settings
 import type { EmbeddingWire } from './embedding-client';
 import { HttpEmbeddingModel } from './embedding-client';
 
+/** A settings.json changed less than this long ago is read again at every call. */
+export const SETTLE_MS = 100;
+
 /** Where the settings and the key come from. */
 export interface ConfiguredEmbeddingsOptions {
   /** $AGENVOY_HOME. */
@@ -25,18 +28,26 @@ export class ConfiguredEmbeddings implements EmbeddingSource {
 
   constructor(private readonly options: ConfiguredEmbeddingsOptions) {}
 
-  /** The current choice; settings.json is parsed again only when it changed. */
+  /**
+   * The current choice; settings.json is parsed again only when it changed: its device, inode, size, mtime or ctime
+   * differ, or it was changed in the last SETTLE_MS (file times advance in steps, so two writes of the same size
+   * within one step look alike: git's "racily clean" rule, as main/settings/core-settings.ts).
+   */
   async current(): Promise<EmbeddingChoice> {
     const file = settingsPath(this.options.home);
-    let stamp: string;
+    let stat: fs.Stats;
     try {
-      const stat = fs.statSync(file);
-      stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+      stat = fs.statSync(file);
     } catch {
       return { kind: 'off' };
     }
-    if (this.last?.stamp !== stamp) this.last = { stamp, choice: this.resolve(file) };
-    return this.last.choice;
+    const stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+    if (this.last?.stamp === stamp) return this.last.choice;
+    const choice = this.resolve(file);
+    // An unsettled file is not kept: the next call reads it again whatever its times say.
+    const settled = Date.now() - Math.max(stat.mtimeMs, stat.ctimeMs) > SETTLE_MS;
+    this.last = { stamp: settled ? stamp : 'unsettled', choice };
+    return choice;
   }
 
   private resolve(file: string): EmbeddingChoice {

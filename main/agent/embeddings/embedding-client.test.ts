@@ -9,7 +9,13 @@ import { EmbeddingError } from '../../core/embedding-port';
 import { dot } from '../../search/semantic-fusion';
 import { ConfiguredEmbeddings, embeddingWire } from './configured-embeddings';
 import type { EmbeddingWire } from './embedding-client';
-import { embeddingUrl, HttpEmbeddingModel, MAX_INPUTS, responseLimitBytes } from './embedding-client';
+import {
+  embeddingUrl,
+  HttpEmbeddingModel,
+  MAX_ERROR_DETAIL,
+  MAX_INPUTS,
+  responseLimitBytes,
+} from './embedding-client';
 import type { EmbeddingServer } from './testing/embedding-server';
 import { startEmbeddingServer } from './testing/embedding-server';
 
@@ -151,6 +157,113 @@ describe('the embedding client', () => {
     expect(server.requests.openai).toBe(before);
   });
 
+  it('a huge error body is cut to a short detail, and a key it echoes is scrubbed before the cut', async () => {
+    server.mode = 'huge-error';
+    for (const wire of ['openai', 'ollama'] as const) {
+      const error = await failure(model(wire).embed(['a'], { timeoutMs: 5000 }));
+      expect(error.message).toMatch(/HTTP 500: e{280} Bearer \[redacted/);
+      expect(error.message.length).toBeLessThan(MAX_ERROR_DETAIL + 100);
+      expect(error.message).toContain('characters cut]');
+      // Not even the start of the key, which a cut before the scrub would have left.
+      expect(error.message).not.toContain(CANARY.slice(0, 8));
+    }
+  });
+
+  describe('a base URL with a user name and password', () => {
+    const USER = 'canaryuser7q';
+    const PASSWORD = 'canarypw9x';
+    const BASIC = Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
+    const withCredentials = (url: string) => url.replace('http://', `http://${USER}:${PASSWORD}@`);
+    const basic = (baseUrl: string, wire: EmbeddingWire = 'openai') =>
+      new HttpEmbeddingModel({ wire, baseUrl, model: 'm', keyName: null, getKey: async () => undefined });
+    const clean = (text: string) => {
+      for (const secret of [USER, PASSWORD, BASIC, encodeURIComponent(PASSWORD)])
+        expect(text).not.toContain(secret);
+    };
+
+    it('sends them as Basic authorization, never in the URL, and prints them nowhere', async () => {
+      const vectors = await basic(withCredentials(server.baseUrl)).embed(['one'], { timeoutMs: 5000 });
+      expect(vectors).toHaveLength(1);
+      expect(server.authorizations.at(-1)).toBe(`Basic ${BASIC}`);
+      const messages: string[] = [];
+      for (const mode of ['error', 'echo-key', 'redirect', 'nan', 'huge-error'] as const) {
+        server.mode = mode;
+        for (const wire of ['openai', 'ollama'] as const)
+          messages.push(
+            (await failure(basic(withCredentials(server.baseUrl), wire).embed(['a'], { timeoutMs: 5000 })))
+              .message,
+          );
+      }
+      server.mode = 'ok';
+      // A 404 names the address.
+      const missing = basic(withCredentials(server.baseUrl.replace('/v1', '/nowhere/v1')));
+      messages.push((await failure(missing.embed(['a'], { timeoutMs: 5000 }))).message);
+      expect(messages.at(-1)).toMatch(/HTTP 404 at http:\/\/127\.0\.0\.1:\d+\/nowhere\/v1\/embeddings/);
+      // A server that is down: undici's own words.
+      const gone = await startEmbeddingServer();
+      const goneUrl = gone.baseUrl;
+      await gone.close();
+      messages.push(
+        (await failure(basic(withCredentials(goneUrl)).embed(['a'], { timeoutMs: 2000 }))).message,
+      );
+      expect(messages.at(-1)).toMatch(/cannot reach .*ECONNREFUSED/);
+      // Not a URL at all.
+      let construction = '';
+      try {
+        basic(`http://${USER}:${PASSWORD}@127.0.0.1:99999999/v1`);
+      } catch (error) {
+        construction = (error as Error).message;
+      }
+      expect(construction).toMatch(/not a URL/);
+      messages.push(construction);
+      const model = basic(withCredentials(server.baseUrl));
+      messages.push(model.id, model.label);
+      for (const message of messages) clean(message);
+    });
+
+    it('with an API key as well, is refused in words (both would be the Authorization header)', () => {
+      const both = () =>
+        new HttpEmbeddingModel({
+          wire: 'openai',
+          baseUrl: withCredentials(server.baseUrl),
+          model: 'm',
+          keyName: 'CUSTOM_API_KEY',
+          getKey: async () => CANARY,
+        });
+      expect(both).toThrow(/user name and password.*apiKeyName/);
+      try {
+        both();
+      } catch (error) {
+        clean((error as Error).message);
+      }
+    });
+  });
+
+  it('a key look-up that hung or failed is asked again next time, not kept', async () => {
+    let calls = 0;
+    const answers: Array<() => Promise<string | undefined>> = [
+      () => new Promise(() => undefined),
+      () => Promise.reject(new Error('keychain locked')),
+      async () => CANARY,
+    ];
+    const flaky = new HttpEmbeddingModel({
+      wire: 'openai',
+      baseUrl: server.baseUrl,
+      model: 'm',
+      keyName: 'K',
+      getKey: () => (answers[calls++] as () => Promise<string | undefined>)(),
+    });
+    await failure(flaky.embed(['a'], { timeoutMs: 100 }));
+    await flaky.embed(['alpha'], { timeoutMs: 2000 });
+    expect(server.authorizations.at(-1)).toBe('');
+    await flaky.embed(['alpha'], { timeoutMs: 2000 });
+    expect(calls).toBe(3);
+    expect(server.authorizations.at(-1)).toBe(`Bearer ${CANARY}`);
+    // A key found is kept.
+    await flaky.embed(['alpha'], { timeoutMs: 2000 });
+    expect(calls).toBe(3);
+  });
+
   it('a key look-up that hangs is bounded by the same limit', async () => {
     const hanging = new HttpEmbeddingModel({
       wire: 'openai',
@@ -221,5 +334,26 @@ describe('the configured embedding model', () => {
     const ready = await configured.current();
     expect(ready.kind).toBe('ready');
     if (ready.kind === 'ready') expect(ready.model.label).toBe(`e5 at ${new URL(server.baseUrl).host}`);
+  });
+
+  it('an edit of the same size within one tick of the file clock is not missed', async () => {
+    const settings = (model: string) => ({
+      provider: 'custom',
+      baseUrl: server.baseUrl,
+      search: { embeddingModel: model },
+    });
+    const dir = home(settings('aa'));
+    const file = path.join(dir, 'desktop', 'settings.json');
+    // A whole second: a time utimes can set back exactly.
+    const tick = new Date(Math.floor(Date.now() / 1000) * 1000);
+    fs.utimesSync(file, tick, tick);
+    const configured = source(dir);
+    const first = await configured.current();
+    expect(first.kind === 'ready' && first.model.label).toMatch(/^aa at/);
+    // Same inode, same size, same mtime: all a coarse clock lets two quick writes differ by.
+    fs.writeFileSync(file, JSON.stringify(settings('bb')));
+    fs.utimesSync(file, tick, tick);
+    const second = await configured.current();
+    expect(second.kind === 'ready' && second.model.label).toMatch(/^bb at/);
   });
 });

@@ -1,8 +1,10 @@
 // The embedding model of the configured provider (docs/search.md, "Embeddings (optional)"): OpenAI-compatible
 // `POST {baseUrl}/embeddings` ({model, input: [...]} → data[].embedding) and Ollama's `POST /api/embed`
 // ({model, input} → embeddings). The server is untrusted input: its answer is read with a size bound and a time
-// limit, checked with a zod schema, and refused when a vector is missing, of another length, not finite or zero. The
-// key is sent only to the address the settings name (redirects are not followed) and never appears in an error.
+// limit, checked with a zod schema, and refused when a vector is missing, of another length, not finite or zero; an
+// error answer is read up to 16 KiB and its detail cut to 300 characters. The key, and a user name and password in
+// the base URL (sent as Basic authorization), go only to the address the settings name (redirects are not followed)
+// and never appear in an error.
 import type * as Undici from 'undici';
 import type { Agent, Response } from 'undici';
 import { z } from 'zod';
@@ -20,6 +22,10 @@ export const MAX_DIMENSIONS = 8192;
 export const EMBEDDING_BATCH_SIZE = 64;
 /** Most texts one call may ask for. */
 export const MAX_INPUTS = 256;
+/** Most characters of a server's error message kept in an EmbeddingError (it reaches the model's notes and the log). */
+export const MAX_ERROR_DETAIL = 300;
+/** Most bytes of an answer that is not a success read (only its message is wanted). */
+export const ERROR_BODY_BYTES = 16 * 1024;
 // One number of a vector in JSON is at most ~25 characters ("-0.0123456789012345e-10,"); the rest is envelope.
 const BYTES_PER_NUMBER = 26;
 const ENVELOPE_BYTES = 64 * 1024;
@@ -67,7 +73,12 @@ export class HttpEmbeddingModel implements EmbeddingModel {
   readonly id: string;
   readonly label: string;
   readonly batchSize: number;
-  private readonly url: URL;
+  /** The address asked, without user name and password (fetch refuses a URL with them; messages never show them). */
+  private readonly where: string;
+  /** `Basic …` from the base URL's user name and password; null without them. */
+  private readonly basic: string | null;
+  /** What is scrubbed from every message besides the key: the URL's user name and password in each form. */
+  private readonly credentials: string[];
   private key: Promise<string | undefined> | null = null;
 
   constructor(private readonly options: EmbeddingClientOptions) {
@@ -75,12 +86,31 @@ export class HttpEmbeddingModel implements EmbeddingModel {
     try {
       url = new URL(embeddingUrl(options.wire, options.baseUrl));
     } catch {
-      throw new EmbeddingError(`the provider's base URL "${options.baseUrl}" is not a URL`);
+      throw new EmbeddingError(
+        `the provider's base URL "${withoutUserinfo(options.baseUrl).slice(0, 200)}" is not a URL`,
+      );
     }
     if (!/^https?:$/.test(url.protocol))
       throw new EmbeddingError(`the provider's base URL must start with http:// or https://`);
-    this.url = url;
-    // Never the URL's user name or password: the id is stored in the cache and the label shown.
+    // Never the URL's user name or password: the id is stored in the cache, the label and the address shown.
+    this.where = `${url.protocol}//${url.host}${url.pathname}${url.search}`;
+    this.credentials = [];
+    this.basic = null;
+    if (url.username || url.password) {
+      if (options.keyName !== null)
+        throw new EmbeddingError(
+          `the provider's base URL carries a user name and password and the provider names the API key ` +
+            `${options.keyName}: both would be sent as the Authorization header (set "apiKeyName": null to use ` +
+            'the ones in the URL, or take them out of it)',
+        );
+      const user = safeDecode(url.username);
+      const password = safeDecode(url.password);
+      this.basic = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+      this.credentials = [
+        this.basic.slice('Basic '.length),
+        ...new Set([url.username, url.password, user, password]),
+      ].filter((text) => text.length >= MIN_SCRUBBED);
+    }
     const where = `${url.protocol}//${url.host}${url.pathname}`;
     this.id = `${options.wire} ${where} ${options.model}`;
     this.label = `${options.model} at ${url.host}`;
@@ -100,6 +130,7 @@ export class HttpEmbeddingModel implements EmbeddingModel {
       return await this.request(texts, key, signal, timer, options);
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
+      // No cause: undici's error carries the request, whose headers hold the key.
       if (error instanceof EmbeddingError) throw new EmbeddingError(this.scrub(error.message, key));
       throw new EmbeddingError(this.scrub(`${this.label}: ${describe(error)}`, key));
     }
@@ -113,7 +144,7 @@ export class HttpEmbeddingModel implements EmbeddingModel {
     options: EmbedOptions,
   ): Promise<Float32Array[]> {
     const { fetch, agent } = await embeddingClient();
-    const url = this.url.toString();
+    const url = this.where;
     const late = () => new EmbeddingError(`${this.label}: no answer within ${seconds(options.timeoutMs)}`);
     let response: Response;
     try {
@@ -122,7 +153,7 @@ export class HttpEmbeddingModel implements EmbeddingModel {
         headers: {
           'content-type': 'application/json',
           accept: 'application/json',
-          ...(key ? { authorization: `Bearer ${key}` } : {}),
+          ...(key ? { authorization: `Bearer ${key}` } : this.basic ? { authorization: this.basic } : {}),
         },
         body: JSON.stringify({ model: this.options.model, input: [...texts] }),
         signal,
@@ -132,16 +163,17 @@ export class HttpEmbeddingModel implements EmbeddingModel {
       });
     } catch (error) {
       if (timer.aborted) throw late();
-      throw new EmbeddingError(`${this.label}: cannot reach ${url}: ${describe(error)}`, { cause: error });
+      throw new EmbeddingError(`${this.label}: cannot reach ${url}: ${describe(error)}`);
     }
-    const limit = responseLimitBytes(texts.length);
+    // An error answer is wanted only for its message: a small read, whatever the server sends.
+    const limit = response.ok ? responseLimitBytes(texts.length) : ERROR_BODY_BYTES;
     const body = await readBounded(response, limit);
     if (timer.aborted) throw late();
     if (response.status >= 300 && response.status < 400)
       throw new EmbeddingError(
         `${this.label}: ${url} answered with a redirect (HTTP ${response.status}); the key is not sent on`,
       );
-    if (!response.ok) throw this.statusError(response.status, body.text);
+    if (!response.ok) throw this.statusError(response.status, body.text, key);
     if (body.over)
       throw new EmbeddingError(`${this.label}: the answer is larger than ${texts.length} vectors can be`);
     let json: unknown;
@@ -191,8 +223,9 @@ export class HttpEmbeddingModel implements EmbeddingModel {
     return new EmbeddingError(`${this.label}: the answer is not an embedding list (${expected})`);
   }
 
-  private statusError(status: number, text: string): EmbeddingError {
-    const detail = errorMessage(text) || 'no details';
+  private statusError(status: number, text: string, key: string | undefined): EmbeddingError {
+    // Scrubbed before the cut, so a key the server echoes cannot be cut in two and leave its start.
+    const detail = capped(this.scrub(errorDetail(text), key)) || 'no details';
     if (status === 401 || status === 403) {
       // Looked up again next time: the person may have stored a new one.
       this.key = null;
@@ -204,37 +237,94 @@ export class HttpEmbeddingModel implements EmbeddingModel {
     }
     if (status === 404)
       return new EmbeddingError(
-        `${this.label}: HTTP 404 at ${this.url.toString()}: ${detail} (is the model available there?)`,
+        `${this.label}: HTTP 404 at ${this.where}: ${detail} (is the model available there?)`,
       );
     return new EmbeddingError(`${this.label}: HTTP ${status}: ${detail}`);
   }
 
-  // A keychain that hangs cannot hold the search past its limit.
+  // A keychain that hangs cannot hold the search past its limit. Only a key found is kept: a look-up that failed,
+  // or was still pending at the limit, is asked again by the next call.
   private async lookUpKey(signal: AbortSignal): Promise<string | undefined> {
     if (this.options.keyName === null) return undefined;
-    this.key ??= this.options.getKey().catch(() => undefined);
-    const key = this.key;
+    const key = (this.key ??= this.options.getKey());
+    const forget = () => {
+      if (this.key === key) this.key = null;
+    };
     return new Promise<string | undefined>((resolve, reject) => {
-      const stop = () => reject(new EmbeddingError(`${this.label}: the key look-up took too long`));
+      const stop = () => {
+        forget();
+        reject(new EmbeddingError(`${this.label}: the key look-up took too long`));
+      };
       if (signal.aborted) return stop();
       signal.addEventListener('abort', stop, { once: true });
       key.then(
         (value) => {
           signal.removeEventListener('abort', stop);
+          if (!value) forget();
           resolve(value || undefined);
         },
-        () => resolve(undefined),
+        () => {
+          signal.removeEventListener('abort', stop);
+          forget();
+          resolve(undefined);
+        },
       );
     });
   }
 
-  // The key never leaves in a message, even when a server echoes it back.
+  // The key, and the base URL's user name and password, never leave in a message, even when a server echoes them.
   private scrub(text: string, key: string | undefined): string {
-    return key ? text.split(key).join(`[redacted:${this.options.keyName ?? 'key'}]`) : text;
+    let out = key ? text.split(key).join(`[redacted:${this.options.keyName ?? 'key'}]`) : text;
+    for (const secret of this.credentials) out = out.split(secret).join('[redacted:base URL credentials]');
+    return out;
   }
 }
 
-/** A response's text, at most `max` bytes of it; `over` when there was more. Stops reading at the bound. */
+// Shorter pieces of a URL's user name or password would scrub words of the message by chance.
+const MIN_SCRUBBED = 3;
+
+/** A server's error message cut to MAX_ERROR_DETAIL characters, saying how much was cut. */
+function capped(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_ERROR_DETAIL
+    ? `${flat.slice(0, MAX_ERROR_DETAIL)} [output truncated: ${flat.length - MAX_ERROR_DETAIL} characters cut]`
+    : flat;
+}
+
+/**
+ * The message of an error body, also when the read stopped at ERROR_BODY_BYTES inside it: `{"error": "…` cut off
+ * still gives its message's start rather than the JSON around it.
+ */
+function errorDetail(text: string): string {
+  const trimmed = text.trim();
+  try {
+    JSON.parse(trimmed);
+    return errorMessage(trimmed);
+  } catch {
+    const start = /^\{\s*"error"\s*:\s*(?:\{\s*"message"\s*:\s*)?"((?:[^"\\]|\\.)*)/.exec(trimmed);
+    if (!start?.[1]) return errorMessage(trimmed);
+    try {
+      return JSON.parse(`"${start[1].replace(/\\[^"\\/bfnrtu]?$/, '')}"`) as string;
+    } catch {
+      return start[1];
+    }
+  }
+}
+
+/** A URL as text without its user name and password (for one that does not parse). */
+function withoutUserinfo(text: string): string {
+  return text.trim().replace(/^([a-z][a-z0-9+.-]*:\/*)[^/?#]*@/i, '$1');
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A response's text, its first `max` bytes; `over` when there was more. Stops reading at the bound. */
 async function readBounded(response: Response, max: number): Promise<{ text: string; over: boolean }> {
   if (!response.body) return { text: '', over: false };
   const decoder = new TextDecoder();
@@ -243,9 +333,10 @@ async function readBounded(response: Response, max: number): Promise<{ text: str
   try {
     for await (const chunk of response.body) {
       const bytes = chunk as Uint8Array;
+      // Leaving the loop cancels the rest of the body; the part up to the bound is kept.
+      if (size + bytes.length > max)
+        return { text: text + decoder.decode(bytes.subarray(0, max - size)), over: true };
       size += bytes.length;
-      // Leaving the loop cancels the rest of the body.
-      if (size > max) return { text, over: true };
       text += decoder.decode(bytes, { stream: true });
     }
   } catch {

@@ -40,7 +40,12 @@ export type EmbeddingServerMode =
   /** A redirect to another address. */
   | 'redirect'
   /** A vector of 100,000 numbers. */
-  | 'too-long';
+  | 'too-long'
+  /**
+   * 500 whose JSON `error` is 260 KB long, with the Authorization header it got echoed so that it straddles the
+   * 300th character (a cap that cut before scrubbing would leave the key's start).
+   */
+  | 'huge-error';
 
 /** Options of the server. */
 export interface EmbeddingServerOptions {
@@ -51,6 +56,9 @@ export interface EmbeddingServerOptions {
   /** The key the server expects as `Bearer <key>`; unset: any or none. */
   key?: string;
 }
+
+/** Length of the `huge-error` body's message. */
+export const HUGE_ERROR_CHARS = 260 * 1024;
 
 /** A running server. */
 export interface EmbeddingServer {
@@ -64,6 +72,8 @@ export interface EmbeddingServer {
   authorizations: string[];
   mode: EmbeddingServerMode;
   delayMs: number;
+  /** A request with a text containing this answers 500 whatever the mode (a batch that fails, the others fine). */
+  failOn: string | null;
   /** The vector a text gets (what the server answers in mode ok). */
   vectorOf(text: string): number[];
   close(): Promise<void>;
@@ -94,6 +104,7 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
     authorizations: [],
     mode: 'ok',
     delayMs: 0,
+    failOn: null,
     vectorOf: (text) => vectorOf(text),
     close: () => Promise.resolve(),
   };
@@ -131,7 +142,13 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
     if (response.destroyed) return;
     if (options.key !== undefined && authorization !== `Bearer ${options.key}`)
       return json(401, { error: { message: 'Incorrect API key provided' } });
+    if (server.failOn !== null && inputs.some((text) => text.includes(server.failOn as string)))
+      return json(500, { error: 'this batch failed' });
     switch (server.mode) {
+      case 'huge-error':
+        return json(500, {
+          error: `${'e'.repeat(280)} ${authorization} ${'x'.repeat(HUGE_ERROR_CHARS)}`,
+        });
       case 'error':
         return json(500, { error: 'the model crashed' });
       case 'echo-key':
