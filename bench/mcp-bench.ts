@@ -1,15 +1,18 @@
 // MCP call overhead: echo on server-everything through our dispatcher vs the raw SDK client on the same server
 // binary in the same run, over stdio and Streamable HTTP (median and p99 per call; target: < 10 % on the median).
 //
-// Measured on the 2-CPU dev VM (noisy: ±30 µs between runs), median over stdio:
-//   before (9e369ab): 0.278 ms vs raw SDK 0.164 ms (1.70×, +114 µs); vs the same session raw 0.142 ms (1.97×, +137 µs)
-//   after  (8c770ba): 0.241 ms vs raw SDK 0.177 ms (1.36×, +64 µs);  vs the same session raw 0.128 ms (1.88×, +113 µs)
-//   with a call-event listener attached, as every host has (since then): 0.231 ms vs 0.181 ms (1.28×, +50 µs)
-// Where the rest goes (performance.now() around the handler's client.callTool, 5,000 calls): ~19 µs before the
-// request is sent (prepare, validate, two definition settles, runWithLimit: its AbortSignal alone costs ~5 µs on
-// Node 20, its abort listener and promise race ~4 µs more), ~5 µs after the answer, and ~30 µs more inside the SDK
-// call than the same session called without options (its signal listener, progress token and timers account for
-// ~10 µs in isolation; the rest is unexplained, probably GC and scheduling on 2 CPUs). Target not met yet.
+// Since 2026-12 "ours" is the app's real composition root (createCore: settings.json read per batch, the secret store's
+// redactor, a call-event listener) built by esbuild as the app ships, not a test core run under tsx; tsx's keepNames
+// helper alone added ~60-90 µs per call, which only development pays (its row is printed beside). Calls go through
+// `dispatcher.dispatch` with `sandbox: null` (MCP servers are not sandboxed either way), one call at a time.
+//
+// Measured on the 2-CPU dev VM (noisy: ±30 µs between runs), median over stdio, quiet machine (node -e 0 = 109 ms):
+//   test core under tsx, 2026-11 (d934073): 0.231 ms vs raw SDK 0.181 ms (1.28×, +50 µs)
+//   real core as built, 2026-12: 0.250 ms vs raw SDK 0.186 ms (1.34×, +64 µs); vs the same session raw 0.119 ms
+//     (+131 µs); the same under tsx 0.337 ms (1.81×). Streamable HTTP 3.39 ms vs 3.27 ms (1.04×).
+// Where it goes (CPU profiles): an AbortSignal per call (~5-10 µs on Node 20), a stat of settings.json per batch
+// (~4 µs), prepare/validate/approve (~10 µs), the SDK's own options (signal listener, progress token, timers), and a
+// pipe write that costs more the longer the server sat idle (the VM wakes its CPU). Target not met.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
