@@ -32,35 +32,76 @@ export interface LoadOptions {
   agenvoyHome?: string;
 }
 
+/** The most tool folders one scan folder loads, the first by name (MCP servers are held to 2,000 tools each). */
+export const MAX_TOOL_FOLDERS = 5000;
+/** The most entries of one scan folder read at all: a folder of a million names is not listed whole. */
+export const MAX_FOLDER_ENTRIES = 20_000;
+
+/** Bounds of one scan (the defaults above; tests lower them). */
+export interface ScanLimits {
+  folders: number;
+  entries: number;
+}
+
 /** Reads one scan folder; a folder that does not exist yet has no tools and no problems. */
-export async function scanDir(scan: ScanDir, options: LoadOptions = {}): Promise<Discovery> {
-  let entries: Dirent[];
+export async function scanDir(
+  scan: ScanDir,
+  options: LoadOptions = {},
+  limits: ScanLimits = { folders: MAX_TOOL_FOLDERS, entries: MAX_FOLDER_ENTRIES },
+): Promise<Discovery> {
+  const problems: ScriptProblem[] = [];
+  const problem = (reason: string): ScriptProblem => ({
+    dir: scan.dir,
+    file: scan.dir,
+    reason,
+    scope: scan.scope,
+  });
+  const entries: Dirent[] = [];
   try {
-    entries = (await fs.readdir(scan.dir, { withFileTypes: true })).sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-    );
+    // Read in batches and stopped at the bound: a hostile repository's folder of a million names costs no more than
+    // the bound (leaving the loop closes the folder).
+    for await (const entry of await fs.opendir(scan.dir, { bufferSize: 256 })) {
+      if (entries.length >= limits.entries) {
+        problems.push(
+          problem(
+            `holds more than ${limits.entries.toLocaleString('en-US')} entries: only the first ` +
+              `${limits.entries.toLocaleString('en-US')} read are considered`,
+          ),
+        );
+        break;
+      }
+      entries.push(entry);
+    }
   } catch (error) {
     if (isMissing(error)) return { tools: [], problems: [] };
-    return {
-      tools: [],
-      problems: [
-        { dir: scan.dir, file: scan.dir, reason: `cannot read: ${message(error)}`, scope: scan.scope },
-      ],
-    };
+    return { tools: [], problems: [problem(`cannot read: ${message(error)}`)] };
   }
-  // `_shared` and `.git` style folders hold helpers, not tools.
-  const folders = entries.filter((entry) => !entry.name.startsWith('_') && !entry.name.startsWith('.'));
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // `_shared` and `.git` style folders hold helpers, not tools; a loose file is not a tool.
+  let folders = entries.filter(
+    (entry) =>
+      !entry.name.startsWith('_') &&
+      !entry.name.startsWith('.') &&
+      (entry.isDirectory() || entry.isSymbolicLink()),
+  );
+  if (folders.length > limits.folders) {
+    problems.push(
+      problem(
+        `holds ${folders.length.toLocaleString('en-US')} tool folders: the first ` +
+          `${limits.folders.toLocaleString('en-US')} by name are loaded, the rest are not`,
+      ),
+    );
+    folders = folders.slice(0, limits.folders);
+  }
   // Folders load a few at a time: each is a handful of small reads, and one by one the scan would wait on the disk
   // for each in turn. The results keep the folders' sorted order, which decides between duplicate names.
   const loaded = await mapBounded(folders, SCAN_CONCURRENCY, async (entry) => {
     const dir = path.join(scan.dir, entry.name);
     // The entry's own type spares a stat; a symlink is followed (a symlinked tool folder is a tool folder).
-    const folder =
-      entry.isDirectory() ||
-      (entry.isSymbolicLink() && (await fs.stat(dir).catch(() => null))?.isDirectory());
+    const folder = entry.isDirectory() || (await fs.stat(dir).catch(() => null))?.isDirectory() === true;
     return folder ? loadToolFolder(dir, scan.scope, options) : null;
   });
-  const found: Discovery = { tools: [], problems: [] };
+  const found: Discovery = { tools: [], problems };
   for (const result of loaded) {
     if (result === null) continue;
     if ('reason' in result) found.problems.push(result);

@@ -1,7 +1,8 @@
 // A hostile repository's script folders may hold a tool.json that is not a file: a fifo (opening it waits for a writer
 // forever, holding one of libuv's four file threads, so five of them stopped every file operation of the app), a
 // device, a folder, or a link to one of those. Each is refused as a problem with its reason, at once, and the other
-// tools still load (docs/robustness.md, "Script folders").
+// tools still load; and a folder of more tool folders or entries than a scan reads is cut at its bound, saying so
+// (docs/robustness.md, "Script folders").
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -72,7 +73,9 @@ describe('a tool.json that is not a regular file', () => {
     const probe = path.join(tmp, 'probe.txt');
     fs.writeFileSync(probe, 'still reading');
     const reads = Array.from({ length: 8 }, () => fs.promises.readFile(probe, 'utf8'));
-    expect(await within(5_000, Promise.all(reads), 'reading after the scan')).toEqual(Array(8).fill('still reading'));
+    expect(await within(5_000, Promise.all(reads), 'reading after the scan')).toEqual(
+      Array(8).fill('still reading'),
+    );
   });
 
   it('a fifo named .git does not hold up the workspace check for embedded repositories', async () => {
@@ -83,5 +86,36 @@ describe('a tool.json that is not a regular file', () => {
     fs.writeFileSync(path.join(root, 'real', '.git', 'HEAD'), 'ref: refs/heads/main\n');
     const found = await within(10_000, embeddedRepositories(root), 'the check');
     expect(found.map((dir) => path.relative(root, dir))).not.toContain(path.join('vendor', 'lib', '.git'));
+  });
+});
+
+describe('a scan folder with more than it may load', () => {
+  it('loads the first tool folders by name up to the bound and says the rest were not loaded', async () => {
+    for (let i = 0; i < 30; i++)
+      writeToolFolder(scan, `t${String(i).padStart(2, '0')}`, { manifest: manifest(`t${i}`), js: '' });
+    fs.writeFileSync(path.join(scan, 'README.md'), 'loose files do not count');
+    const found = await scanDir({ dir: scan, scope: 'workspace' }, {}, { folders: 12, entries: 1000 });
+    expect(found.tools.map((tool) => tool.toolName)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `script_t${i}`),
+    );
+    expect(found.problems).toEqual([
+      expect.objectContaining({
+        dir: scan,
+        reason: 'holds 30 tool folders: the first 12 by name are loaded, the rest are not',
+      }),
+    ]);
+  });
+
+  it('reads no more entries than the bound, however many the folder holds', async () => {
+    for (let i = 0; i < 300; i++) fs.mkdirSync(path.join(scan, `empty${i}`));
+    const found = await scanDir({ dir: scan, scope: 'workspace' }, {}, { folders: 1000, entries: 100 });
+    const bound = found.problems.filter((p) => p.dir === scan);
+    expect(bound).toEqual([
+      expect.objectContaining({
+        reason: 'holds more than 100 entries: only the first 100 read are considered',
+      }),
+    ]);
+    // Each folder read is an empty one: a problem of its own, and only 100 of them.
+    expect(found.problems.filter((p) => p.dir !== scan)).toHaveLength(100);
   });
 });
