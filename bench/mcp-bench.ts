@@ -121,7 +121,12 @@ export async function run(): Promise<BenchRow[]> {
   // A second process of the same server, reached by the SDK's own client and stdio transport.
   const raw = await rawClient(new StdioClientTransport({ ...stdioServer, stderr: 'ignore' }));
   try {
-    const times = await compare({ ours: ours.call, raw: raw.call, same: ours.sameSession, tsx: oursTsx.call });
+    const times = await compare({
+      ours: ours.call,
+      raw: raw.call,
+      same: ours.sameSession,
+      tsx: oursTsx.call,
+    });
     const [mine, sdk, same, dev] = [times.ours, times.raw, times.same, times.tsx] as number[][];
     result.push(
       ...rows(

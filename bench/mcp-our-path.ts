@@ -11,7 +11,10 @@ import { policyGate } from '../main/core/gate-port';
 export async function ourPath(server: Record<string, unknown>) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-bench-mcp-'));
   // trust: true makes echo (readOnlyHint) alwaysAllow, so no approval is measured.
-  fs.writeFileSync(path.join(home, 'mcp.json'), JSON.stringify({ servers: { ev: { ...server, trust: true } } }));
+  fs.writeFileSync(
+    path.join(home, 'mcp.json'),
+    JSON.stringify({ servers: { ev: { ...server, trust: true } } }),
+  );
   fs.mkdirSync(path.join(home, 'desktop'), { recursive: true });
   fs.writeFileSync(
     path.join(home, 'desktop', 'settings.json'),

