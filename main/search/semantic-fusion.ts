@@ -148,6 +148,13 @@ export function closestTools(
   return closestRows(matrix, similarities(queries, matrix), depth);
 }
 
+/** A hit of the lexical ranking, as the fusion reads it. */
+export interface LexicalHit {
+  name: string;
+  matches: ReadonlyArray<{ weight: number }>;
+  unmatched: readonly string[];
+}
+
 /**
  * How much of the query a lexical hit matched, from 0 to 1: the weights of its matches (1 for a query word itself,
  * less for a related word) over the query words, matched or not. A hit found through far-fetched relations

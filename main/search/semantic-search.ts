@@ -3,53 +3,33 @@
 // stands in the way of the lexical ranking: not configured, it sends nothing; failing, slow or still computing, the
 // search is lexical with a note that says why.
 import type { RegisteredTool, ToolRegistry } from '../core/registry';
-import { definitionHash } from '../core/definition-hash';
 import type { EmbeddingModel, EmbeddingSource, ToolVector, ToolVectorCache } from '../core/embedding-port';
-import type { FusedEntry } from './semantic-fusion';
-import type { VectorMatrix } from './semantic-fusion';
-import {
-  closestRows,
-  fuseRankings,
-  matchStrength,
-  SEMANTIC_DEPTH,
-  similarities,
-  vectorMatrix,
-} from './semantic-fusion';
+import type { FusedEntry, LexicalHit } from './semantic-fusion';
+import { closestRows, fuseRankings, matchStrength, SEMANTIC_DEPTH, similarities } from './semantic-fusion';
 import { queryText, TOOL_TEXT_VERSION, toolText } from './tool-text';
-
-/** The limit on embedding the query: search waits no longer than this for its vector. */
-export const QUERY_EMBED_TIMEOUT_MS = 2_000;
-/** The limit on one background request embedding a batch of tools. */
-export const BATCH_EMBED_TIMEOUT_MS = 30_000;
-/** Background requests in flight at once. */
-export const EMBED_CONCURRENCY = 2;
-/** After the background embedding fails, it is tried again no sooner than this. */
-export const INDEX_RETRY_MS = 60_000;
-/** After the query's embedding fails, searches stay lexical this long without asking again. */
-export const QUERY_RETRY_MS = 30_000;
-/** Most tools embedded (a catalogue past it is embedded up to it, in name order). */
-export const MAX_EMBEDDED_TOOLS = 20_000;
-/** Query vectors kept in memory, most recently used last. */
-export const QUERY_CACHE_SIZE = 64;
-/** The longest tool vector taken (what the embedding client takes: the largest common models give 3,072 or 4,096). */
-export const MAX_VECTOR_DIMENSIONS = 8192;
-/**
- * Most numbers the tool vectors held in memory may add up to (64 MiB of float32; the matrix the search scores is a
- * copy of as much again): past it, the tools after the first in name order are ranked by keywords only. 20,000 tools
- * of 768 numbers fit; of 4,096, the first 4,096 do.
- */
-export const MAX_VECTOR_NUMBERS = 16 * 1024 * 1024;
-/** Longest reason kept for a note or a log line (the client cuts a server's own message to 300 characters). */
-export const MAX_REASON_CHARS = 500;
-// Tool vectors read from the cache per step; the event loop gets a turn between steps.
-const CACHE_READ_CHUNK = 500;
-
-/** A hit of the lexical ranking, as the fusion reads it. */
-export interface LexicalHit {
-  name: string;
-  matches: ReadonlyArray<{ weight: number }>;
-  unmatched: readonly string[];
-}
+import {
+  BATCH_EMBED_TIMEOUT_MS,
+  CACHE_READ_CHUNK,
+  EMBED_CONCURRENCY,
+  INDEX_RETRY_MS,
+  MAX_EMBEDDED_TOOLS,
+  MAX_VECTOR_NUMBERS,
+  QUERY_CACHE_SIZE,
+  QUERY_EMBED_TIMEOUT_MS,
+  QUERY_RETRY_MS,
+  reasonOf,
+} from './semantic-limits';
+import type { ModelVectors } from './tool-vectors';
+import {
+  contentHash,
+  keepOnly,
+  MatrixCache,
+  newModelVectors,
+  RecentVectors,
+  takeVector,
+  VectorLengthChanged,
+  vectorLimit,
+} from './tool-vectors';
 
 /** What a semantic search returns: the fused ranking, or null for "use the lexical one"; a note for the model. */
 export interface SemanticResult {
@@ -73,21 +53,11 @@ export interface SemanticSearchOptions {
   now?: () => number;
 }
 
-/** Tool vectors for one model id. */
-interface ModelVectors {
-  id: string;
-  vectors: Map<string, { hash: string; vector: Float32Array }>;
-  /** The length every vector of this model has; null until the first arrives. */
-  length: number | null;
-  /** Bumped whenever a vector is added or the set is dropped. */
-  version: number;
-}
-
 /** The semantic ranking over a registry's usable tools. */
 export class SemanticSearch {
   private readonly unsubscribe: () => void;
   private readonly controller = new AbortController();
-  private readonly queryVectors = new Map<string, Float32Array>();
+  private readonly queryVectors = new RecentVectors(QUERY_CACHE_SIZE);
   private vectors: ModelVectors | null = null;
   private cache: Promise<ToolVectorCache | null> | null = null;
   /** The registry changed since the last background pass (or none ran yet). */
@@ -100,13 +70,7 @@ export class SemanticSearch {
   private lastWarning: string | null = null;
   /** The usable tools and their hashes, until the registry changes (sorting thousands per search would cost more than the search). */
   private tools: Array<{ name: string; hash: string; tool: RegisteredTool }> | null = null;
-  private matrix: {
-    tools: ReadonlyArray<{ name: string; hash: string }>;
-    vectors: ModelVectors;
-    version: number;
-    matrix: VectorMatrix;
-    rows: Map<string, number> | null;
-  } | null = null;
+  private readonly matrices = new MatrixCache();
   private readonly now: () => number;
 
   constructor(
@@ -171,7 +135,7 @@ export class SemanticSearch {
     const vectors = this.vectorsOf(model);
     this.kick(model);
     const tools = this.currentTools();
-    const usable = this.matrixOf(vectors, tools);
+    const usable = this.matrices.of(vectors, tools);
     if (usable.names.length === 0) {
       const why = this.indexError
         ? `embedding the tools with ${model.label} failed (${this.indexError}); it is tried again within a minute`
@@ -211,7 +175,7 @@ export class SemanticSearch {
     }
     const scores = similarities(queryVectors, usable);
     const closest = closestRows(usable, scores, SEMANTIC_DEPTH);
-    const rows = this.rowsOf(usable);
+    const rows = this.matrices.rows(usable);
     const fused = fuseRankings(
       lexical.map((hit) => hit.name),
       closest,
@@ -251,50 +215,14 @@ export class SemanticSearch {
       });
       missing.forEach((text, at) => this.queryVectors.set(key(text), got[at] as Float32Array));
     }
-    return phrasings.map((text) => {
-      const vector = this.queryVectors.get(key(text)) as Float32Array;
-      // Most recently used last, so the first is the one to drop.
-      this.queryVectors.delete(key(text));
-      this.queryVectors.set(key(text), vector);
-      while (this.queryVectors.size > QUERY_CACHE_SIZE) {
-        const oldest = this.queryVectors.keys().next().value as string;
-        this.queryVectors.delete(oldest);
-      }
-      return vector;
-    });
-  }
-
-  /** The vectors of the current tools as one matrix, rebuilt only when the tools or the vectors changed. */
-  private matrixOf(
-    vectors: ModelVectors,
-    tools: ReadonlyArray<{ name: string; hash: string }>,
-  ): VectorMatrix {
-    const cached = this.matrix;
-    if (cached && cached.tools === tools && cached.vectors === vectors && cached.version === vectors.version)
-      return cached.matrix;
-    const matrix = vectorMatrix(
-      tools.flatMap((tool) => {
-        const held = vectors.vectors.get(tool.name);
-        return held && held.hash === tool.hash ? [{ name: tool.name, vector: held.vector }] : [];
-      }),
-    );
-    this.matrix = { tools, vectors, version: vectors.version, matrix, rows: null };
-    return matrix;
-  }
-
-  /** Each tool's row in the matrix. */
-  private rowsOf(matrix: VectorMatrix): Map<string, number> {
-    const cached = this.matrix;
-    if (cached?.matrix !== matrix) return new Map(matrix.names.map((name, row) => [name, row]));
-    cached.rows ??= new Map(matrix.names.map((name, row) => [name, row]));
-    return cached.rows;
+    return phrasings.map((text) => this.queryVectors.use(key(text)) as Float32Array);
   }
 
   /** The vectors of this model (a new set when the model id changed). */
   private vectorsOf(model: EmbeddingModel): ModelVectors {
     const id = `${model.id} text=${TOOL_TEXT_VERSION}`;
     if (this.vectors?.id !== id) {
-      this.vectors = { id, vectors: new Map(), length: null, version: 0 };
+      this.vectors = newModelVectors(id);
       this.dirty = true;
       this.indexRetryAt = 0;
       this.indexError = null;
@@ -315,25 +243,12 @@ export class SemanticSearch {
       .slice(0, MAX_EMBEDDED_TOOLS)
       .map((tool) => ({ name: tool.spec.name, hash: contentHash(tool), tool }));
     this.tools = tools;
-    const vectors = this.vectors;
-    if (vectors) {
-      const names = new Set(tools.map((tool) => tool.name));
-      let dropped = false;
-      for (const name of vectors.vectors.keys())
-        if (!names.has(name)) {
-          vectors.vectors.delete(name);
-          dropped = true;
-        }
-      if (dropped) vectors.version++;
-    }
+    if (this.vectors) keepOnly(this.vectors, new Set(tools.map((tool) => tool.name)));
     return tools;
   }
 
-  /** How many tools' vectors may be held: MAX_VECTOR_NUMBERS over the vectors' length (all, until it is known). */
   private limitOf(vectors: ModelVectors): number {
-    if (vectors.length === null) return MAX_EMBEDDED_TOOLS;
-    const numbers = this.options.maxVectorNumbers ?? MAX_VECTOR_NUMBERS;
-    return Math.min(MAX_EMBEDDED_TOOLS, Math.floor(numbers / vectors.length));
+    return vectorLimit(vectors, this.options.maxVectorNumbers ?? MAX_VECTOR_NUMBERS);
   }
 
   /** How many tool vectors are held in memory (tests, the bench). */
@@ -434,31 +349,15 @@ export class SemanticSearch {
     if (failure) throw (failure as { error: unknown }).error;
   }
 
-  /**
-   * Takes a vector into memory (true when taken). One longer than MAX_VECTOR_DIMENSIONS, or of another length than the
-   * model's, is refused (from the model: an error); past the bound on numbers held, a new tool's is left out.
-   */
+  /** Takes a vector into memory (see takeVector); a change of length forgets the whole set. */
   private accept(vectors: ModelVectors, found: ToolVector, from: 'cache' | 'model'): boolean {
-    const length = found.vector.length;
-    if (length < 1 || length > MAX_VECTOR_DIMENSIONS) {
-      if (from === 'cache') return false;
-      throw new Error(
-        `the model answered vectors of ${length} numbers (at most ${MAX_VECTOR_DIMENSIONS} are taken)`,
-      );
-    }
-    if (vectors.length === null) vectors.length = length;
-    if (length !== vectors.length) {
-      if (from === 'cache') return false;
+    try {
+      return takeVector(vectors, found, from, this.limitOf(vectors));
+    } catch (error) {
       // Forget the old set: the next pass (after the retry wait) embeds everything at the new length.
-      void this.forget(vectors);
-      throw new Error(
-        `the model answered vectors of ${length} numbers where earlier ones had ${vectors.length}`,
-      );
+      if (error instanceof VectorLengthChanged) void this.forget(vectors);
+      throw error;
     }
-    if (!vectors.vectors.has(found.name) && vectors.vectors.size >= this.limitOf(vectors)) return false;
-    vectors.vectors.set(found.name, { hash: found.hash, vector: found.vector });
-    vectors.version++;
-    return true;
   }
 
   /** Drops every vector of the set (memory and cache); the next to arrive sets the length again. */
@@ -496,18 +395,4 @@ export class SemanticSearch {
     this.lastWarning = line;
     this.options.warn?.(message, { reason });
   }
-}
-
-/** An error's message on one line, cut to MAX_REASON_CHARS: it goes into notes the model reads and into the log. */
-export function reasonOf(error: unknown): string {
-  const text = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
-  return text.length > MAX_REASON_CHARS
-    ? `${text.slice(0, MAX_REASON_CHARS)} [output truncated: ${text.length - MAX_REASON_CHARS} characters cut]`
-    : text;
-}
-
-/** The hash a tool's vector is kept under: the content part of its definition hash (description and parameters). */
-export function contentHash(tool: RegisteredTool): string {
-  const [content] = tool.definitionHash.split('@');
-  return content || definitionHash(tool.spec.description, tool.spec.parameters);
 }
