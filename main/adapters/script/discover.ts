@@ -119,7 +119,9 @@ export async function loadToolFolder(
   const manifestFile = path.join(dir, 'tool.json');
   let text: string;
   try {
-    const read = await readBounded(manifestFile, MAX_MANIFEST_BYTES);
+    // A workspace's tool.json is never read through a link: a hostile repository could point it at a private file,
+    // whose first characters the parse error would then carry into the log.
+    const read = await readBounded(manifestFile, MAX_MANIFEST_BYTES, { noFollow: scope === 'workspace' });
     if (read === null) {
       return {
         dir,
@@ -250,8 +252,17 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * A tool.json's text, or null when it holds more than `limit` bytes; never reads more than limit + 1 bytes, and throws
  * for anything but a regular file (never waiting on a fifo).
  */
-export async function readBounded(file: string, limit: number): Promise<string | null> {
-  const handle = await fs.open(file, READ_FLAGS);
+export async function readBounded(
+  file: string,
+  limit: number,
+  options: { noFollow?: boolean } = {},
+): Promise<string | null> {
+  const flags = READ_FLAGS | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
+  const handle = await fs.open(file, flags).catch((error: NodeJS.ErrnoException) => {
+    if (options.noFollow && error.code === 'ELOOP')
+      throw new Error('it is a link (a workspace tool.json must be a file)');
+    throw error;
+  });
   try {
     // Sized by the file, so a folder rescan does not allocate the limit for every small tool.json.
     const opened = await handle.stat();

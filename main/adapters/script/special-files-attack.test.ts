@@ -2,6 +2,7 @@
 // forever, holding one of libuv's four file threads, so five of them stopped every file operation of the app), a
 // device, a folder, or a link to one of those. Each is refused as a problem with its reason, at once, and the other
 // tools still load; and a folder of more tool folders or entries than a scan reads is cut at its bound, saying so
+// A workspace tool.json is never read through a link, and a parse error never quotes the text
 // (docs/robustness.md, "Script folders").
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -64,8 +65,13 @@ describe('a tool.json that is not a regular file', () => {
     expect(Object.keys(reasons).sort()).toEqual(
       ['device', 'fifo0', 'fifo1', 'fifo2', 'fifo3', 'fifo4', 'fifo5', 'folder', 'link-to-fifo'].sort(),
     );
-    for (const name of ['fifo0', 'fifo5', 'link-to-fifo', 'device']) {
+    for (const name of ['fifo0', 'fifo5'])
       expect(reasons[name]).toBe('cannot read tool.json: it is not a regular file');
+    // In a workspace a link is refused before it is opened: a fifo or a device behind it is never reached.
+    for (const name of ['link-to-fifo', 'device']) {
+      expect(reasons[name]).toBe(
+        'cannot read tool.json: it is a link (a workspace tool.json must be a file)',
+      );
     }
     expect(reasons.folder).toMatch(/^cannot read tool.json: /);
 
@@ -117,5 +123,44 @@ describe('a scan folder with more than it may load', () => {
     ]);
     // Each folder read is an empty one: a problem of its own, and only 100 of them.
     expect(found.problems.filter((p) => p.dir !== scan)).toHaveLength(100);
+  });
+});
+
+describe('a tool.json that points at a private file', () => {
+  const CANARY = 'AKIACANARY7F3Q';
+
+  it('is not read through a link in a workspace, and a parse error never quotes the text', async () => {
+    const secret = path.join(tmp, 'home', '.aws', 'credentials');
+    fs.mkdirSync(path.dirname(secret), { recursive: true });
+    fs.writeFileSync(secret, `[default]\naws_access_key_id=${CANARY}\n`);
+    oddFolder('linked', (file) => fs.symlinkSync(secret, file));
+    // The same text as a real file of the repository: refused as JSON, and the reason does not carry it either.
+    oddFolder('copied', (file) => fs.writeFileSync(file, `${CANARY}[default]`));
+    const found = await scanDir({ dir: scan, scope: 'workspace' });
+    const reasons = Object.fromEntries(found.problems.map((p) => [path.basename(p.dir), p.reason]));
+    expect(reasons.linked).toBe('cannot read tool.json: it is a link (a workspace tool.json must be a file)');
+    expect(reasons.copied).toBe('malformed JSON: the text is not valid JSON');
+    expect(JSON.stringify(found)).not.toContain(CANARY.slice(0, 6));
+  });
+
+  it('a global tool.json linked to a fifo or a device is refused as not a regular file, at once', async () => {
+    const fifo = path.join(tmp, 'global.fifo');
+    mkfifo(fifo);
+    oddFolder('to-fifo', (file) => fs.symlinkSync(fifo, file));
+    oddFolder('to-device', (file) => fs.symlinkSync('/dev/zero', file));
+    const found = await within(10_000, scanDir({ dir: scan, scope: 'global' }), 'the scan');
+    expect(found.problems.map((p) => p.reason)).toEqual([
+      'cannot read tool.json: it is not a regular file',
+      'cannot read tool.json: it is not a regular file',
+    ]);
+  });
+
+  it('a global tool.json may still be a link (the person made it)', async () => {
+    const target = path.join(tmp, 'manifests', 'tool.json');
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, JSON.stringify(manifest('linked_tool')));
+    oddFolder('linked', (file) => fs.symlinkSync(target, file));
+    const found = await scanDir({ dir: scan, scope: 'global' });
+    expect(found.tools.map((tool) => tool.toolName)).toEqual(['script_linked_tool']);
   });
 });

@@ -25,7 +25,7 @@ export function parseManifest(text: string): ManifestResult {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { ok: false, reason: `malformed JSON: ${(error as Error).message}` };
+    return { ok: false, reason: `malformed JSON: ${withoutText((error as Error).message)}` };
   }
   const bounds = boundsProblem(raw);
   if (bounds) return { ok: false, reason: bounds };
@@ -94,4 +94,11 @@ export function unknownKeyWarning(key: string): string {
     ? UNKNOWN_KEY_HINTS[key]
     : `known keys: ${KNOWN_KEYS.join(', ')}`;
   return `tool.json: unknown key ${shown} is ignored (${hint})`;
+}
+
+// V8's message quotes the start of the text ('Unexpected token 'd', "[default]\na"... is not valid JSON'): the reason is
+// logged and shown, and the file may not be what it claims: that form is replaced, and the others say only where the text
+// breaks.
+function withoutText(message: string): string {
+  return / is not valid JSON$/.test(message) ? 'the text is not valid JSON' : message;
 }
