@@ -3,6 +3,7 @@
 // being read, each change reads the file fresh and is written atomically, one change at a time in this process.
 import fs from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-write';
+import { fileStamp } from './file-stamp';
 
 /** What reading found: the file's content, or why it cannot be used. */
 export type JsonFileState<F> = { kind: 'ok'; file: F } | { kind: 'damaged'; problem: string };
@@ -31,7 +32,7 @@ export class JsonFileStore<F> {
     private readonly kind: JsonFileKind<F>,
   ) {}
 
-  /** Reads the file (cached until its size, mtime or inode changes); a missing file is the empty one. */
+  /** Reads the file (cached while its stamp holds: main/core/file-stamp.ts); a missing file is the empty one. */
   async read(): Promise<JsonFileState<F>> {
     let stat;
     try {
@@ -40,10 +41,12 @@ export class JsonFileStore<F> {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ok', file: this.kind.empty() };
       return { kind: 'damaged', problem: `cannot read ${this.file}: ${(error as Error).message}` };
     }
-    const stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
-    if (this.cache?.stamp === stamp) return this.cache.state;
+    // A file changed in the last moments has no stamp and is read again (main/core/file-stamp.ts): another process's
+    // rewrite of the same size within one tick of the file clock must not be served from the old reading.
+    const stamp = fileStamp(stat);
+    if (stamp !== null && this.cache?.stamp === stamp) return this.cache.state;
     const state = stat.size > this.kind.maxBytes ? this.tooLarge(stat.size) : await this.load();
-    this.cache = { stamp, state };
+    this.cache = stamp === null ? null : { stamp, state };
     return state;
   }
 

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CoreSettings, SETTLE_MS } from './core-settings';
+import { STAMP_SETTLE_MS as SETTLE_MS } from '../core/file-stamp';
+import { CoreSettings } from './core-settings';
 
 let dir: string;
 let file: string;

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import type { WebSettings } from '../../tools/sdk/web/web-settings';
 import { DEFAULT_TOOL_ARGUMENTS_BYTES } from '../core/argument-size';
+import { fileStamp } from '../core/file-stamp';
 import type { limitsOf } from './limits';
 import type { readSettings, SettingsReading } from './settings-file';
 
@@ -15,17 +16,11 @@ interface Readers {
   limitsOf: typeof limitsOf;
 }
 
-/**
- * A file modified less than this long ago is read again on every call: file times come from a clock that advances in
- * steps of a few milliseconds, so two writes of the same size inside one step look alike (git's "racily clean").
- */
-export const SETTLE_MS = 100;
-
 /** Reads the blocks of settings.json the core needs per call. */
 export class CoreSettings {
   private readers: Readers | null = null;
   private loading: Promise<void> | null = null;
-  private kept: { key: string; reading: SettingsReading } | null = null;
+  private kept: { key: string | null; reading: SettingsReading } | null = null;
 
   constructor(readonly file: string) {}
 
@@ -80,12 +75,11 @@ export class CoreSettings {
     } catch {
       stat = undefined;
     }
-    const key = stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : 'absent';
-    if (this.kept?.key === key) return this.kept.reading;
+    // An unsettled file (no stamp) is kept for this batch only: the next batch reads it again.
+    const key = stat ? fileStamp(stat) : 'absent';
+    if (key !== null && this.kept?.key === key) return this.kept.reading;
     const reading = readers.read(this.file);
-    // An unsettled file is kept for this batch only: the next batch reads it again whatever its times say.
-    const settled = !stat || Date.now() - Math.max(stat.mtimeMs, stat.ctimeMs) > SETTLE_MS;
-    this.kept = { key: settled ? key : 'unsettled', reading };
+    this.kept = { key, reading };
     return reading;
   }
 }

@@ -8,6 +8,7 @@ import type { Stats } from 'node:fs';
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { fileStamp } from '../../core/file-stamp';
 
 /** The most files (and folders) one tool's pin reads, its own and the helper folders' together. */
 export const MAX_PIN_FILES = 4096;
@@ -116,12 +117,10 @@ export class ToolPinner {
   }
 
   private async digest(file: string, stat: Stats): Promise<string> {
-    const stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
-    // A file changed in the last moments is always read: two writes within one tick of the file system's coarse
-    // clock can share a ctime, so only a stamp older than that identifies the content.
-    const settled = Date.now() - stat.ctimeMs > SETTLED_MS;
+    // A file changed in the last moments has no stamp and is always read (main/core/file-stamp.ts).
+    const stamp = fileStamp(stat, SETTLED_MS);
     const known = this.digests.get(file);
-    if (settled && known?.stamp === stamp) return known.digest;
+    if (stamp !== null && known?.stamp === stamp) return known.digest;
     // Never through a link, never blocking on a fifo swapped in since the lstat: only the file that was looked at.
     const handle = await fs.open(
       file,
@@ -141,7 +140,7 @@ export class ToolPinner {
     // A cache, not a record: a folder of churning files must not grow it without end.
     if (this.digests.size > 20_000) this.digests.clear();
     // Stamped before the read: a write during it moves ctime, and the next pin reads the file again.
-    if (settled) this.digests.set(file, { stamp, digest });
+    if (stamp !== null) this.digests.set(file, { stamp, digest });
     else this.digests.delete(file);
     return digest;
   }

@@ -3,14 +3,12 @@
 // settings.json changes, so turning embeddings on or off needs no restart.
 import fs from 'node:fs';
 import type { EmbeddingChoice, EmbeddingSource } from '../../core/embedding-port';
+import { fileStamp } from '../../core/file-stamp';
 import { EmbeddingError } from '../../core/embedding-port';
 import { readSettings } from '../../settings/settings-file';
 import { loadSettingsDraft, PROVIDER_LABELS, settingsPath } from '../../settings/settings';
 import type { EmbeddingWire } from './embedding-client';
 import { HttpEmbeddingModel } from './embedding-client';
-
-/** A settings.json changed less than this long ago is read again at every call. */
-export const SETTLE_MS = 100;
 
 /** Where the settings and the key come from. */
 export interface ConfiguredEmbeddingsOptions {
@@ -29,9 +27,8 @@ export class ConfiguredEmbeddings implements EmbeddingSource {
   constructor(private readonly options: ConfiguredEmbeddingsOptions) {}
 
   /**
-   * The current choice; settings.json is parsed again only when it changed: its device, inode, size, mtime or ctime
-   * differ, or it was changed in the last SETTLE_MS (file times advance in steps, so two writes of the same size
-   * within one step look alike: git's "racily clean" rule, as main/settings/core-settings.ts).
+   * The current choice; settings.json is parsed again only when its stamp changed or it has none yet
+   * (main/core/file-stamp.ts: a file changed in the last moments is read again at every call).
    */
   async current(): Promise<EmbeddingChoice> {
     const file = settingsPath(this.options.home);
@@ -41,12 +38,11 @@ export class ConfiguredEmbeddings implements EmbeddingSource {
     } catch {
       return { kind: 'off' };
     }
-    const stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
-    if (this.last?.stamp === stamp) return this.last.choice;
+    // An unsettled file has no stamp: the next call reads it again whatever its times say.
+    const stamp = fileStamp(stat);
+    if (stamp !== null && this.last?.stamp === stamp) return this.last.choice;
     const choice = this.resolve(file);
-    // An unsettled file is not kept: the next call reads it again whatever its times say.
-    const settled = Date.now() - Math.max(stat.mtimeMs, stat.ctimeMs) > SETTLE_MS;
-    this.last = { stamp: settled ? stamp : 'unsettled', choice };
+    this.last = stamp === null ? null : { stamp, choice };
     return choice;
   }
 
