@@ -9,11 +9,21 @@ import type { PrepareDeps, PreparedCall } from './prepare-call';
 
 type ReadyCall = Extract<PreparedCall, { kind: 'ready' }>;
 
-/** Waits until the sources of these calls have applied every definition change they announced. */
-async function settle(calls: ReadyCall[]): Promise<void> {
-  const waits = new Set<() => Promise<void>>();
-  for (const call of calls) if (call.tool.spec.settled) waits.add(call.tool.spec.settled);
-  await Promise.all([...waits].map((wait) => wait().catch(() => undefined)));
+/**
+ * Waits until the sources of these calls have applied every definition change they announced. Nothing to wait for
+ * (no source announces changes, as for built-ins) costs nothing: this runs twice for every call (docs/dispatch.md).
+ */
+function settle(calls: readonly ReadyCall[]): Promise<unknown> | undefined {
+  let waits: Array<() => Promise<void>> | undefined;
+  for (const call of calls) {
+    const wait = call.tool.spec.settled;
+    if (wait && !waits?.includes(wait)) (waits ??= []).push(wait);
+  }
+  if (!waits) return undefined;
+  const quiet = () => undefined;
+  return waits.length === 1
+    ? (waits[0] as () => Promise<void>)().catch(quiet)
+    : Promise.all(waits.map((wait) => wait().catch(quiet)));
 }
 
 /**
@@ -25,8 +35,8 @@ export async function currentDefinitions(
   calls: PreparedCall[],
   deps: PrepareDeps,
 ): Promise<Array<CallOutcome | null>> {
-  const ready = calls.filter((call): call is ReadyCall => call.kind === 'ready');
-  await settle(ready);
+  const waiting = settle(calls.filter((call): call is ReadyCall => call.kind === 'ready'));
+  if (waiting) await waiting;
   return calls.map((call) => {
     if (call.kind !== 'ready') return null;
     const current = deps.registry.get(call.name);
@@ -53,7 +63,8 @@ export async function currentDefinitions(
  * not run (the person, rule or grant approved another definition); null when it may run.
  */
 export async function changedSinceApproval(call: ReadyCall, deps: PrepareDeps): Promise<CallOutcome | null> {
-  await settle([call]);
+  const waiting = settle([call]);
+  if (waiting) await waiting;
   const current = deps.registry.get(call.name);
   if (!current) return gone(call.name, 'after this call was approved');
   if (current.definitionHash === call.tool.definitionHash) return null;

@@ -2,6 +2,8 @@
 import type { ToolContext, ToolServices } from '../../tools/sdk/types';
 import type { AppLogger } from './logger';
 import { approvalOf, callSandbox, deniedOutcome, NOT_NEEDED, pinAll } from './approval-step';
+import type { CallAbort } from './call-abort';
+import { CALL_ABORT } from './call-abort';
 import type { ApprovalResult, CallEvent, CallScope } from './call-types';
 import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from './gate-port';
 import type { CallOutcome } from './outcome';
@@ -35,8 +37,9 @@ export interface DispatcherDeps extends PrepareDeps {
   sandbox?: CommandSandbox | null;
   /** Told once, the first time a call would run unconfined for want of a sandbox (hosts say so to the person). */
   onSandboxUnavailable?: (reason: string) => void;
-  /** Awaited before calls are prepared: loads what the per-call readings need (the settings parser). */
-  beforeCalls?: () => Promise<void>;
+  /** Awaited before calls are prepared: loads what the per-call readings need (the settings parser); undefined when
+   * there is nothing to wait for. */
+  beforeCalls?: () => Promise<void> | undefined;
 }
 
 /** Looks up, validates, approves and runs tool calls; emits CallEvents. */
@@ -46,7 +49,10 @@ export class Dispatcher {
   private listeners = 0;
   private sandboxNoticeGiven = false;
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: DispatcherDeps) {
+    // Handlers of every call get this very object (no copy per call), so none may change it for the others.
+    Object.freeze(deps.services);
+  }
 
   /** Subscribes to call events; returns the unsubscribe. */
   on(listener: (event: CallEvent) => void): () => void {
@@ -71,6 +77,11 @@ export class Dispatcher {
   /** Resolves once what calls read synchronously (settings.json) can be read; await it before `prepare`. */
   async ready(): Promise<void> {
     await this.deps.beforeCalls?.();
+  }
+
+  // ready() without a promise when there is nothing to wait for (the common case).
+  private readyNow(): Promise<void> | undefined {
+    return this.deps.beforeCalls?.();
   }
 
   /** Pass-1 preparation of one call (see prepareCall). */
@@ -156,7 +167,7 @@ export class Dispatcher {
       limitMs: timeoutJson(limitMs),
     });
     const result = await runWithLimit(
-      (signal) => spec.handler(call.args, this.context(call, scope, signal, startedAt, limitMs)),
+      (abort) => spec.handler(call.args, this.context(call, scope, abort, startedAt, limitMs)),
       {
         limitMs,
         signal: scope.signal,
@@ -197,7 +208,8 @@ export class Dispatcher {
 
   /** prepare → approve → execute for one call (CLI and single calls). */
   async dispatch(call: CallRequest, scope: CallScope): Promise<CallOutcome> {
-    await this.ready();
+    const loading = this.readyNow();
+    if (loading) await loading;
     const prepared = this.prepare(call, scope);
     if (prepared.kind === 'done') return this.finish(prepared, scope, prepared.outcome);
     const approval = await this.approve([prepared], scope);
@@ -253,10 +265,12 @@ export class Dispatcher {
     );
   }
 
+  // The handler's context. A foreground call's cancel is a CallAbort: its AbortSignal is made only when the handler
+  // reads `signal`, and handlers of this app that only watch the cancel find it under CALL_ABORT (docs/dispatch.md).
   private context(
     call: ReadyCall,
     scope: CallScope,
-    signal: AbortSignal,
+    cancel: CallAbort | AbortSignal,
     startedAt: number,
     limitMs: number,
   ): ToolContext {
@@ -264,8 +278,12 @@ export class Dispatcher {
     const approval = call.approval ?? { by: 'policy', ruleId: null, ruleOrigin: null };
     const root = this.deps.log;
     let log: AppLogger | undefined;
-    return {
-      signal,
+    const abort = cancel instanceof AbortSignal ? null : cancel;
+    const context: ToolContext & { [CALL_ABORT]: CallAbort | null } = {
+      get signal() {
+        return abort ? abort.signal : (cancel as AbortSignal);
+      },
+      [CALL_ABORT]: abort,
       progress: (update) =>
         this.emit({
           type: 'call.progress',
@@ -285,8 +303,10 @@ export class Dispatcher {
       callId: call.id,
       deadline: Number.isFinite(limitMs) ? startedAt + limitMs : null,
       approval,
-      services: { ...this.deps.services, ...scope.services },
+      // Shared, not copied, unless the scope adds services: the object is frozen (see the constructor).
+      services: scope.services ? { ...this.deps.services, ...scope.services } : this.deps.services,
     };
+    return context;
   }
 
   private scaled(limitMs: number): number {

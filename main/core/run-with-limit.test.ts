@@ -36,7 +36,7 @@ describe('runWithLimit', () => {
     let seen: unknown;
     const started = Date.now();
     const outcome = await runWithLimit(
-      (signal) =>
+      ({ signal }) =>
         new Promise((_, reject) =>
           signal.addEventListener('abort', () => {
             seen = signal.reason;
@@ -52,7 +52,7 @@ describe('runWithLimit', () => {
 
   it('reports the limit even when the work resolves with a value after its signal fired', async () => {
     const outcome = await runWithLimit(
-      (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('late value'))),
+      ({ signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('late value'))),
       { limitMs: 10 },
     );
     expect(outcome).toMatchObject({ kind: 'timed_out' });
@@ -84,7 +84,8 @@ describe('runWithLimit', () => {
   it('is cancelled by the outer signal with its typed reason, or a CancelReason for a bare abort', async () => {
     const outer = new AbortController();
     const typed = runWithLimit(
-      (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+      ({ signal }) =>
+        new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
       {
         limitMs: 10_000,
         signal: outer.signal,
@@ -96,7 +97,8 @@ describe('runWithLimit', () => {
 
     const bare = new AbortController();
     const plain = runWithLimit(
-      (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+      ({ signal }) =>
+        new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
       {
         limitMs: 10_000,
         signal: bare.signal,

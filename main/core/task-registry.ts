@@ -59,7 +59,7 @@ export class TaskRegistry implements TaskPort {
         this.changes.emit({ ...task });
       },
     };
-    const finished = runWithLimit((signal) => start.run(signal, reporter), {
+    const finished = runWithLimit((abort) => start.run(abort.signal, reporter), {
       limitMs: start.limitMs,
       signal: controller.signal,
       onAbandon: () => this.onAbandon?.({ ...task }),

@@ -1,5 +1,6 @@
 // settings.json as the calls read it (docs/hosts.md, "Fast start"): looked at once per batch of calls, where an
 // unchanged file costs a stat, a changed one is read at once, and a file changed in the last moments is read again.
+// These tests look at every batch (a recheck window of 0); core-settings-burst.test.ts tests the window.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +31,7 @@ async function batch(settings: CoreSettings): Promise<number> {
 describe('CoreSettings', () => {
   it('looks at a settled unchanged file with one stat per batch and reads it once', async () => {
     fs.writeFileSync(file, limitOf(4096));
-    const settings = new CoreSettings(file);
+    const settings = new CoreSettings(file, 0);
     await settle();
     expect(await batch(settings)).toBe(4096);
     const reads = vi.spyOn(fs, 'readFileSync');
@@ -49,7 +50,7 @@ describe('CoreSettings', () => {
 
   it('sees a write of the same size made at once, and a replaced or removed file, from the next batch', async () => {
     fs.writeFileSync(file, limitOf(4096));
-    const settings = new CoreSettings(file);
+    const settings = new CoreSettings(file, 0);
     expect(await batch(settings)).toBe(4096);
     // Same size, within the same tick of the file clock: a fresh file is read again, never served from memory.
     fs.writeFileSync(file, limitOf(8192));
@@ -71,7 +72,7 @@ describe('CoreSettings', () => {
 
   it('falls back to the defaults for a damaged file, and recovers when it is fixed', async () => {
     fs.writeFileSync(file, limitOf(4096));
-    const settings = new CoreSettings(file);
+    const settings = new CoreSettings(file, 0);
     await settle();
     expect(await batch(settings)).toBe(4096);
     fs.writeFileSync(file, '{"limits": ');
@@ -83,7 +84,7 @@ describe('CoreSettings', () => {
   });
 
   it('uses the defaults, and loads no parser, while there is no file', async () => {
-    const settings = new CoreSettings(file);
+    const settings = new CoreSettings(file, 0);
     expect(await batch(settings)).toBe(1024 * 1024);
     expect(settings.web()).toEqual({});
     fs.writeFileSync(file, limitOf(5000));
@@ -92,7 +93,7 @@ describe('CoreSettings', () => {
 
   it('gives a reader outside any batch (the sandbox proxy) the web block as the file is now', async () => {
     fs.writeFileSync(file, JSON.stringify({ web: { allowPrivateNetwork: true } }));
-    const settings = new CoreSettings(file);
+    const settings = new CoreSettings(file, 0);
     await settings.beforeCalls();
     await settle();
     expect(settings.webNow()).toMatchObject({ allowPrivateNetwork: true });

@@ -5,6 +5,7 @@
 import { writeFileAtomic } from '../core/atomic-write';
 import { agenvoyHome, agenvoyPaths } from '../core/paths';
 import { readSettings } from './settings-file';
+import { noteSettingsWrite } from './settings-writes';
 import type { ProviderKind, SettingsLayer } from './settings-schema';
 import { providerLayerSchema } from './settings-schema';
 import { previewValue } from './settings-value';
@@ -194,7 +195,12 @@ export async function saveSettings(values: SettingsLayer, options: { home?: stri
     if (value === undefined) delete current[field];
     else current[field] = value;
   }
-  await writeFileAtomic(file, `${JSON.stringify(current, null, 2)}\n`, { mode: 0o644 });
+  try {
+    await writeFileAtomic(file, `${JSON.stringify(current, null, 2)}\n`, { mode: 0o644 });
+  } finally {
+    // Counted even when the write failed part-way: the core's next batch looks at the file rather than trust memory.
+    noteSettingsWrite();
+  }
   return file;
 }
 

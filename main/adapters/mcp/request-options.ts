@@ -2,6 +2,7 @@
 // call's signal (its abort sends notifications/cancelled), progress, and a total cap at the limit.
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ToolContext } from '../../../tools/sdk/types';
+import { callAbortOf, signalOver } from '../../core/call-abort';
 
 /** setTimeout's largest delay; a larger one fires at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -21,8 +22,11 @@ export function callOptions(
     ctx.deadline === null
       ? MAX_TIMER_MS
       : Math.min(MAX_TIMER_MS, Math.max(1, ctx.deadline - now) + SDK_TIMER_SLACK_MS);
+  // A dispatched call's cancel is watched without making an AbortSignal (docs/dispatch.md, "The hot path"); the SDK
+  // reads only what signalOver gives (Protocol.request: aborted, throwIfAborted, addEventListener('abort')).
+  const watch = callAbortOf(ctx);
   const options: RequestOptions = {
-    signal: ctx.signal,
+    signal: watch ? signalOver(watch) : ctx.signal,
     timeout: budget,
     // Progress resets the SDK's per-request timer, but never past the total, which is the call's limit.
     resetTimeoutOnProgress: true,

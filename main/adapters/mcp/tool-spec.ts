@@ -8,6 +8,7 @@ import { mapCallError } from './call-errors';
 import { toToolResult } from './call-result';
 import type { McpTrust } from './config-types';
 import { callOptions } from './request-options';
+import { callAbortOf } from '../../core/call-abort';
 
 /** What the tools of one server share. */
 export interface McpToolDeps extends ErrorContext {
@@ -49,7 +50,8 @@ export function mcpToolSpec(tool: Tool, name: string, deps: McpToolDeps): ToolSp
         return toToolResult(result as Parameters<typeof toToolResult>[0]);
       } catch (error) {
         // Once the call's signal fired, the dispatcher reports timed_out or cancelled by itself.
-        if (ctx.signal.aborted) throw ctx.signal.reason;
+        const cancel = callAbortOf(ctx) ?? ctx.signal;
+        if (cancel.aborted) throw cancel.reason;
         throw mapCallError(error, deps);
       }
     },
