@@ -1,6 +1,6 @@
 // The gate's prompt items as the approval dialog shows them: full arguments, pretty and redacted.
 import type { AppNotice, ApprovalItemView, ToolSourceView } from '../../preload/contract';
-import { visible } from '../gate/format-request';
+import { asciiHosts, visible } from '../gate/format-request';
 import type { PromptItem, PromptNotice } from '../gate/prompter-port';
 import { sourceView } from './views';
 
@@ -13,8 +13,10 @@ export function approvalItemView(
   const { request } = item;
   // docs/security.md, "What the person sees": like the terminal prompt, the dialog shows bidi overrides, zero-width
   // and control characters as escapes (`\u{202e}`), so a model's arguments or a repository's folder names cannot
-  // reorder or hide what the person reads. JSON escapes only C0 controls. A saved rule still uses the raw text.
+  // reorder or hide what the person reads (JSON escapes only C0 controls), and URLs show their host in ASCII.
+  // A saved rule still uses the raw text.
   const shown = (text: string) => visible(redact(text));
+  const shownUrls = (text: string) => visible(asciiHosts(redact(text)));
   const shownOrNull = (text: string | null) => (text === null ? null : shown(text));
   return {
     index,
@@ -23,8 +25,8 @@ export function approvalItemView(
     source: shownSource(sourceView(request.source)),
     flags: { ...request.flags },
     timeoutMs: request.timeoutMs,
-    args: shown(JSON.stringify(request.args, null, 2) ?? '{}'),
-    canonical: shown(item.canonical),
+    args: shownUrls(JSON.stringify(request.args, null, 2) ?? '{}'),
+    canonical: shownUrls(item.canonical),
     suggestedPattern: shownOrNull(item.suggestedPattern),
     sensitive: shownOrNull(item.sensitive),
     compound: item.compound,
