@@ -1,4 +1,5 @@
 // How a request reads on a terminal: tool, source, flags, limit and the full arguments, long values folded, never cut silently.
+import { domainToASCII } from 'node:url';
 import type { ApprovalRequest } from '../core/gate-port';
 import type { PromptItem } from './prompter-port';
 
@@ -13,6 +14,24 @@ const INVISIBLE =
 /** Makes text safe to print: invisible and terminal-control characters become visible escapes. */
 export function visible(text: string): string {
   return text.replace(INVISIBLE, (char) => `\\u{${char.codePointAt(0)?.toString(16).padStart(4, '0')}}`);
+}
+
+// A URL's scheme and authority in a text: up to the first character that ends a host in a URL, JSON or a command line.
+const URL_AUTHORITY = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#"'`\\<>]+)/giu;
+
+/**
+ * URLs in `text` with their host as the network will see it (docs/security.md, "What the person sees"): a host
+ * written with non-ASCII letters becomes its ASCII form (`api.githuЬ.com` → `api.xn--githu-10e.com`), as browsers
+ * show lookalike hosts, so a Cyrillic letter cannot pass for a Latin one in the prompt.
+ */
+export function asciiHosts(text: string): string {
+  return text.replace(URL_AUTHORITY, (whole, scheme: string, authority: string) => {
+    if (/^[\x21-\x7e]*$/.test(authority)) return whole;
+    const at = authority.lastIndexOf('@') + 1;
+    const [, host = '', port = ''] = /^(.*?)(:\d*)?$/u.exec(authority.slice(at)) ?? [];
+    const ascii = domainToASCII(host);
+    return ascii ? `${scheme}${authority.slice(0, at)}${ascii}${port}` : whole;
+  });
 }
 
 /** Where a tool comes from, in words. */
@@ -86,5 +105,8 @@ export function formatArgs(args: Record<string, unknown>, full = false): string 
     },
     2,
   );
-  return visible(text ?? '{}') + (folded ? '\n(long values are folded: answer v to see them whole)' : '');
+  return (
+    visible(asciiHosts(text ?? '{}')) +
+    (folded ? '\n(long values are folded: answer v to see them whole)' : '')
+  );
 }

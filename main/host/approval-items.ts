@@ -1,5 +1,6 @@
 // The gate's prompt items as the approval dialog shows them: full arguments, pretty and redacted.
-import type { AppNotice, ApprovalItemView } from '../../preload/contract';
+import type { AppNotice, ApprovalItemView, ToolSourceView } from '../../preload/contract';
+import { asciiHosts, visible } from '../gate/format-request';
 import type { PromptItem, PromptNotice } from '../gate/prompter-port';
 import { sourceView } from './views';
 
@@ -10,24 +11,43 @@ export function approvalItemView(
   redact: (text: string) => string,
 ): ApprovalItemView {
   const { request } = item;
+  // docs/security.md, "What the person sees": like the terminal prompt, the dialog shows bidi overrides, zero-width
+  // and control characters as escapes (`\u{202e}`), so a model's arguments or a repository's folder names cannot
+  // reorder or hide what the person reads (JSON escapes only C0 controls), and URLs show their host in ASCII.
+  // A saved rule still uses the raw text.
+  const shown = (text: string) => visible(redact(text));
+  const shownUrls = (text: string) => visible(asciiHosts(redact(text)));
+  const shownOrNull = (text: string | null) => (text === null ? null : shown(text));
   return {
     index,
     callId: request.callId,
-    tool: request.tool,
-    source: sourceView(request.source),
+    tool: visible(request.tool),
+    source: shownSource(sourceView(request.source)),
     flags: { ...request.flags },
     timeoutMs: request.timeoutMs,
-    args: redact(JSON.stringify(request.args, null, 2) ?? '{}'),
-    canonical: redact(item.canonical),
-    suggestedPattern: item.suggestedPattern === null ? null : redact(item.suggestedPattern),
-    sensitive: item.sensitive,
+    args: shownUrls(JSON.stringify(request.args, null, 2) ?? '{}'),
+    canonical: shownUrls(item.canonical),
+    suggestedPattern: shownOrNull(item.suggestedPattern),
+    sensitive: shownOrNull(item.sensitive),
     compound: item.compound,
     voidedRules: [...item.voidedRules],
     sandbox: request.sandbox,
-    personOnly: item.personOnly,
-    noStanding: item.noStanding,
+    personOnly: shownOrNull(item.personOnly),
+    noStanding: shownOrNull(item.noStanding),
     offers: { ...item.offers },
   };
+}
+
+// Folder and server names come from a repository or a config file: shown with their hidden characters escaped.
+function shownSource(source: ToolSourceView): ToolSourceView {
+  switch (source.kind) {
+    case 'builtin':
+      return source;
+    case 'script':
+      return { ...source, dir: visible(source.dir), writable: source.writable.map(visible) };
+    case 'mcp':
+      return { ...source, server: visible(source.server), remoteName: visible(source.remoteName) };
+  }
 }
 
 /** A gate notice as an app notice. */

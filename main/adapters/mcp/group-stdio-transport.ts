@@ -4,7 +4,11 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import {
+  deserializeMessage,
+  serializeMessage,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
+} from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessGroups } from '../../process/process-group';
 import { groupRecord, killGroup } from '../../process/process-group';
@@ -15,6 +19,8 @@ const CLOSE_GRACE_MS = 500;
 const DRAIN_AFTER_EXIT_MS = 100;
 const STDERR_TAIL_LINES = 10;
 const MAX_STDERR_LINE = 2000;
+/** The largest message a server may send (the SDK's buffer bound, 10 MiB). */
+export const STDIO_MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
 /** What to start. */
 export interface GroupStdioOptions {
@@ -35,10 +41,14 @@ export interface StdioExit {
   signal: NodeJS.Signals | null;
   /** Its last stderr lines, which usually say why. */
   stderrTail: string[];
+  /** Set when the transport stopped the server for breaking the protocol: why. */
+  violation?: string | null;
 }
 
 /** `exited with code 1 (last stderr line)` or `was killed by SIGKILL`. */
 export function describeExit(exit: StdioExit): string {
+  // Killed by us, for a reason of its own making: that reason, not the signal.
+  if (exit.violation) return exit.violation;
   // A killed server's last stderr line is whatever it logged before, not why it died.
   if (exit.signal) return `was killed by ${exit.signal}`;
   const last = exit.stderrTail.at(-1);
@@ -52,10 +62,14 @@ export class GroupStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcessWithoutNullStreams | null = null;
-  private readonly buffer = new ReadBuffer();
+  /** The start of a message not yet ended by its newline, in the chunks it came in. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private readonly stderrTail: string[] = [];
   private exitInfo: StdioExit | null = null;
   private closed = false;
+  /** Why the transport ended the session itself (the server broke the protocol), or null. */
+  private violation: string | null = null;
 
   constructor(private readonly options: GroupStdioOptions) {}
 
@@ -89,7 +103,7 @@ export class GroupStdioTransport implements Transport {
         );
         child.once('exit', (code, signal) => {
           untrack?.();
-          this.exitInfo = { code, signal, stderrTail: [...this.stderrTail] };
+          this.exitInfo = { code, signal, stderrTail: [...this.stderrTail], violation: this.violation };
           // Helpers the server started may outlive it; the group dies with it.
           void killGroup(pid).catch(() => {});
           this.finishAfterDrain();
@@ -130,20 +144,49 @@ export class GroupStdioTransport implements Transport {
     this.finish();
   }
 
+  // Lines are split as they arrive, each byte looked at once: the SDK's ReadBuffer copies and searches everything
+  // held on every chunk (seconds of a blocked main thread for one 10 MiB message), and throws from this stream
+  // listener when a message passes its bound, which nothing catches: the app would exit.
   private receive(chunk: Buffer): void {
-    this.buffer.append(chunk);
+    let start = 0;
     for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.buffer.readMessage();
-      } catch (error) {
-        // A line that is not JSON-RPC (a stray log line on stdout) is reported and skipped.
-        this.onerror?.(error as Error);
-        continue;
+      if (this.violation) return;
+      const end = chunk.indexOf(0x0a, start);
+      const piece = chunk.subarray(start, end === -1 ? chunk.length : end);
+      // docs/security.md, "A hostile MCP server": a message past the limit ends the session.
+      if (this.pendingBytes + piece.length > STDIO_MAX_MESSAGE_BYTES) return this.refuse();
+      if (end === -1) {
+        if (piece.length > 0) this.pending.push(piece);
+        this.pendingBytes += piece.length;
+        return;
       }
-      if (message === null) return;
-      this.onmessage?.(message);
+      const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece]);
+      this.pending = [];
+      this.pendingBytes = 0;
+      start = end + 1;
+      this.deliver(line.toString('utf8').replace(/\r$/, ''));
     }
+  }
+
+  private deliver(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch (error) {
+      // A line that is not JSON-RPC (a stray log line on stdout) is reported and skipped.
+      this.onerror?.(error as Error);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  // The server broke the protocol: nothing more it sends is read, and its group is stopped; its calls fail at once
+  // with the reason (describeExit), not at their limit.
+  private refuse(): void {
+    this.violation = `sent a message larger than ${STDIO_MAX_MESSAGE_BYTES / (1024 * 1024)} MiB (the limit of one message)`;
+    this.pending = [];
+    this.pendingBytes = 0;
+    void this.close().catch(() => {});
   }
 
   private pipeStderr(child: ChildProcessWithoutNullStreams): void {
@@ -177,7 +220,8 @@ export class GroupStdioTransport implements Transport {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
-    this.buffer.clear();
+    this.pending = [];
+    this.pendingBytes = 0;
     this.onclose?.();
   }
 }

@@ -2,6 +2,7 @@
 // because Node's fetch cuts a response that stays silent for 5 min (docs/dispatch.md, "MCP requests") long before a 15 min call ends.
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { limitResponse } from './http-message-limit';
 
 export type { HttpClientTimeouts } from './http-timeouts';
 export { HTTP_TIMEOUT_MARGIN_MS, httpTimeoutsFor } from './http-timeouts';
@@ -23,9 +24,10 @@ export function createMcpFetch(timeouts: HttpClientTimeouts): McpFetch {
   const fetch: FetchLike = (url, init) => {
     const dispatcher = (init?.method ?? 'GET').toUpperCase() === 'GET' ? stream : calls;
     // undici's Request/Response types are its own; at runtime they are the WHATWG ones the SDK expects.
-    return undiciFetch(url, { ...(init as object), dispatcher } as Parameters<
-      typeof undiciFetch
-    >[1]) as unknown as Promise<Response>;
+    return undiciFetch(url, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1]).then(
+      // One message is bounded (docs/security.md, "A hostile MCP server").
+      (response) => limitResponse(response as unknown as Response),
+    );
   };
   return {
     fetch,

@@ -40,6 +40,8 @@ export class ServerConnection {
   private retryTimer: NodeJS.Timeout | undefined;
   private lastLoss: string | null = null;
   private refreshing: Promise<void> = Promise.resolve();
+  /** A refresh is queued and has not sent its tools/list yet: a new announcement joins it. */
+  private refreshQueued = false;
   private attemptAbort: AbortController | null = null;
   private stopped = false;
 
@@ -222,7 +224,13 @@ export class ServerConnection {
   }
 
   private refreshTools(): void {
+    // docs/security.md, "A hostile MCP server": a queued refresh lists after every announcement made before it
+    // starts, so one queued refresh answers them all. One refresh per announcement let a server that floods
+    // list_changed and answers tools/list slowly hold every batch with its tools (definition-check.ts) for minutes.
+    if (this.refreshQueued) return;
+    this.refreshQueued = true;
     this.refreshing = this.refreshing.then(async () => {
+      this.refreshQueued = false;
       const session = this.session;
       if (!session || this.state.status !== 'ready') return;
       try {

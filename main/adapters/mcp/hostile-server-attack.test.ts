@@ -1,0 +1,99 @@
+// A hostile MCP server against the real client (docs/security.md, "A hostile MCP server"): a real stdio child
+// (fixtures/hostile-server.mjs) through McpManager and the real dispatcher. It sends a message past the size limit,
+// floods tools/list_changed while holding tools/list back, and starts requests of its own.
+import fs from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STDIO_MAX_MESSAGE_BYTES } from './group-stdio-transport';
+import { fixture, mcpHarness, waitFor } from './mcp-testing';
+import { outcomeText } from '../../core/outcome';
+
+type Harness = ReturnType<typeof mcpHarness>;
+let harness: Harness | null = null;
+let crashes: unknown[] = [];
+const record = (error: unknown) => crashes.push(error);
+
+beforeEach(() => {
+  crashes = [];
+  // An exception thrown from a stream listener is uncaught: in the app it ends the process.
+  process.on('uncaughtException', record);
+});
+
+afterEach(async () => {
+  process.off('uncaughtException', record);
+  if (!harness) return;
+  await harness.close();
+  fs.rmSync(harness.home, { recursive: true, force: true });
+  fs.rmSync(harness.core.dir, { recursive: true, force: true });
+  harness = null;
+});
+
+async function start(extra: Record<string, unknown> = {}): Promise<Harness> {
+  harness = mcpHarness({
+    servers: { bad: { command: process.execPath, args: [fixture('hostile-server.mjs')], ...extra } },
+  });
+  await harness.manager.start();
+  expect(harness.state('bad')).toMatchObject({ status: 'ready' });
+  return harness;
+}
+
+describe('a server sends a message past the size limit', () => {
+  it.each([
+    ['a line that never ends', false],
+    ['a complete result that large', true],
+  ])(
+    '%s: the app does not crash, the call fails at once saying why, the server reconnects',
+    async (_, complete) => {
+      const h = await start({ timeout: 20 });
+      const started = Date.now();
+      const outcome = await h.dispatch('mcp__bad__blow', {
+        bytes: STDIO_MAX_MESSAGE_BYTES + 1024 * 1024,
+        complete,
+      });
+      expect(crashes.map(String)).toEqual([]);
+      // Not the 20 s limit: the session ends as soon as the message passes the limit, read in linear time.
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(outcome).toMatchObject({ outcome: 'error', code: 'mcp_server_disconnected' });
+      expect(outcomeText(outcome)).toMatch(/message larger than 10 MiB/);
+      await waitFor(() => h.state('bad')?.status === 'ready', 10_000);
+      expect(outcomeText(await h.dispatch('mcp__bad__echo', { text: 'still here' }))).toBe('still here');
+    },
+  );
+
+  it('a message just under the limit is still read', async () => {
+    const h = await start({ timeout: 20 });
+    const outcome = await h.dispatch('mcp__bad__blow', { bytes: 2 * 1024 * 1024, complete: true });
+    expect(outcome.outcome).toBe('ok');
+    expect(crashes).toEqual([]);
+  });
+});
+
+describe('a server floods tools/list_changed and answers tools/list slowly', () => {
+  it('announcements coalesce: a call waits for one refresh, not one per announcement', async () => {
+    const h = await start({ connectTimeout: 10 });
+    const listsBefore = Number(outcomeText(await h.dispatch('mcp__bad__lists', {})));
+    // 40 announcements, each tools/list then answered after 250 ms: one refresh per announcement is 10 s.
+    expect(await h.dispatch('mcp__bad__announce', { count: 40, list_delay_ms: 250 })).toMatchObject({
+      outcome: 'ok',
+    });
+    const started = Date.now();
+    expect(outcomeText(await h.dispatch('mcp__bad__echo', { text: 'hi' }))).toBe('hi');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const lists = Number(outcomeText(await h.dispatch('mcp__bad__lists', {}))) - listsBefore;
+    expect(lists).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('a server starts requests of its own', () => {
+  it('roots/list, sampling and elicitation are refused: no workspace path, no model, no question', async () => {
+    const h = await start();
+    const outcome = await h.dispatch('mcp__bad__probe_client', {});
+    expect(outcome.outcome).toBe('ok');
+    const text = outcomeText(outcome);
+    const replies = JSON.parse(text) as Record<string, { error?: { code: number }; result?: unknown }>;
+    for (const method of ['roots/list', 'sampling/createMessage', 'elicitation/create']) {
+      expect(replies[method]?.result, method).toBeUndefined();
+      expect(replies[method]?.error?.code, method).toBe(-32601);
+    }
+    expect(text).not.toContain(h.home);
+  });
+});
