@@ -1,9 +1,10 @@
 // A hostile MCP server against the real client (docs/security.md, "A hostile MCP server"): a real stdio child
 // (fixtures/hostile-server.mjs) through McpManager and the real dispatcher. It sends a message past the size limit,
-// floods tools/list_changed while holding tools/list back, and starts requests of its own.
+// floods tools/list_changed while holding tools/list back, starts requests of its own, and floods progress.
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STDIO_MAX_MESSAGE_BYTES } from './group-stdio-transport';
+import { PROGRESS_INTERVAL_MS, PROGRESS_MESSAGE_CHARS } from './request-options';
 import { fixture, mcpHarness, waitFor } from './mcp-testing';
 import { outcomeText } from '../../core/outcome';
 
@@ -95,5 +96,27 @@ describe('a server starts requests of its own', () => {
       expect(replies[method]?.error?.code, method).toBe(-32601);
     }
     expect(text).not.toContain(h.home);
+  });
+});
+
+describe('a server floods progress notifications', () => {
+  it('at most one update per interval reaches the call events, each message clipped; the call still succeeds', async () => {
+    const h = await start({ timeout: 60 });
+    const messages: string[] = [];
+    const off = h.core.dispatcher.on((event) => {
+      if (event.type === 'call.progress') messages.push(event.update.message ?? '');
+    });
+    const started = performance.now();
+    const outcome = await h.dispatch('mcp__bad__flood_progress', { count: 2000, message_bytes: 20_000 });
+    const elapsed = performance.now() - started;
+    off();
+    expect(outcome.outcome).toBe('ok');
+    expect(messages.length).toBeGreaterThanOrEqual(1);
+    // 2,000 notifications of 20 kB: without the bound, 2,000 events and 40 MB for every window.
+    expect(messages.length).toBeLessThanOrEqual(Math.ceil(elapsed / PROGRESS_INTERVAL_MS) + 1);
+    for (const message of messages) {
+      expect(message.length).toBeLessThan(PROGRESS_MESSAGE_CHARS + 100);
+      expect(message).toMatch(/… \[18000 more characters cut\]$/);
+    }
   });
 });
