@@ -39,6 +39,8 @@ const shared = {
 
 export default defineConfig({
   test: {
+    // One temp folder per run, removed at its end (build/vitest-temp.ts).
+    globalSetup: ['build/vitest-temp.ts'],
     projects: [
       { test: { ...shared, name: 'fast', include: ALL, exclude: ['**/node_modules/**', ...SLOW] } },
       { test: { ...shared, name: 'slow', include: SLOW, exclude: ['**/node_modules/**'] } },
