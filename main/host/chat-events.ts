@@ -2,6 +2,7 @@
 import type { ChatEvent, GateEventView, ToolSourceView } from '../../preload/contract';
 import type { TurnEvent } from '../agent/turn-events';
 import type { GateEvent } from '../gate/gate-events';
+import { shownArgs, shownText } from './shown-text';
 import { outcomeView, taskItem } from './views';
 
 /** A TurnEvent as the chat window receives it; `sourceOf` names a tool's source for a new card. */
@@ -27,7 +28,7 @@ export function chatEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSour
         callId: event.callId,
         tool: event.tool,
         source: sourceOf(event.tool),
-        args: JSON.stringify(event.args),
+        args: shownArgs(JSON.stringify(event.args)),
       };
     case 'call.approval':
       return { ...event, decision: { ...event.decision } };
@@ -37,7 +38,7 @@ export function chatEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSour
         limitMs: event.limitMs !== null && Number.isFinite(event.limitMs) ? event.limitMs : null,
       };
     case 'call.progress':
-      return { ...event, update: { ...event.update } };
+      return { ...event, update: shownUpdate(event.update) };
     case 'call.finished':
       return { ...event, outcome: outcomeView(event.outcome) };
     case 'task.updated':
@@ -48,4 +49,12 @@ export function chatEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSour
 /** A gate event as the chat window receives it (it never carries argument values). */
 export function gateEventView(event: GateEvent): GateEventView {
   return structuredClone(event);
+}
+
+// A progress update with its words shown as the card shows them (docs/security.md, "What the person sees").
+function shownUpdate(update: Extract<TurnEvent, { type: 'call.progress' }>['update']) {
+  const shown = { ...update };
+  if (shown.message !== undefined) shown.message = shownText(shown.message);
+  if (shown.output !== undefined) shown.output = shownText(shown.output);
+  return shown;
 }

@@ -8,6 +8,7 @@ import type {
   ToolCallView,
 } from '../../preload/contract';
 import type { ApprovalRecord, StoredMessage, ToolCallRecord } from '../store';
+import { shownArgs, shownText } from './shown-text';
 import { sourceView } from './views';
 import { readUserParts } from '../agent/attachments';
 
@@ -58,11 +59,11 @@ export function toolCallView(call: ToolCallRecord, approval: ApprovalRecord | un
     messageId: call.messageId,
     tool: call.tool,
     source: sourceView(call.source),
-    args: call.args,
+    args: shownArgs(call.args),
     status: call.status,
     outcome: call.outcome,
     code: call.code,
-    result: call.result,
+    result: call.result === null ? null : shownText(call.result),
     queuedAt: call.queuedAt,
     startedAt: call.startedAt,
     endedAt: call.endedAt,

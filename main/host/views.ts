@@ -14,6 +14,7 @@ import type { CallOutcome } from '../core/outcome';
 import type { RegisteredTool, ToolRegistry } from '../core/registry';
 import { showEach, toolToJson, unlistableJson } from '../core/tool-json';
 import type { RuleView } from '../gate/rule-types';
+import { shownText } from './shown-text';
 
 /** A tool source as the contract shows it. */
 export function sourceView(source: ToolSource): ToolSourceView {
@@ -83,28 +84,28 @@ function unlistableView(tool: RegisteredTool, error: unknown): ToolView {
 export function outcomeView(outcome: CallOutcome): OutcomeView {
   switch (outcome.outcome) {
     case 'ok':
-      return { outcome: 'ok', text: outcome.text, durationMs: outcome.durationMs };
+      return { outcome: 'ok', text: shownText(outcome.text), durationMs: outcome.durationMs };
     case 'error':
       return {
         outcome: 'error',
         code: outcome.code,
-        message: outcome.message,
+        message: shownText(outcome.message),
         durationMs: outcome.durationMs,
         ...(outcome.credential ? { credential: { ...outcome.credential } } : {}),
       };
     case 'timed_out':
       return {
         outcome: 'timed_out',
-        message: outcome.message,
+        message: shownText(outcome.message),
         limitMs: Number.isFinite(outcome.limitMs) ? outcome.limitMs : null,
         durationMs: outcome.durationMs,
       };
     case 'cancelled':
-      return { outcome: 'cancelled', message: outcome.message, durationMs: outcome.durationMs };
+      return { outcome: 'cancelled', message: shownText(outcome.message), durationMs: outcome.durationMs };
     case 'denied':
       return {
         outcome: 'denied',
-        message: outcome.message,
+        message: shownText(outcome.message),
         ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
       };
   }
@@ -116,14 +117,14 @@ export function taskItem(task: TaskView, chatId: string): TaskItem {
     id: task.id,
     chatId,
     tool: task.tool,
-    summary: task.summary,
+    summary: shownText(task.summary),
     status: task.status,
     startedAt: task.startedAt,
     endedAt: task.endedAt,
     limitMs: task.limitMs !== null && Number.isFinite(task.limitMs) ? task.limitMs : null,
-    outputTail: task.outputTail,
-    result: task.result,
-    error: task.error,
+    outputTail: shownText(task.outputTail),
+    result: task.result === null ? null : shownText(task.result),
+    error: task.error === null ? null : shownText(task.error),
   };
 }
 
@@ -144,8 +145,9 @@ export function ruleItem(rule: RuleView): RuleItem {
     id: rule.id,
     origin: rule.origin,
     tool: rule.tool,
-    pattern: rule.pattern,
-    except: [...rule.except],
+    // A pattern holds what a model once sent (docs/security.md, "What the person sees").
+    pattern: rule.pattern === null ? null : shownText(rule.pattern),
+    except: rule.except.map(shownText),
     effect: rule.effect,
     createdAt: rule.createdAt,
     void: rule.void,

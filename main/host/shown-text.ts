@@ -1,0 +1,30 @@
+// Text a model, a tool or a server wrote, as the windows show it on a call's card and in the rules list
+// (docs/security.md, "What the person sees"): bidi, zero-width and control characters become visible escapes, as in
+// the approval prompt, so a card or a saved rule cannot reorder or hide what it says. Line breaks and tabs stay.
+import { visible } from '../gate/format-request';
+
+/** `text` with its hidden characters shown as escapes; `\r\n` and a lone `\r` count as line breaks. */
+export function shownText(text: string): string {
+  return visible(text.replace(/\r\n?/g, '\n'));
+}
+
+/**
+ * A call's arguments (JSON text) with every string in them shown so, still JSON for the card to lay out. JSON that
+ * does not parse, or nests too deep to walk, is shown as text.
+ */
+export function shownArgs(json: string): string {
+  // JSON already escapes C0 controls; bidi and zero-width characters it leaves as they are.
+  if (visible(json) === json) return json;
+  try {
+    return JSON.stringify(showStrings(JSON.parse(json)));
+  } catch {
+    return shownText(json);
+  }
+}
+
+function showStrings(value: unknown): unknown {
+  if (typeof value === 'string') return shownText(value);
+  if (Array.isArray(value)) return value.map(showStrings);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [shownText(key), showStrings(item)]));
+}
