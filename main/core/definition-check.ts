@@ -2,6 +2,7 @@
 // Approval rules and chat grants are bound to the definition hash (docs/security.md), so a call is decided, and
 // run, only against the definition the registry holds once every change already announced has been applied:
 // there is no window in which the approval of an old definition lets a call of the new one through.
+import { asAbortReason } from './abort';
 import type { CallOutcome } from './outcome';
 import { errorOutcome } from './outcome';
 import { dropNullOptionals } from './null-optionals';
@@ -10,10 +11,12 @@ import type { PrepareDeps, PreparedCall } from './prepare-call';
 type ReadyCall = Extract<PreparedCall, { kind: 'ready' }>;
 
 /**
- * Waits until the sources of these calls have applied every definition change they announced. Nothing to wait for
- * (no source announces changes, as for built-ins) costs nothing: this runs twice for every call (docs/dispatch.md).
+ * Waits until the sources of these calls have applied every definition change they announced, or the turn is
+ * stopped (then resolves true: a server that announced a change and answers its tools/list slowly must not hold a
+ * stop for its connect timeout). Nothing to wait for (no source announces changes, as for built-ins) costs nothing:
+ * this runs twice for every call (docs/dispatch.md, "The hot path").
  */
-function settle(calls: readonly ReadyCall[]): Promise<unknown> | undefined {
+function settle(calls: readonly ReadyCall[], signal: AbortSignal | undefined): Promise<boolean> | undefined {
   let waits: Array<() => Promise<void>> | undefined;
   for (const call of calls) {
     const wait = call.tool.spec.settled;
@@ -21,9 +24,26 @@ function settle(calls: readonly ReadyCall[]): Promise<unknown> | undefined {
   }
   if (!waits) return undefined;
   const quiet = () => undefined;
-  return waits.length === 1
-    ? (waits[0] as () => Promise<void>)().catch(quiet)
-    : Promise.all(waits.map((wait) => wait().catch(quiet)));
+  const settled =
+    waits.length === 1
+      ? (waits[0] as () => Promise<void>)().catch(quiet)
+      : Promise.all(waits.map((wait) => wait().catch(quiet)));
+  if (!signal) return settled.then(() => false);
+  if (signal.aborted) return Promise.resolve(true);
+  return new Promise<boolean>((resolve) => {
+    const stopped = (): void => resolve(true);
+    signal.addEventListener('abort', stopped, { once: true });
+    void settled.then(() => {
+      signal.removeEventListener('abort', stopped);
+      resolve(false);
+    });
+  });
+}
+
+// The outcome of a call stopped while it waited for its tool's announced definition.
+function stoppedWaiting(signal: AbortSignal | undefined): CallOutcome {
+  const reason = asAbortReason(signal?.reason);
+  return { outcome: 'cancelled', message: reason.message, durationMs: 0 };
 }
 
 /**
@@ -34,11 +54,16 @@ function settle(calls: readonly ReadyCall[]): Promise<unknown> | undefined {
 export async function currentDefinitions(
   calls: PreparedCall[],
   deps: PrepareDeps,
+  signal?: AbortSignal,
 ): Promise<Array<CallOutcome | null>> {
-  const waiting = settle(calls.filter((call): call is ReadyCall => call.kind === 'ready'));
-  if (waiting) await waiting;
+  const waiting = settle(
+    calls.filter((call): call is ReadyCall => call.kind === 'ready'),
+    signal,
+  );
+  const stopped = waiting ? await waiting : false;
   return calls.map((call) => {
     if (call.kind !== 'ready') return null;
+    if (stopped) return stoppedWaiting(signal);
     const current = deps.registry.get(call.name);
     if (current === call.tool) return null;
     if (!current) return gone(call.name, 'before this call was decided');
@@ -62,9 +87,13 @@ export async function currentDefinitions(
  * Just before an approved call runs: if its tool's definition changed after the approval was given, the call is
  * not run (the person, rule or grant approved another definition); null when it may run.
  */
-export async function changedSinceApproval(call: ReadyCall, deps: PrepareDeps): Promise<CallOutcome | null> {
-  const waiting = settle([call]);
-  if (waiting) await waiting;
+export async function changedSinceApproval(
+  call: ReadyCall,
+  deps: PrepareDeps,
+  signal?: AbortSignal,
+): Promise<CallOutcome | null> {
+  const waiting = settle([call], signal);
+  if (waiting && (await waiting)) return stoppedWaiting(signal);
   const current = deps.registry.get(call.name);
   if (!current) return gone(call.name, 'after this call was approved');
   if (current.definitionHash === call.tool.definitionHash) return null;

@@ -96,7 +96,7 @@ export class Dispatcher {
   /** Asks the gate, in one request, about every ready call that is not alwaysAllow. */
   async approve(calls: PreparedCall[], scope: CallScope): Promise<ApprovalResult> {
     // Decided against the definition the registry holds now, every announced change applied (docs/security.md).
-    const current = await currentDefinitions(calls, this.deps);
+    const current = await currentDefinitions(calls, this.deps, scope.signal);
     // pinAll makes a signal for the pins when the turn has none: skipped when no call has a pin to run.
     const outcomes = calls.some((call) => call.kind === 'ready' && call.tool.spec.pinArguments)
       ? await pinAll(calls, scope, current)
@@ -152,7 +152,7 @@ export class Dispatcher {
 
   /** Runs an approved call under its limit (or starts it as a background task) and emits its events. */
   async execute(call: ReadyCall, scope: CallScope): Promise<CallOutcome> {
-    const changed = await changedSinceApproval(call, this.deps);
+    const changed = await changedSinceApproval(call, this.deps, scope.signal);
     if (changed) return this.finish(call, scope, changed);
     const { spec } = call.tool;
     const startedAt = Date.now();

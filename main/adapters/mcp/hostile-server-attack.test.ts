@@ -82,6 +82,20 @@ describe('a server floods tools/list_changed and answers tools/list slowly', () 
     const lists = Number(outcomeText(await h.dispatch('mcp__bad__lists', {}))) - listsBefore;
     expect(lists).toBeLessThanOrEqual(3);
   });
+
+  it('a stop ends a call still waiting for the announced list at once, not when the list comes', async () => {
+    const h = await start({ connectTimeout: 20 });
+    // tools/list now answers after 8 s: the call below waits for it before it may be decided.
+    expect(await h.dispatch('mcp__bad__announce', { count: 1, list_delay_ms: 8_000 })).toMatchObject({
+      outcome: 'ok',
+    });
+    const stop = new AbortController();
+    const started = Date.now();
+    const pending = h.dispatch('mcp__bad__echo', { text: 'hi' }, stop.signal);
+    setTimeout(() => stop.abort(), 300);
+    expect(await pending).toMatchObject({ outcome: 'cancelled' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
 });
 
 describe('a server starts requests of its own', () => {
