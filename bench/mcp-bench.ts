@@ -10,9 +10,14 @@
 //   test core under tsx, 2026-11 (d934073): 0.231 ms vs raw SDK 0.181 ms (1.28×, +50 µs)
 //   real core as built, 2026-12: 0.250 ms vs raw SDK 0.186 ms (1.34×, +64 µs); vs the same session raw 0.119 ms
 //     (+131 µs); the same under tsx 0.337 ms (1.81×). Streamable HTTP 3.39 ms vs 3.27 ms (1.04×).
-// Where it goes (CPU profiles): an AbortSignal per call (~5-10 µs on Node 20), a stat of settings.json per batch
-// (~4 µs), prepare/validate/approve (~10 µs), the SDK's own options (signal listener, progress token, timers), and a
-// pipe write that costs more the longer the server sat idle (the VM wakes its CPU). Target not met.
+//   2026-12-02, after the hot-path work (docs/dispatch.md, "The hot path"): 1.19× and 1.35× in two runs (+40, +69 µs;
+//     the same session raw +105, +130 µs), from 1.47-1.59× at the start of that session; HTTP 1.10-1.13×.
+// Where it goes: between a response arriving and the next request leaving, the raw SDK spends ~12 µs and our path
+// ~45-50 µs (measured by timestamping the transport), though the whole dispatch of a no-op takes ~9 µs in a tight
+// loop: right after the process wakes for the response, the same code runs 3-4× slower (cold caches on this VM).
+// Removed: a stat of settings.json per call (4-10 µs), an AbortSignal per call (4-10 µs and its garbage), Node's
+// AsyncResource per queueMicrotask (~5 µs). Left: argument validation, events and their redaction, outcome
+// normalisation, the SDK's progress and signal options. Target not met.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
