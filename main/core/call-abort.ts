@@ -77,37 +77,47 @@ export function callAbortOf(ctx: object): AbortWatch | null {
  * never for Node's own APIs or fetch, which check for a real AbortSignal.
  */
 export function signalOver(watch: AbortWatch): AbortSignal {
-  const unsubscribe = new Map<unknown, () => void>();
-  const like = {
-    get aborted() {
-      return watch.aborted;
-    },
-    get reason() {
-      return watch.reason;
-    },
-    onabort: null,
-    throwIfAborted() {
-      if (watch.aborted) throw watch.reason;
-    },
-    addEventListener(type: string, listener: unknown) {
-      // As on an AbortSignal: a listener added after the abort is never called.
-      if (type !== 'abort' || watch.aborted || unsubscribe.has(listener)) return;
-      const call = (): void => {
-        unsubscribe.delete(listener);
-        const event = { type: 'abort', target: like, currentTarget: like };
-        if (typeof listener === 'function') listener.call(like, event);
-        else (listener as { handleEvent?: (e: unknown) => void } | null)?.handleEvent?.(event);
-      };
-      unsubscribe.set(listener, watch.onAbort(call));
-    },
-    removeEventListener(type: string, listener: unknown) {
-      if (type !== 'abort') return;
-      unsubscribe.get(listener)?.();
-      unsubscribe.delete(listener);
-    },
-    dispatchEvent() {
-      return false;
-    },
-  };
-  return like as unknown as AbortSignal;
+  return new SignalOver(watch) as unknown as AbortSignal;
+}
+
+// A class, not an object literal of closures: one is made for every MCP call (docs/dispatch.md, "The hot path").
+class SignalOver {
+  onabort = null;
+  private unsubscribe: Map<unknown, () => void> | null = null;
+
+  constructor(private readonly watch: AbortWatch) {}
+
+  get aborted(): boolean {
+    return this.watch.aborted;
+  }
+
+  get reason(): unknown {
+    return this.watch.reason;
+  }
+
+  throwIfAborted(): void {
+    if (this.watch.aborted) throw this.watch.reason;
+  }
+
+  addEventListener(type: string, listener: unknown): void {
+    // As on an AbortSignal: a listener added after the abort is never called.
+    if (type !== 'abort' || this.watch.aborted || this.unsubscribe?.has(listener)) return;
+    const call = (): void => {
+      this.unsubscribe?.delete(listener);
+      const event = { type: 'abort', target: this, currentTarget: this };
+      if (typeof listener === 'function') listener.call(this, event);
+      else (listener as { handleEvent?: (e: unknown) => void } | null)?.handleEvent?.(event);
+    };
+    (this.unsubscribe ??= new Map()).set(listener, this.watch.onAbort(call));
+  }
+
+  removeEventListener(type: string, listener: unknown): void {
+    if (type !== 'abort') return;
+    this.unsubscribe?.get(listener)?.();
+    this.unsubscribe?.delete(listener);
+  }
+
+  dispatchEvent(): boolean {
+    return false;
+  }
 }

@@ -3,7 +3,7 @@ import type { ToolContext, ToolServices } from '../../tools/sdk/types';
 import type { AppLogger } from './logger';
 import { approvalOf, callSandbox, deniedOutcome, NOT_NEEDED, pinAll } from './approval-step';
 import type { CallAbort } from './call-abort';
-import { CALL_ABORT } from './call-abort';
+import { CallContext } from './call-context';
 import type { ApprovalResult, CallEvent, CallScope } from './call-types';
 import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from './gate-port';
 import type { CallOutcome } from './outcome';
@@ -239,16 +239,15 @@ export class Dispatcher {
       chatId: scope.chatId,
       summary: this.deps.redactor.redact(summariseArgs(call.args)),
       limitMs,
-      run: (signal, report) => {
-        const ctx = this.context(call, { ...scope, signal }, signal, Date.now(), limitMs);
-        return spec.handler(call.args, {
-          ...ctx,
-          progress: (update) => {
+      run: (signal, report) =>
+        spec.handler(
+          call.args,
+          // A task's progress goes to its output tail, not to call events.
+          this.context(call, { ...scope, signal }, signal, Date.now(), limitMs, (update) => {
             if (update.output) report.append(this.deps.redactor.redact(update.output));
             else if (update.message) report.append(this.deps.redactor.redact(update.message + '\n'));
-          },
-        });
-      },
+          }),
+        ),
     });
     const limit = task.limitMs === null ? 'no limit' : `limit ${Math.round(task.limitMs / 60000)} min`;
     return okOutcome(
@@ -265,48 +264,41 @@ export class Dispatcher {
     );
   }
 
-  // The handler's context. A foreground call's cancel is a CallAbort: its AbortSignal is made only when the handler
-  // reads `signal`, and handlers of this app that only watch the cancel find it under CALL_ABORT (docs/dispatch.md).
+  // The handler's context (main/core/call-context.ts). A foreground call's cancel is a CallAbort: its AbortSignal is
+  // made only when the handler reads `signal` (docs/dispatch.md, "The hot path").
   private context(
     call: ReadyCall,
     scope: CallScope,
     cancel: CallAbort | AbortSignal,
     startedAt: number,
     limitMs: number,
+    progress?: ToolContext['progress'],
   ): ToolContext {
-    // A call that never went through approve() (a direct execute in tests) counts as a policy's allow.
-    const approval = call.approval ?? { by: 'policy', ruleId: null, ruleOrigin: null };
-    const root = this.deps.log;
-    let log: AppLogger | undefined;
-    const abort = cancel instanceof AbortSignal ? null : cancel;
-    const context: ToolContext & { [CALL_ABORT]: CallAbort | null } = {
-      get signal() {
-        return abort ? abort.signal : (cancel as AbortSignal);
-      },
-      [CALL_ABORT]: abort,
-      progress: (update) =>
-        this.emit({
-          type: 'call.progress',
-          callId: call.id,
-          chatId: scope.chatId,
-          tool: call.name,
-          elapsedMs: Date.now() - startedAt,
-          update: this.deps.redactor.redactDeep(update),
-        }),
-      // Made on first use: most handlers (an MCP call) never log.
-      get log() {
-        return (log ??= root.child({ tool: call.name, call: call.id }));
-      },
+    return new CallContext({
+      cancel,
+      progress:
+        progress ??
+        ((update) =>
+          this.emit({
+            type: 'call.progress',
+            callId: call.id,
+            chatId: scope.chatId,
+            tool: call.name,
+            elapsedMs: Date.now() - startedAt,
+            update: this.deps.redactor.redactDeep(update),
+          })),
+      log: this.deps.log,
       getSecret: this.deps.getSecret,
       workspace: scope.workspace,
       chatId: scope.chatId,
       callId: call.id,
+      tool: call.name,
       deadline: Number.isFinite(limitMs) ? startedAt + limitMs : null,
-      approval,
+      // A call that never went through approve() (a direct execute in tests) counts as a policy's allow.
+      approval: call.approval ?? { by: 'policy', ruleId: null, ruleOrigin: null },
       // Shared, not copied, unless the scope adds services: the object is frozen (see the constructor).
       services: scope.services ? { ...this.deps.services, ...scope.services } : this.deps.services,
-    };
-    return context;
+    });
   }
 
   private scaled(limitMs: number): number {
