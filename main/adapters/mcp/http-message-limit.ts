@@ -38,29 +38,53 @@ export function limitResponse(response: Response, limitBytes: number = HTTP_MAX_
 // Counts the bytes of the message being read: the whole body, or for an event stream the bytes since the last
 // blank line (an event ends at a blank line; lines end with CRLF, LF or CR).
 function messageLimit(events: boolean, limitBytes: number): TransformStream<Uint8Array, Uint8Array> {
-  let held = 0;
-  let lineBytes = 0;
-  let afterCR = false;
+  const scan: EventScan = { held: 0, lineBytes: 0, afterCR: false };
   return new TransformStream({
     transform(chunk, controller) {
-      if (!events) held += chunk.length;
-      else
-        for (const byte of chunk) {
-          if (byte === 0x0a && afterCR) {
-            afterCR = false;
-            continue;
-          }
-          afterCR = byte === 0x0d;
-          if (byte === 0x0a || byte === 0x0d) {
-            if (lineBytes === 0) held = 0;
-            lineBytes = 0;
-          } else {
-            lineBytes++;
-            held++;
-          }
-        }
-      if (held > limitBytes) controller.error(new MessageTooLargeError(limitBytes));
+      if (events) countEventBytes(chunk, scan);
+      else scan.held += chunk.length;
+      if (scan.held > limitBytes) controller.error(new MessageTooLargeError(limitBytes));
       else controller.enqueue(chunk);
     },
   });
+}
+
+/** Where the reading of an event stream stands, from one chunk to the next. */
+export interface EventScan {
+  /** Bytes of the current event, line breaks not counted. */
+  held: number;
+  /** Bytes of the current line. */
+  lineBytes: number;
+  /** The last byte was a CR (a LF right after it ends the same line). */
+  afterCR: boolean;
+}
+
+/**
+ * Adds `chunk` to `scan`. It jumps from line break to line break with indexOf (memchr): every stream answer of an HTTP
+ * server passes here, and a loop over each byte cost 14-30 ms per MiB on this machine.
+ */
+export function countEventBytes(chunk: Uint8Array, scan: EventScan): void {
+  let pos = 0;
+  let nextLF = chunk.indexOf(0x0a);
+  let nextCR = chunk.indexOf(0x0d);
+  while (pos < chunk.length) {
+    const brk = nextLF === -1 ? nextCR : nextCR === -1 ? nextLF : Math.min(nextLF, nextCR);
+    const run = (brk === -1 ? chunk.length : brk) - pos;
+    if (run > 0) {
+      scan.lineBytes += run;
+      scan.held += run;
+      scan.afterCR = false;
+    }
+    if (brk === -1) return;
+    if (chunk[brk] === 0x0a && scan.afterCR) scan.afterCR = false;
+    else {
+      scan.afterCR = chunk[brk] === 0x0d;
+      // A line break ends a line; one that ends an empty line ends the event.
+      if (scan.lineBytes === 0) scan.held = 0;
+      scan.lineBytes = 0;
+    }
+    pos = brk + 1;
+    if (brk === nextLF) nextLF = chunk.indexOf(0x0a, pos);
+    if (brk === nextCR) nextCR = chunk.indexOf(0x0d, pos);
+  }
 }
