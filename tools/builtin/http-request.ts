@@ -109,6 +109,7 @@ export const httpRequestTool = defineTool({
         ...(body === undefined ? {} : { body }),
         signal: limit.signal,
         sensitiveHeaders: used.headers.filter(([, names]) => names.length > 0).map(([name]) => name),
+        ...(used.body[0] ? { bodySecret: used.body[0] } : {}),
       });
       const content = method === 'HEAD' ? null : await readCapped(response.body, HTTP_LIMITS.maxBytes);
       const usedSecret = sentSecret(response, used);

@@ -159,9 +159,18 @@ export function within(target: string, folder: string): boolean {
   return t.startsWith(f.endsWith(path.sep) ? f : f + path.sep);
 }
 
-// Lower case, and without the trailing dots and spaces Windows drops (`.git.` is `.git` there).
+// The code points HFS+ ignores in names (zero-width and bidi controls, U+FEFF): `.g\u200cit` is `.git` there.
+const IGNORED_IN_NAMES = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+// One name as a case-insensitive file system compares it (docs/security.md, "Files the tools write"): NFKC, so `ſ`
+// is `s` and the Kelvin sign `k` as APFS and NTFS fold them; without what HFS+ ignores; lower case; and without
+// the trailing dots and spaces Windows drops (`.git.` is `.git` there).
 function fold(name: string): string {
-  return name.toLowerCase().replace(/(?<=[^/\\])[. ]+$/, '');
+  return name
+    .normalize('NFKC')
+    .replace(IGNORED_IN_NAMES, '')
+    .toLowerCase()
+    .replace(/(?<=[^/\\])[. ]+$/, '');
 }
 
 function shown(parts: readonly string[], index: number): string {

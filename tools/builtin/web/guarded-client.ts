@@ -18,6 +18,8 @@ export interface GuardedRequest {
   signal: AbortSignal;
   /** Header names (lower case) dropped when a redirect leaves the origin, besides the usual credentials. */
   sensitiveHeaders?: string[];
+  /** The secret the body carries, if any: a redirect that would resend the body to another origin is refused. */
+  bodySecret?: string;
 }
 
 /** The final response, with the request that produced it. */
@@ -90,7 +92,17 @@ export class GuardedClient {
         body = undefined;
         headers = omit(headers, ['content-type', 'content-length']);
       }
-      // Credentials meant for one origin never follow a redirect to another.
+      // Credentials meant for one origin never follow a redirect to another (docs/security.md, "Redaction"); a
+      // 307/308, or a 301/302 of another method than POST, would resend a body that holds one.
+      if (next.origin !== url.origin && body !== undefined && input.bodySecret) {
+        throw new ToolError(
+          'redirect_refused',
+          `${url.origin} redirected (HTTP ${response.statusCode}) to ${next.href}, another origin, and the request ` +
+            `body holds the secret ${input.bodySecret}, so it was not sent there; call again with that URL if it ` +
+            'should get it',
+          { location: next.href, secret: input.bodySecret },
+        );
+      }
       if (next.origin !== url.origin) headers = omit(headers, sensitive);
       url = next;
     }
