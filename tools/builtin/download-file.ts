@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ToolContext } from '../sdk/types';
 import { defineTool, ToolError } from '../sdk/types';
 import { AddressGuard } from '../sdk/web/address-guard';
-import { booleanArg, invalidArgument, stringArg, timeoutArg, urlArg } from './web/arguments';
+import { booleanArg, integerArg, invalidArgument, stringArg, timeoutArg, urlArg } from './web/arguments';
 import { GuardedClient, headerValue } from './web/guarded-client';
 import { renderFormatOf, renderPage } from './web/page-render';
 import { renderInApp } from './web/render-in-app';
@@ -14,6 +14,13 @@ import { assertFree, saveFile, workspaceTarget } from './web/workspace-file';
 
 /** Default and largest value of the `timeout` parameter, in seconds. */
 export const DOWNLOAD_TIMEOUT_SECONDS = { default: 120, max: 600 } as const;
+
+/**
+ * Default and largest value of the `max_mb` parameter (docs/security.md, "Files the tools write"): without a bound a
+ * server that never stops sending filled the disk until the timeout (gigabytes a minute at local speeds). A larger
+ * file needs the model to ask for it, in the arguments the person approves.
+ */
+export const DOWNLOAD_MAX_MB = { default: 1024, max: 65_536 } as const;
 
 // Progress events at most this often, so a fast download does not flood the UI.
 const PROGRESS_EVERY_MS = 250;
@@ -45,6 +52,13 @@ export const downloadFileTool = defineTool({
         default: DOWNLOAD_TIMEOUT_SECONDS.default,
         description: `Seconds the download may take, at most ${DOWNLOAD_TIMEOUT_SECONDS.max} (larger values are clamped), e.g. 300. Not used with render=true.`,
       },
+      max_mb: {
+        type: 'integer',
+        default: DOWNLOAD_MAX_MB.default,
+        minimum: 1,
+        maximum: DOWNLOAD_MAX_MB.max,
+        description: `Largest file to save, in MB (1-${DOWNLOAD_MAX_MB.max}), e.g. 4096; a larger one is stopped and nothing is saved. Not used with render=true.`,
+      },
       render: {
         type: 'boolean',
         default: false,
@@ -66,6 +80,8 @@ export const downloadFileTool = defineTool({
       DOWNLOAD_TIMEOUT_SECONDS.default,
       DOWNLOAD_TIMEOUT_SECONDS.max,
     );
+    const maxBytes =
+      integerArg(args, 'max_mb', DOWNLOAD_MAX_MB.default, 1, DOWNLOAD_MAX_MB.max) * 1024 * 1024;
     const relative = stringArg(args, 'path') || defaultName(url, render);
     const target = await workspaceTarget(ctx.workspace, relative, 'path');
     const format = render ? renderFormatOf(target) : null;
@@ -96,7 +112,7 @@ export const downloadFileTool = defineTool({
         bytes.length,
       );
     }
-    const bytes = await download(url, target, overwrite, timeoutMs, guard, ctx);
+    const bytes = await download(url, target, overwrite, { timeoutMs, maxBytes }, guard, ctx);
     return result(`Saved ${url.href} to ${relative} (${bytes} bytes).`, relative, bytes);
   },
 });
@@ -105,7 +121,7 @@ async function download(
   url: URL,
   target: string,
   overwrite: boolean,
-  timeoutMs: number,
+  { timeoutMs, maxBytes }: { timeoutMs: number; maxBytes: number },
   guard: AddressGuard,
   ctx: ToolContext,
 ): Promise<number> {
@@ -130,6 +146,10 @@ async function download(
     }
     const length = Number(headerValue(response.headers['content-length']));
     const total = Number.isFinite(length) && length > 0 ? length : undefined;
+    if (total !== undefined && total > maxBytes) {
+      await response.body.dump().catch(() => undefined);
+      throw tooLarge(`the server says it is ${total} bytes`, maxBytes);
+    }
     let reported = 0;
     const report = (force: boolean) => {
       if (!force && Date.now() - reported < PROGRESS_EVERY_MS) return;
@@ -146,6 +166,7 @@ async function download(
         async function* (source: AsyncIterable<Buffer>) {
           for await (const chunk of source) {
             bytes += chunk.length;
+            if (bytes > maxBytes) throw tooLarge(`more than ${maxBytes} bytes arrived`, maxBytes);
             report(false);
             yield chunk;
           }
@@ -165,6 +186,15 @@ async function download(
     limit.clear();
     await client.close();
   }
+}
+
+function tooLarge(what: string, maxBytes: number): ToolError {
+  const mb = maxBytes / (1024 * 1024);
+  return new ToolError(
+    'too_large',
+    `the download is larger than max_mb (${mb} MB): ${what}; nothing saved. Call again with a larger max_mb ` +
+      `(at most ${DOWNLOAD_MAX_MB.max}) if the file is wanted.`,
+  );
 }
 
 function defaultName(url: URL, render: boolean): string {
