@@ -13,6 +13,7 @@ import {
 import type { ShellGlob } from './shell-glob';
 import { globLiteralLength } from './shell-glob';
 import { basename, commandWords, hasShellGlob, shellGlob, words } from './shell-words';
+import { foldName } from '../../tools/sdk/name-fold';
 
 /** Where the user's secrets live on this machine. */
 export interface SensitiveOptions {
@@ -153,15 +154,16 @@ interface Segment {
 }
 
 /** The sensitive name a path contains as consecutive segments (`.ssh`, `.kube/config`…), or null. */
-export function namedLocation(word: string): string | null {
+export function namedLocation(raw: string): string | null {
   const hasNeedle = (text: string) => NEEDLES.some((needle) => text.includes(needle));
-  const lower = word.toLowerCase();
-  if (!hasShellGlob(word) && !hasNeedle(lower)) return null;
+  // As a case-insensitive file system reads it (`~/.ſsh` is `~/.ssh` on APFS and NTFS): tools/sdk/name-fold.ts.
+  const word = foldName(raw);
+  if (!hasShellGlob(word) && !hasNeedle(word)) return null;
   const segments = word
     .split(/[\\/]+/)
     .filter((text) => text.length > 0)
     .map(toSegment);
-  if (!segments.some((segment) => segment.glob) && !hasNeedle(lower)) return null;
+  if (!segments.some((segment) => segment.glob) && !hasNeedle(word)) return null;
   for (const name of SENSITIVE_NAMES) {
     for (let i = 0; i + name.segments.length <= segments.length; i++) {
       if (name.segments.every((pattern, j) => segmentMatches(segments[i + j] as Segment, pattern)))
@@ -174,7 +176,8 @@ export function namedLocation(word: string): string | null {
 // `~/.ss?/id_rsa` or `~/.s*` reaches ~/.ssh without naming it: a glob is tested against the name's sample. A glob
 // with almost no literal text (`*`, `*s`) would flag every wildcard, so only hidden-name globs and specific ones count.
 function toSegment(text: string): Segment {
-  if (!hasShellGlob(text)) return { text, glob: null };
+  // Windows drops a name's trailing dots and spaces: `.ssh.` is `.ssh` there.
+  if (!hasShellGlob(text)) return { text: text.replace(/^(.*[^. ])[. ]+$/, '$1'), glob: null };
   return { text, glob: text.startsWith('.') || globLiteralLength(text) >= 3 ? shellGlob(text) : null };
 }
 

@@ -132,3 +132,16 @@ describe('symlinked cwd and symlinked paths', () => {
     ]);
   });
 });
+
+describe('~/.ſsh and other spellings a case-insensitive file system reads as the name', () => {
+  it('asks for them as for the name itself (APFS and NTFS fold ſ to s; HFS+ ignores zero-width characters)', async () => {
+    const ground = await groundAllowingEverything();
+    await expectSensitive(ground, [
+      [{ command: 'cat ~/.ſsh/id_rsa' }, 'SSH keys (~/.ssh)'],
+      [{ command: 'cat ~/.a\u200cws/credentials' }, 'AWS credentials (~/.aws)'],
+      [{ command: 'cat ~/.SSH./config' }, 'SSH keys (~/.ssh)'],
+      [{ command: 'cat ~/.ｓｓｈ/config' }, 'SSH keys (~/.ssh)'],
+      [{ command: 'cat ./.en\u200dv' }, 'a .env file'],
+    ]);
+  });
+});

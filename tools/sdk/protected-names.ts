@@ -5,6 +5,7 @@
 // (main/sandbox/workspace-protection.ts imports these lists). Names compare case-insensitively, as macOS and
 // Windows file systems do, so `.GIT/config` is `.git/config` there and refused everywhere.
 import path from 'node:path';
+import { foldName } from './name-fold';
 
 /** Version-control folders whose config and hooks run programs: nothing may be written through one, at any depth. */
 export const CONTROL_DIRS: readonly string[] = ['.git', '.hg'];
@@ -159,18 +160,11 @@ export function within(target: string, folder: string): boolean {
   return t.startsWith(f.endsWith(path.sep) ? f : f + path.sep);
 }
 
-// The code points HFS+ ignores in names (zero-width and bidi controls, U+FEFF): `.g\u200cit` is `.git` there.
-const IGNORED_IN_NAMES = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
-
 // One name as a case-insensitive file system compares it (docs/security.md, "Files the tools write"): NFKC, so `ſ`
 // is `s` and the Kelvin sign `k` as APFS and NTFS fold them; without what HFS+ ignores; lower case; and without
 // the trailing dots and spaces Windows drops (`.git.` is `.git` there).
 function fold(name: string): string {
-  return name
-    .normalize('NFKC')
-    .replace(IGNORED_IN_NAMES, '')
-    .toLowerCase()
-    .replace(/(?<=[^/\\])[. ]+$/, '');
+  return foldName(name).replace(/(?<=[^/\\])[. ]+$/, '');
 }
 
 function shown(parts: readonly string[], index: number): string {
