@@ -63,6 +63,9 @@ export async function buildCli(root = ROOT) {
   const id = `${process.pid}-${Date.now()}`;
   const buildDir = path.join(dir, `b-${id}`);
   const result = await build({
+    // The metafile names its inputs relative to this folder, and the stamp resolves them against `root`: without it
+    // they were relative to wherever the command was started, which only matched when both sat at the same depth.
+    absWorkingDir: root,
     entryPoints: { main: root === ROOT ? ENTRY : path.join(root, 'main', 'launcher', 'main.ts') },
     outdir: buildDir,
     outExtension: { '.js': '.mjs' },
