@@ -44,9 +44,10 @@ function say(root: string, said: string): void {
   );
 }
 
-async function agenvoy(root: string, env: NodeJS.ProcessEnv = {}) {
+async function agenvoy(root: string, env: NodeJS.ProcessEnv = {}, cwd?: string) {
   const { stdout } = await run(process.execPath, [path.join(root, 'bin', 'agenvoy'), 'tools', 'list'], {
     env: { ...process.env, ...env },
+    ...(cwd ? { cwd } : {}),
   });
   return JSON.parse(stdout) as { words: string; how: string; argv: string[] };
 }
@@ -66,6 +67,16 @@ describe('the agenvoy command', () => {
     expect(bundleIsFresh(root)).toBe(false);
     expect(await agenvoy(root)).toMatchObject({ words: 'second, and longer', how: 'bundle' });
     expect(bundleIsFresh(root)).toBe(true);
+  });
+
+  it('keeps its build wherever the command is started, above or below the app folder', async () => {
+    const root = tree('anywhere');
+    const deeper = path.join(root, 'main', 'launcher');
+    for (const cwd of ['/', path.dirname(root), deeper]) {
+      fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+      expect(await agenvoy(root, {}, cwd), cwd).toMatchObject({ words: 'anywhere', how: 'bundle' });
+      expect(bundleIsFresh(root), cwd).toBe(true);
+    }
   });
 
   it('never runs stale code: a source touched with the same size, or gone, is stale too', async () => {
