@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { searchWebTool } from './search-web';
+import { MAX_SEARCH_ANSWER_BYTES } from './web/search-backends';
 import { testContext } from '../sdk/testing/tool-context';
 import type { WebSettings } from '../sdk/web/web-settings';
 import type { LocalServer } from './web/testing/local-server';
 import { startLocalServer } from './web/testing/local-server';
 
 const servers: LocalServer[] = [];
+let sent = 0;
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
@@ -56,6 +58,18 @@ async function fakeBackends() {
       );
     }
     if (url.pathname === '/slow/search') return;
+    if (url.pathname === '/endless/search') {
+      // A results page that never ends: 64 KiB at a time, for as long as anyone reads (bounded for the test).
+      const chunk = Buffer.alloc(64 * 1024, ' ');
+      res.write('{"results": [');
+      const pump = (): void => {
+        while (!res.destroyed && sent < 256 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      return pump();
+    }
     res.statusCode = 404;
     res.end('{}');
   });
@@ -149,5 +163,17 @@ describe('search_web', () => {
     );
     await s.allClosed();
     expect(s.connections()).toBe(2);
+  });
+
+  it('stops reading an answer past its bound and says so, instead of growing memory until the limit', async () => {
+    const s = await fakeBackends();
+    sent = 0;
+    const web: WebSettings = { search: { backend: 'searxng', url: `${s.url}/endless` } };
+    await expect(call({ query: 'x' }, web)).rejects.toMatchObject({
+      code: 'search_failed',
+      message: expect.stringContaining(`larger than ${MAX_SEARCH_ANSWER_BYTES / (1024 * 1024)} MiB`),
+    });
+    await s.allClosed();
+    expect(sent).toBeLessThan(MAX_SEARCH_ANSWER_BYTES + 16 * 1024 * 1024);
   });
 });

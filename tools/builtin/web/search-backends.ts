@@ -6,6 +6,7 @@ import type { ToolContext } from '../../sdk/types';
 import { CredentialError, ToolError } from '../../sdk/types';
 import type { SearchSettings } from '../../sdk/web/web-settings';
 import { BRAVE_SEARCH_URL } from '../../sdk/web/web-settings';
+import { readCapped } from './read-body';
 
 /** One search result. */
 export interface SearchResult {
@@ -96,14 +97,26 @@ async function brave(
     .map((r) => ({ title: plain(str(r.title)), url: str(r.url), snippet: plain(str(r.description)) }));
 }
 
+/** The largest answer a search backend may send. */
+export const MAX_SEARCH_ANSWER_BYTES = 8 * 1024 * 1024;
+
 async function get(url: URL, headers: Record<string, string>, signal: AbortSignal, name: string) {
   // A pool of its own, destroyed after the call: an aborted request leaves no connection behind.
   const { Agent, request } = await undici();
   const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
   try {
     const response = await request(url, { headers, signal, dispatcher: agent });
-    return { status: response.statusCode, text: await response.body.text() };
+    // Bounded (docs/robustness.md, "Limits on untrusted structures"): a results page is tens of kB; an endpoint that never stops
+    // sending must not grow the app's memory until the call's limit.
+    const body = await readCapped(response.body, MAX_SEARCH_ANSWER_BYTES);
+    if (body.cut)
+      throw new ToolError(
+        'search_failed',
+        `${name} sent an answer larger than ${MAX_SEARCH_ANSWER_BYTES / (1024 * 1024)} MiB; nothing was read from it`,
+      );
+    return { status: response.statusCode, text: body.bytes.toString('utf8') };
   } catch (error) {
+    if (error instanceof ToolError) throw error;
     if (signal.aborted) throw signal.reason;
     const code =
       (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
