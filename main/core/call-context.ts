@@ -33,14 +33,16 @@ export class CallContext implements ToolContext {
   readonly deadline: number | null;
   readonly approval: CallApproval;
   readonly services: ToolServices;
-  private readonly cancel: CallAbort | AbortSignal;
+  // A task's signal; null for a foreground call, whose signal its CallAbort makes on first read.
+  private readonly taskSignal: AbortSignal | null;
   private readonly root: AppLogger;
   private readonly tool: string;
   private child: AppLogger | undefined;
 
   constructor(parts: CallContextParts) {
-    this.cancel = parts.cancel;
-    this[CALL_ABORT] = parts.cancel instanceof AbortSignal ? null : parts.cancel;
+    const isSignal = parts.cancel instanceof AbortSignal;
+    this.taskSignal = isSignal ? (parts.cancel as AbortSignal) : null;
+    this[CALL_ABORT] = isSignal ? null : (parts.cancel as CallAbort);
     this.progress = parts.progress;
     this.root = parts.log;
     this.tool = parts.tool;
@@ -54,7 +56,7 @@ export class CallContext implements ToolContext {
   }
 
   get signal(): AbortSignal {
-    return this.cancel instanceof AbortSignal ? this.cancel : this.cancel.signal;
+    return this.taskSignal ?? (this[CALL_ABORT] as CallAbort).signal;
   }
 
   get log(): AppLogger {

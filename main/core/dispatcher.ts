@@ -76,7 +76,7 @@ export class Dispatcher {
 
   /** Resolves once what calls read synchronously (settings.json) can be read; await it before `prepare`. */
   async ready(): Promise<void> {
-    await this.deps.beforeCalls?.();
+    await this.readyNow();
   }
 
   // ready() without a promise when there is nothing to wait for (the common case).

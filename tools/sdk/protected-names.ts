@@ -160,9 +160,8 @@ export function within(target: string, folder: string): boolean {
   return t.startsWith(f.endsWith(path.sep) ? f : f + path.sep);
 }
 
-// One name as a case-insensitive file system compares it (docs/security.md, "Files the tools write"): NFKC, so `ſ`
-// is `s` and the Kelvin sign `k` as APFS and NTFS fold them; without what HFS+ ignores; lower case; and without
-// the trailing dots and spaces Windows drops (`.git.` is `.git` there).
+// One name as a case-insensitive file system compares it (name-fold.ts), without the trailing dots and spaces
+// Windows drops (`.git.` is `.git` there).
 function fold(name: string): string {
   return foldName(name).replace(/(?<=[^/\\])[. ]+$/, '');
 }
