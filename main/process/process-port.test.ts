@@ -142,6 +142,20 @@ describe('processPort.launch', () => {
     });
   });
 
+  it('adds the request variables to the program environment (how open_file hands Windows its target)', async () => {
+    const seen = path.join(tmp, 'seen');
+    const target = 'https://example.com/?a=1&calc.exe|whoami^&"%PATH%"';
+    const launched = await processPort(new ProcessGroups()).launch({
+      command: '/bin/sh',
+      args: ['-c', `printf '%s' "$AGENVOY_OPEN_TARGET" > ${seen}`],
+      cwd: tmp,
+      signal: live(),
+      env: { AGENVOY_OPEN_TARGET: target },
+    });
+    expect(launched).toMatchObject({ state: 'exited', exitCode: 0 });
+    expect(fs.readFileSync(seen, 'utf8')).toBe(target);
+  });
+
   it('kills what it started when aborted during the settle wait', async () => {
     const controller = new AbortController();
     const pidFile = path.join(tmp, 'pid');

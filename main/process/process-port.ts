@@ -132,6 +132,7 @@ async function launchDetached(request: ProcessLaunchRequest): Promise<ProcessLau
     child = spawn(request.command, [...request.args], {
       cwd: request.cwd,
       detached: true,
+      ...(request.env ? { env: { ...process.env, ...request.env } } : {}),
       stdio: ['ignore', 'ignore', errFd],
       windowsHide: false,
     });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OPEN_COMMAND_ENV, openFileTool } from './open-file';
+import { OPEN_COMMAND_ENV, OPEN_TARGET_ENV, opener, openFileTool } from './open-file';
 import { localProcessPort } from '../sdk/testing/process-port';
 import { testContext } from '../sdk/testing/tool-context';
 import type { ToolContext, ToolResult } from '../sdk/types';
@@ -107,5 +107,42 @@ describe('open_file', () => {
       openFileTool.handler({ target: 'reports/summary.html' }, setup({ signal: controller.signal }).ctx),
     ).rejects.toThrow('cancelled by the user');
     expect(fs.existsSync(recorded)).toBe(false);
+  });
+});
+
+// Windows used to open through `cmd /d /c start "" TARGET`. cmd.exe reads `&`, `|` and `^` in an unquoted argument as
+// its own (Node quotes an argument only when it holds a space), so an approved `https://x.test/?a=1&calc.exe` also ran
+// calc.exe. The target now reaches Windows only as data in an environment variable. (The Windows program itself cannot
+// run on this machine; what is checked is that no command line carries the target.)
+describe('open_file on Windows (attack: a second command hidden in the target)', () => {
+  const hostile = [
+    'https://x.test/?a=1&calc.exe',
+    'https://x.test/|whoami',
+    'https://x.test/^&calc',
+    'C:\\Users\\me\\Downloads\\report&calc.pdf',
+    'C:\\Users\\me\\a b\\x%COMSPEC%.pdf',
+    'https://x.test/$(calc);calc',
+  ];
+  const env = { SystemRoot: 'C:\\Windows' };
+
+  it.each(hostile)('passes %s in the environment, never on a command line', (target) => {
+    const { command, args, env: added } = opener(target, 'win32', env);
+    expect(command).toBe('C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe');
+    expect(added).toEqual({ [OPEN_TARGET_ENV]: target });
+    for (const arg of args) expect(arg).not.toContain(target);
+    expect(args.join(' ')).not.toMatch(/cmd|start ""/i);
+    // The script reads the target from the variable and hands it to the shell to open, as a double click would.
+    expect(args.at(-1)).toContain(`$i.FileName = $env:${OPEN_TARGET_ENV}`);
+    expect(args.at(-1)).toContain('UseShellExecute = $true');
+  });
+
+  it('keeps the target as the one argument of xdg-open, open and a custom opener', () => {
+    const target = 'https://x.test/?a=1&calc.exe';
+    expect(opener(target, 'linux', {})).toEqual({ command: 'xdg-open', args: [target] });
+    expect(opener(target, 'darwin', {})).toEqual({ command: 'open', args: [target] });
+    expect(opener(target, 'win32', { [OPEN_COMMAND_ENV]: '/bin/viewer' })).toEqual({
+      command: '/bin/viewer',
+      args: [target],
+    });
   });
 });

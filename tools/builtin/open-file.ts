@@ -4,7 +4,9 @@
 // call is gated and the user sees the target before anything opens. URLs are limited to http and https,
 // since other schemes (file:, javascript:, custom app handlers) can run things.
 //
-// The opener is xdg-open on Linux, `open` on macOS and `start` (through cmd.exe) on Windows. The
+// The opener is xdg-open on Linux, `open` on macOS and, on Windows, Windows PowerShell asking the shell to open the
+// target, which it reads from an environment variable: never `cmd /c start`, where `&`, `|` or `^` in a URL or a
+// file name would run a second command after the person approved opening one thing. The
 // environment variable AGENVOY_OPEN_COMMAND names another program to use instead (a path or a name on
 // PATH, no arguments); it receives the resolved path or the URL as its one argument. Tests use it.
 import fs from 'node:fs/promises';
@@ -45,13 +47,13 @@ export const openFileTool = defineTool({
   handler: async (args, ctx) => {
     const target = await resolveTarget(requiredString(args.target, 'target', '"report.pdf"'), ctx.workspace);
     const port = requireProcesses(ctx);
-    const [command, commandArgs] = opener(target);
+    const { command, args: commandArgs, env } = opener(target);
     const cwd = await fs.stat(ctx.workspace).then(
       (stat) => (stat.isDirectory() ? ctx.workspace : os.tmpdir()),
       () => os.tmpdir(),
     );
     const launched = await port
-      .launch({ command, args: commandArgs, cwd, signal: ctx.signal })
+      .launch({ command, args: commandArgs, cwd, signal: ctx.signal, ...(env ? { env } : {}) })
       .catch((error: unknown) => {
         if (ctx.signal.aborted) throw ctx.signal.reason;
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
@@ -112,16 +114,44 @@ async function resolveTarget(raw: string, workspace: string): Promise<string> {
   return file;
 }
 
-function opener(target: string): [string, string[]] {
-  const custom = process.env[OPEN_COMMAND_ENV]?.trim();
-  if (custom) return [custom, [target]];
-  switch (process.platform) {
+/** The environment variable the Windows opener reads its target from. */
+export const OPEN_TARGET_ENV = 'AGENVOY_OPEN_TARGET';
+
+// Windows PowerShell 5.1 (present on every Windows 10 and 11) starts the target through the shell, as a double click
+// would. The target is data in an environment variable, so no command-line parser (cmd.exe's `&`, PowerShell's `;`)
+// ever reads it.
+const WINDOWS_OPEN_SCRIPT =
+  '$i = New-Object System.Diagnostics.ProcessStartInfo; ' +
+  `$i.FileName = $env:${OPEN_TARGET_ENV}; $i.UseShellExecute = $true; ` +
+  '[void][System.Diagnostics.Process]::Start($i)';
+
+/** The program, arguments and added environment that open `target` on `platform`. */
+export function opener(
+  target: string,
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): { command: string; args: string[]; env?: Record<string, string> } {
+  const custom = env[OPEN_COMMAND_ENV]?.trim();
+  if (custom) return { command: custom, args: [target] };
+  switch (platform) {
     case 'darwin':
-      return ['open', [target]];
-    case 'win32':
-      // `start` is a cmd.exe builtin; its first quoted argument is a window title, hence the empty one.
-      return [process.env.ComSpec ?? 'cmd.exe', ['/d', '/c', 'start', '""', target]];
+      return { command: 'open', args: [target] };
+    case 'win32': {
+      const root = env.SystemRoot ?? env.SYSTEMROOT ?? 'C:\\Windows';
+      return {
+        command: `${root}\\System32\\WindowsPowerShell\\v1.0\\powershell.exe`,
+        args: [
+          '-NoProfile',
+          '-NonInteractive',
+          '-ExecutionPolicy',
+          'Bypass',
+          '-Command',
+          WINDOWS_OPEN_SCRIPT,
+        ],
+        env: { [OPEN_TARGET_ENV]: target },
+      };
+    }
     default:
-      return ['xdg-open', [target]];
+      return { command: 'xdg-open', args: [target] };
   }
 }

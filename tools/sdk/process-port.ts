@@ -93,6 +93,8 @@ export interface ProcessLaunchRequest {
   signal: AbortSignal;
   /** How long to watch for an early failure before letting it go (default 1 s). */
   settleMs?: number;
+  /** Variables added to the program's environment (how open_file hands Windows its target: never on a command line). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** What is known of a launched program once the settle wait is over. */

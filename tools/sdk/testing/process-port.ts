@@ -23,6 +23,7 @@ export function localProcessPort(): LocalProcessPort {
       const child = spawn(request.command, [...request.args], {
         cwd: request.cwd,
         detached: true,
+        ...(request.env ? { env: { ...process.env, ...request.env } } : {}),
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       await new Promise<void>((resolve, reject) => {
