@@ -1,13 +1,7 @@
 // Vectors and the fusion of the two rankings (docs/search.md, "Embeddings (optional)"): cosine similarity of unit
-// vectors, the tools closest to the query, and reciprocal rank fusion of the lexical and the semantic ranking.
+// vectors, the tools closest to the query, and a weighted sum of the two rankings' normalised scores.
 import { topK } from './top-k';
 
-/**
- * Reciprocal rank fusion's constant (a tool's share of each ranking is 1 / (k + rank)). 60 is the value of the paper
- * that introduced the method (Cormack, Clarke and Büttcher, SIGIR 2009) and of the search engines that ship it; it
- * needs no scores on a common scale, which a cosine of an unknown model and a BM25F score never are.
- */
-export const SEMANTIC_FUSION_K = 60;
 /** How many of the closest tools take part in the fusion: as deep as the lexical ranking's reranked pool. */
 export const SEMANTIC_DEPTH = 50;
 /**
@@ -17,11 +11,21 @@ export const SEMANTIC_DEPTH = 50;
  * hold a semantic rank, however unrelated.
  */
 export const SEMANTIC_MIN_Z = 1;
+/** A tool standing this many deviations above the catalogue's mean gets the semantic ranking's full share. */
+export const SEMANTIC_FULL_Z = 4;
+/**
+ * The lexical ranking's share of a fused score (the semantic ranking has the rest). Measured with a real model (the
+ * Universal Sentence Encoder, `npm run bench -- model`): at 0.7 a model weaker than the keywords costs nothing, where
+ * reciprocal rank fusion had halved recall@1; and stronger models, simulated, still lift recall (docs/search.md).
+ */
+export const LEXICAL_SHARE = 0.7;
 
 /** A tool's similarity to the query. */
 export interface SemanticEntry {
   name: string;
   similarity: number;
+  /** How many standard deviations its similarity stands above the catalogue's mean. */
+  standing: number;
 }
 
 /** A tool of the fused ranking, with where each ranking put it (1-based; null: not in that ranking). */
@@ -128,7 +132,12 @@ export function closestRows(
   const floor = mean + SEMANTIC_MIN_Z * deviation;
   const standing: SemanticEntry[] = [];
   scores.forEach((similarity, row) => {
-    if (similarity >= floor) standing.push({ name: matrix.names[row] as string, similarity });
+    if (similarity >= floor)
+      standing.push({
+        name: matrix.names[row] as string,
+        similarity,
+        standing: (similarity - mean) / deviation,
+      });
   });
   return topK(
     standing,
@@ -170,24 +179,32 @@ export function matchStrength(hit: {
   return Math.min(1, total / words);
 }
 
+/** A hit of the lexical ranking as the fusion reads it: its score, and how much of the query it matched. */
+export interface LexicalScore extends LexicalHit {
+  score: number;
+}
+
 /**
- * Fuses the lexical ranking (names, best first) and the semantic one by weighted reciprocal rank: a tool's score is
- * `lexicalWeight / (k + lexical rank) + 1 / (k + semantic rank)` over the rankings that hold it. Within each ranking the
- * order is kept; the lexical weight (default 1) is how much of the query the lexical ranking's best hit matched, so a
- * ranking of weak matches yields to a close semantic one. Ties go to the better lexical rank, then the name. A tool
+ * Fuses the lexical ranking (best first) and the semantic one into one score per tool:
+ * `LEXICAL_SHARE × strength × score / best score + (1 − LEXICAL_SHARE) × semantic share`, where strength is how much of
+ * the query the lexical ranking's best hit matched (so a ranking of weak matches yields to a close semantic one) and
+ * the semantic share grows from 0 at SEMANTIC_MIN_Z deviations above the catalogue's mean to 1 at SEMANTIC_FULL_Z.
+ * Scores, not ranks: reciprocal rank fusion treats the tenth lexical hit almost as the first, and with a model weaker
+ * than the keywords it lost half the right first answers. Ties go to the better lexical rank, then the name. A tool
  * named exactly by the query (`exact`) stays first, as it does in the lexical ranking.
  */
 export function fuseRankings(
-  lexical: readonly string[],
+  lexical: readonly LexicalScore[],
   semantic: readonly SemanticEntry[],
   options: {
     limit: number;
     exact?: readonly string[];
-    lexicalWeight?: number;
     similarity?: (name: string) => number | null;
   },
 ): FusedEntry[] {
-  const weight = options.lexicalWeight ?? 1;
+  const best = Math.max(0, ...lexical.map((hit) => hit.score));
+  const strength = Math.max(0, ...lexical.map(matchStrength));
+  const lexicalWeight = best > 0 ? (LEXICAL_SHARE * strength) / best : 0;
   const fused = new Map<string, FusedEntry>();
   const entry = (name: string): FusedEntry => {
     let found = fused.get(name);
@@ -197,18 +214,19 @@ export function fuseRankings(
     }
     return found;
   };
-  lexical.forEach((name, at) => {
-    const found = entry(name);
+  lexical.forEach((hit, at) => {
+    const found = entry(hit.name);
     if (found.lexicalRank !== null) return;
     found.lexicalRank = at + 1;
-    found.score += weight / (SEMANTIC_FUSION_K + at + 1);
+    found.score += lexicalWeight * Math.max(0, hit.score);
   });
-  semantic.forEach(({ name, similarity }, at) => {
+  semantic.forEach(({ name, similarity, standing }, at) => {
     const found = entry(name);
     if (found.semanticRank !== null) return;
     found.semanticRank = at + 1;
     found.similarity = similarity;
-    found.score += 1 / (SEMANTIC_FUSION_K + at + 1);
+    const share = (standing - SEMANTIC_MIN_Z) / (SEMANTIC_FULL_Z - SEMANTIC_MIN_Z);
+    found.score += (1 - LEXICAL_SHARE) * Math.min(1, Math.max(0, share));
   });
   for (const found of fused.values())
     if (found.similarity === null) found.similarity = options.similarity?.(found.name) ?? null;

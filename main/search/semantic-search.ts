@@ -4,8 +4,8 @@
 // search is lexical with a note that says why.
 import type { RegisteredTool, ToolRegistry } from '../core/registry';
 import type { EmbeddingModel, EmbeddingSource, ToolVector, ToolVectorCache } from '../core/embedding-port';
-import type { FusedEntry, LexicalHit } from './semantic-fusion';
-import { closestRows, fuseRankings, matchStrength, SEMANTIC_DEPTH, similarities } from './semantic-fusion';
+import type { FusedEntry, LexicalScore } from './semantic-fusion';
+import { closestRows, fuseRankings, SEMANTIC_DEPTH, similarities } from './semantic-fusion';
 import { queryText, TOOL_TEXT_VERSION, toolText } from './tool-text';
 import {
   BATCH_EMBED_TIMEOUT_MS,
@@ -90,7 +90,7 @@ export class SemanticSearch {
    */
   async rank(
     query: string | readonly string[],
-    lexical: readonly LexicalHit[],
+    lexical: readonly LexicalScore[],
     options: { limit: number; exact?: readonly string[]; signal?: AbortSignal },
   ): Promise<SemanticResult> {
     try {
@@ -129,7 +129,7 @@ export class SemanticSearch {
   private async rankWith(
     model: EmbeddingModel,
     query: string | readonly string[],
-    lexical: readonly LexicalHit[],
+    lexical: readonly LexicalScore[],
     options: { limit: number; exact?: readonly string[]; signal?: AbortSignal },
   ): Promise<SemanticResult> {
     const vectors = this.vectorsOf(model);
@@ -176,20 +176,14 @@ export class SemanticSearch {
     const scores = similarities(queryVectors, usable);
     const closest = closestRows(usable, scores, SEMANTIC_DEPTH);
     const rows = this.matrices.rows(usable);
-    const fused = fuseRankings(
-      lexical.map((hit) => hit.name),
-      closest,
-      {
-        limit: options.limit,
-        // The lexical ranking counts as much as its best hit matched the query.
-        lexicalWeight: Math.max(0, ...lexical.map(matchStrength)),
-        ...(options.exact ? { exact: options.exact } : {}),
-        similarity: (name) => {
-          const row = rows.get(name);
-          return row === undefined ? null : (scores[row] as number);
-        },
+    const fused = fuseRankings(lexical, closest, {
+      limit: options.limit,
+      ...(options.exact ? { exact: options.exact } : {}),
+      similarity: (name) => {
+        const row = rows.get(name);
+        return row === undefined ? null : (scores[row] as number);
       },
-    );
+    });
     const note =
       usable.names.length < tools.length
         ? `Ranked by keywords and by meaning; ${tools.length - usable.names.length} of ${tools.length} tools are not ` +
