@@ -67,7 +67,9 @@ export async function run(): Promise<BenchRow[]> {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rows = await run();
   // `--tune` leaves the fresh set out: what ranking work may look at while it is under way.
-  const shown = process.argv.includes('--tune') ? rows.filter((row) => !row.metric.startsWith('fresh')) : rows;
+  const shown = process.argv.includes('--tune')
+    ? rows.filter((row) => !row.metric.startsWith('fresh'))
+    : rows;
   for (const row of shown)
     console.log(`${row.metric.padEnd(48)} ${String(row.value).padEnd(6)} (baseline ${row.reference})`);
   if (process.argv.includes('--misses')) {

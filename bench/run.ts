@@ -10,6 +10,7 @@ const modules: Array<[string, () => Promise<BenchModule>]> = [
   ['find_tools retrieval', () => import('./retrieval-bench')],
   ['find_tools evaluation', () => import('./find-tools-eval-bench')],
   ['find_tools hybrid', () => import('./find-tools-hybrid-bench')],
+  ['find_tools model', () => import('./find-tools-model-bench')],
   ['store', () => import('./store-bench')],
   ['agent loop', () => import('./agent-bench')],
   ['prompt cache', () => import('./prompt-cache-bench')],
