@@ -16,6 +16,7 @@ import { matchRules } from './rule-match';
 import type { SensitiveOptions, SensitiveTarget } from './sensitive-targets';
 import { findSensitiveTarget } from './sensitive-targets';
 import { askUser } from './ask-session';
+import { ruleNamesAddress, secretsReason, secretsSent } from './secret-destination';
 import type { Verdict } from './verdicts';
 import {
   chatAllowed,
@@ -179,10 +180,18 @@ export class ConfirmGate implements ApprovalGate {
   /** What rules and grants say about a call; sensitive targets and unmatched calls must be asked. */
   async standing(call: Assessed, ruleSet: RuleSet): Promise<Standing> {
     const { request, canonical, sensitive } = call;
-    const match =
-      ruleSet.kind === 'ok'
-        ? matchRules(ruleSet.rules, request, canonical)
-        : { kind: 'none' as const, voided: [], compound: null };
+    // A call that sends a stored secret is covered only by a rule naming its address, never by a chat grant or a
+    // rule for any address (secret-destination.ts).
+    const secrets = secretsSent(request);
+    const rules =
+      ruleSet.kind !== 'ok'
+        ? null
+        : secrets
+          ? ruleSet.rules.filter((rule) => rule.effect === 'deny' || ruleNamesAddress(rule))
+          : ruleSet.rules;
+    const match = rules
+      ? matchRules(rules, request, canonical)
+      : { kind: 'none' as const, voided: [], compound: null };
     // A deny rule decides even for a sensitive target: denying is never the unsafe direction.
     if (match.kind === 'deny') return { kind: 'decided', verdict: ruleDenied(match.rule) };
     // Read from the line itself, not from the rule match: with a damaged rules file no rule is matched at all, and
@@ -202,7 +211,7 @@ export class ConfirmGate implements ApprovalGate {
         return { kind: 'decided', verdict: ruleAllowed(match.rule) };
       }
       // A chat grant is a standing approval like an allow rule: it does not cover compound command lines either.
-      if (!compound && this.grants.has(request.chatId, request.tool, request.definitionHash))
+      if (!compound && !secrets && this.grants.has(request.chatId, request.tool, request.definitionHash))
         return { kind: 'decided', verdict: chatAllowed() };
     }
     return {
@@ -215,7 +224,7 @@ export class ConfirmGate implements ApprovalGate {
         compound,
         voidedRules: match.kind === 'none' ? match.voided.map((rule) => rule.id) : [],
         personOnly,
-        noStanding,
+        noStanding: noStanding ?? (secrets ? secretsReason(secrets) : null),
         // A chained command line is never offered a standing approval: no rule or grant could cover it later.
         offers: {
           chat: !sensitive && !compound && !personOnly && !noStanding,
