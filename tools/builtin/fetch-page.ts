@@ -60,6 +60,7 @@ export const fetchPageTool = defineTool({
           'user-agent': 'Mozilla/5.0 (compatible; Agenvoy)',
         },
         signal: ctx.signal,
+        ...(ctx.approval.by === 'rule' ? { stayOnOrigin: 'fetch_page' } : {}),
       });
       const body = await readCapped(response.body, FETCH_LIMITS.maxBytes);
       const page = response.url.href;
