@@ -219,7 +219,7 @@ export class ConfirmGate implements ApprovalGate {
       item: {
         request,
         canonical: canonical.text,
-        suggestedPattern: canonical.kind === 'command' ? escapeGlob(canonical.text) : null,
+        suggestedPattern: suggestedPattern(canonical),
         sensitive: sensitive ? `${sensitive.label} (in \`${sensitive.argument}\`)` : null,
         compound,
         voidedRules: match.kind === 'none' ? match.voided.map((rule) => rule.id) : [],
@@ -238,6 +238,25 @@ export class ConfirmGate implements ApprovalGate {
     if (this.options.unattendedMessage) return this.options.unattendedMessage(item);
     return `denied: ${item.request.tool} needs approval${whyAsked(item)} and there is nobody to ask`;
   }
+}
+
+/**
+ * The pattern an "always" answer saves unless the person writes another: the exact command line, or for a URL the
+ * site it goes to (`https://docs.python.org/**`), so one click never allows every address a model may put data in
+ * (docs/security.md, "Data leaving the machine"); null (any arguments) for anything else.
+ */
+function suggestedPattern(canonical: CanonicalArgument): string | null {
+  if (canonical.kind === 'command') return escapeGlob(canonical.text);
+  if (canonical.kind !== 'value' || canonical.key !== 'url') return null;
+  let url: URL;
+  try {
+    url = new URL(canonical.text);
+  } catch {
+    return null;
+  }
+  if (url.username !== '' || url.password !== '' || !/^https?:$/.test(url.protocol)) return null;
+  if (/[[\]*?\\]/.test(url.host)) return null;
+  return `${url.protocol}//${url.host}/**`;
 }
 
 /** Why only a person's decision for this very call may allow it (docs/security.md), or null. */
