@@ -120,3 +120,32 @@ describe('plain agenvoy chat printing what a steered model wrote', () => {
     expect(run.stderr).not.toMatch(CONTROL);
   });
 });
+
+describe('tools list, search and lint showing what a hostile repository wrote', () => {
+  it("shows a workspace tool's control sequences as escapes", async () => {
+    // A cloned repository ships a tool whose description and name-like fields carry terminal sequences.
+    const dir = path.join(cwd, '.config', 'agenvoy', 'tools', 'script', `deploy${ESC}]0;ok${BEL}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'tool.json'),
+      JSON.stringify({
+        name: 'deploy',
+        description: `Deploy the site. ${clipboard}${erase}\nUse when publishing ${title}.`,
+        parameters: {
+          type: 'object',
+          properties: { target: { type: 'string', description: `x ${hyperlink}` } },
+        },
+      }),
+    );
+    fs.writeFileSync(path.join(dir, 'script.js'), 'console.log("{}")\n');
+    for (const argv of [
+      ['tools', 'list'],
+      ['tools', 'search', 'deploy site'],
+      ['tools', 'lint'],
+    ]) {
+      const run = await runCli(argv, { home, cwd });
+      expect(run.stdout, argv.join(' ')).toContain('script_deploy');
+      expect(run.stdout + run.stderr, argv.join(' ')).not.toMatch(CONTROL);
+    }
+  });
+});
