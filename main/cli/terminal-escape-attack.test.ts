@@ -149,3 +149,23 @@ describe('tools list, search and lint showing what a hostile repository wrote', 
     }
   });
 });
+
+describe('rules list showing a pattern a model wrote', () => {
+  it('shows its control sequences as escapes', async () => {
+    // What "always allow" on a steered model's command saves when the person takes the line as offered.
+    const add = [
+      'rules',
+      'add',
+      '--tool',
+      'run_command',
+      '--pattern',
+      `echo ${clipboard}${erase}`,
+      '--allow',
+    ];
+    const added = await runCli(add, { home, cwd });
+    expect(added.code, added.stderr).toBe(0);
+    const listed = await runCli(['rules', 'list'], { home, cwd });
+    expect(listed.stdout).toContain('echo \\u{001b}]52;c;');
+    for (const run of [added, listed]) expect(run.stdout + run.stderr).not.toMatch(CONTROL);
+  });
+});
