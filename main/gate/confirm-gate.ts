@@ -17,6 +17,7 @@ import type { SensitiveOptions, SensitiveTarget } from './sensitive-targets';
 import { findSensitiveTarget } from './sensitive-targets';
 import { askUser } from './ask-session';
 import { ruleNamesAddress, secretsReason, secretsSent } from './secret-destination';
+import { callSite } from './call-site';
 import type { Verdict } from './verdicts';
 import {
   chatAllowed,
@@ -211,7 +212,11 @@ export class ConfirmGate implements ApprovalGate {
         return { kind: 'decided', verdict: ruleAllowed(match.rule) };
       }
       // A chat grant is a standing approval like an allow rule: it does not cover compound command lines either.
-      if (!compound && !secrets && this.grants.has(request.chatId, request.tool, request.definitionHash))
+      if (
+        !compound &&
+        !secrets &&
+        this.grants.has(request.chatId, request.tool, request.definitionHash, callSite(canonical))
+      )
         return { kind: 'decided', verdict: chatAllowed() };
     }
     return {
@@ -247,16 +252,8 @@ export class ConfirmGate implements ApprovalGate {
  */
 function suggestedPattern(canonical: CanonicalArgument): string | null {
   if (canonical.kind === 'command') return escapeGlob(canonical.text);
-  if (canonical.kind !== 'value' || canonical.key !== 'url') return null;
-  let url: URL;
-  try {
-    url = new URL(canonical.text);
-  } catch {
-    return null;
-  }
-  if (url.username !== '' || url.password !== '' || !/^https?:$/.test(url.protocol)) return null;
-  if (/[[\]*?\\]/.test(url.host)) return null;
-  return `${url.protocol}//${url.host}/**`;
+  const site = callSite(canonical);
+  return site === null || /[[\]*?\\]/.test(site) ? null : `${site}/**`;
 }
 
 /** Why only a person's decision for this very call may allow it (docs/security.md), or null. */

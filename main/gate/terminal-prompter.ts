@@ -147,7 +147,8 @@ function sitePattern(item: PromptItem): boolean {
 
 function menuText(item: PromptItem): string {
   const choices = ['[y] allow once'];
-  if (item.offers.chat) choices.push('[c] allow for this chat');
+  if (item.offers.chat)
+    choices.push(sitePattern(item) ? '[c] allow this site for this chat' : '[c] allow for this chat');
   if (item.offers.always)
     choices.push(
       `[a] always allow${item.suggestedPattern === null ? '' : sitePattern(item) ? ' (this site)' : ' (this command)'}`,
