@@ -219,6 +219,7 @@ export class ConfirmGate implements ApprovalGate {
       )
         return { kind: 'decided', verdict: chatAllowed() };
     }
+    const siteless = canonical.kind === 'value' && canonical.key === 'url' && callSite(canonical) === null;
     return {
       kind: 'ask',
       item: {
@@ -230,10 +231,12 @@ export class ConfirmGate implements ApprovalGate {
         voidedRules: match.kind === 'none' ? match.voided.map((rule) => rule.id) : [],
         personOnly,
         noStanding: noStanding ?? (secrets ? secretsReason(secrets) : null),
-        // A chained command line is never offered a standing approval: no rule or grant could cover it later.
+        // A chained command line is never offered a standing approval: no rule or grant could cover it later. Nor is
+        // a URL with no plain site (userinfo, another scheme, unparsable): its grant or rule could only be for every
+        // address (call-site.ts).
         offers: {
-          chat: !sensitive && !compound && !personOnly && !noStanding,
-          always: !sensitive && !compound && !personOnly && !noStanding,
+          chat: !sensitive && !compound && !personOnly && !noStanding && !siteless,
+          always: !sensitive && !compound && !personOnly && !noStanding && !siteless,
         },
       },
     };
