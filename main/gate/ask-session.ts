@@ -111,7 +111,7 @@ async function applyChoice(options: AskOptions, index: number, choice: PromptCho
     case 'allow_chat':
       if (!item.offers.chat) return ask.settle(personAllowed('once'));
       // A call with a URL is granted for its site only (callSite), so the grant cannot carry data anywhere else.
-      gate.grants.grant(request.chatId, request.tool, request.definitionHash, callSite(ask.call.canonical));
+      gate.grants.grant(request.chatId, request.tool, request.definitionHash, callSite(request.args));
       ask.settle(personAllowed('chat'));
       return settleCovered(options);
     case 'allow_always': {

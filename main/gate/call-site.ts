@@ -2,17 +2,32 @@
 import type { CanonicalArgument } from './canonical-argument';
 
 /**
- * The site a call with a URL goes to (`https://docs.python.org`), or null for any other call. "Allow for this chat"
- * covers that site only, and "always allow" offers a rule for it (docs/security.md, "Data leaving the machine").
+ * The site a call's `url` argument goes to (`https://docs.python.org`); null when it has none or it is no plain
+ * http(s) address (userinfo, another scheme, unparsable). "Allow for this chat" covers that site only, and "always
+ * allow" offers a rule for it (docs/security.md, "Data leaving the machine").
  */
-export function callSite(canonical: CanonicalArgument): string | null {
-  if (canonical.kind !== 'value' || canonical.key !== 'url') return null;
+export function callSite(args: Record<string, unknown>): string | null {
+  if (typeof args.url !== 'string') return null;
   let url: URL;
   try {
-    url = new URL(canonical.text);
+    url = new URL(args.url);
   } catch {
     return null;
   }
   if (url.username !== '' || url.password !== '' || !/^https?:$/.test(url.protocol)) return null;
   return `${url.protocol}//${url.host}`;
+}
+
+/**
+ * Whether a call that sends a URL can be given a standing approval for its site only: its URL has a plain site, and
+ * for a rule, the URL is what rules match (download_file's rules match its `path` too, so a rule for it could only
+ * cover every address).
+ */
+export function siteOffers(
+  args: Record<string, unknown>,
+  canonical: CanonicalArgument,
+): { chat: boolean; always: boolean } {
+  if (typeof args.url !== 'string') return { chat: true, always: true };
+  const site = callSite(args) !== null;
+  return { chat: site, always: site && canonical.kind === 'value' && canonical.key === 'url' };
 }

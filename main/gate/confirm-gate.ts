@@ -17,7 +17,7 @@ import type { SensitiveOptions, SensitiveTarget } from './sensitive-targets';
 import { findSensitiveTarget } from './sensitive-targets';
 import { askUser } from './ask-session';
 import { ruleNamesAddress, secretsReason, secretsSent } from './secret-destination';
-import { callSite } from './call-site';
+import { callSite, siteOffers } from './call-site';
 import type { Verdict } from './verdicts';
 import {
   chatAllowed,
@@ -215,17 +215,17 @@ export class ConfirmGate implements ApprovalGate {
       if (
         !compound &&
         !secrets &&
-        this.grants.has(request.chatId, request.tool, request.definitionHash, callSite(canonical))
+        this.grants.has(request.chatId, request.tool, request.definitionHash, callSite(request.args))
       )
         return { kind: 'decided', verdict: chatAllowed() };
     }
-    const siteless = canonical.kind === 'value' && canonical.key === 'url' && callSite(canonical) === null;
+    const site = siteOffers(request.args, canonical);
     return {
       kind: 'ask',
       item: {
         request,
         canonical: canonical.text,
-        suggestedPattern: suggestedPattern(canonical),
+        suggestedPattern: suggestedPattern(canonical, request.args),
         sensitive: sensitive ? `${sensitive.label} (in \`${sensitive.argument}\`)` : null,
         compound,
         voidedRules: match.kind === 'none' ? match.voided.map((rule) => rule.id) : [],
@@ -233,10 +233,10 @@ export class ConfirmGate implements ApprovalGate {
         noStanding: noStanding ?? (secrets ? secretsReason(secrets) : null),
         // A chained command line is never offered a standing approval: no rule or grant could cover it later. Nor is
         // a URL with no plain site (userinfo, another scheme, unparsable): its grant or rule could only be for every
-        // address (call-site.ts).
+        // address (call-site.ts); nor a rule where rules match something else than the URL (download_file's path).
         offers: {
-          chat: !sensitive && !compound && !personOnly && !noStanding && !siteless,
-          always: !sensitive && !compound && !personOnly && !noStanding && !siteless,
+          chat: !sensitive && !compound && !personOnly && !noStanding && site.chat,
+          always: !sensitive && !compound && !personOnly && !noStanding && site.always,
         },
       },
     };
@@ -253,9 +253,10 @@ export class ConfirmGate implements ApprovalGate {
  * site it goes to (`https://docs.python.org/**`), so one click never allows every address a model may put data in
  * (docs/security.md, "Data leaving the machine"); null (any arguments) for anything else.
  */
-function suggestedPattern(canonical: CanonicalArgument): string | null {
+function suggestedPattern(canonical: CanonicalArgument, args: Record<string, unknown>): string | null {
   if (canonical.kind === 'command') return escapeGlob(canonical.text);
-  const site = callSite(canonical);
+  if (canonical.kind !== 'value' || canonical.key !== 'url') return null;
+  const site = callSite(args);
   return site === null || /[[\]*?\\]/.test(site) ? null : `${site}/**`;
 }
 
