@@ -2,15 +2,16 @@
 import type { CanonicalArgument } from './canonical-argument';
 
 /**
- * The site a call's `url` argument goes to (`https://docs.python.org`); null when it has none or it is no plain
+ * The site a call's URL (`url`, or open_file's `target`) goes to (`https://docs.python.org`); null when it has none or it is no plain
  * http(s) address (userinfo, another scheme, unparsable). "Allow for this chat" covers that site only, and "always
  * allow" offers a rule for it (docs/security.md, "Data leaving the machine").
  */
 export function callSite(args: Record<string, unknown>): string | null {
-  if (typeof args.url !== 'string') return null;
+  const argument = urlArgument(args);
+  if (!argument) return null;
   let url: URL;
   try {
-    url = new URL(args.url);
+    url = new URL(argument.value);
   } catch {
     return null;
   }
@@ -27,7 +28,19 @@ export function siteOffers(
   args: Record<string, unknown>,
   canonical: CanonicalArgument,
 ): { chat: boolean; always: boolean } {
-  if (typeof args.url !== 'string') return { chat: true, always: true };
+  const argument = urlArgument(args);
+  if (!argument) return { chat: true, always: true };
   const site = callSite(args) !== null;
-  return { chat: site, always: site && canonical.kind === 'value' && canonical.key === 'url' };
+  return { chat: site, always: site && canonical.kind === 'value' && canonical.key === argument.key };
+}
+
+/**
+ * The argument naming an address the call reaches: `url`, or a `target` written with a scheme (open_file opens an
+ * http(s) URL in the person's browser); null when the call has none.
+ */
+export function urlArgument(args: Record<string, unknown>): { key: 'url' | 'target'; value: string } | null {
+  if (typeof args.url === 'string') return { key: 'url', value: args.url };
+  if (typeof args.target === 'string' && /^[a-z][a-z0-9+.-]+:/i.test(args.target))
+    return { key: 'target', value: args.target };
+  return null;
 }

@@ -17,7 +17,7 @@ import type { SensitiveOptions, SensitiveTarget } from './sensitive-targets';
 import { findSensitiveTarget } from './sensitive-targets';
 import { askUser } from './ask-session';
 import { ruleNamesAddress, secretsReason, secretsSent } from './secret-destination';
-import { callSite, siteOffers } from './call-site';
+import { callSite, siteOffers, urlArgument } from './call-site';
 import type { Verdict } from './verdicts';
 import {
   chatAllowed,
@@ -255,7 +255,7 @@ export class ConfirmGate implements ApprovalGate {
  */
 function suggestedPattern(canonical: CanonicalArgument, args: Record<string, unknown>): string | null {
   if (canonical.kind === 'command') return escapeGlob(canonical.text);
-  if (canonical.kind !== 'value' || canonical.key !== 'url') return null;
+  if (canonical.kind !== 'value' || canonical.key !== urlArgument(args)?.key) return null;
   const site = callSite(args);
   return site === null || /[[\]*?\\]/.test(site) ? null : `${site}/**`;
 }
