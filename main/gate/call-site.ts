@@ -44,3 +44,17 @@ export function urlArgument(args: Record<string, unknown>): { key: 'url' | 'targ
     return { key: 'target', value: args.target };
   return null;
 }
+
+/**
+ * What a chat grant covers besides the tool: for a call with a URL its site, for a command line the program it runs
+ * (argv[0]: "allow for this chat" on `npm test` covers `npm …`, never `curl` sending the workspace away with the
+ * network a grant brings); null (the whole tool) for anything else.
+ */
+export function grantScope(args: Record<string, unknown>, canonical: CanonicalArgument): string | null {
+  if (urlArgument(args)) {
+    const site = callSite(args);
+    return site === null ? null : site;
+  }
+  const program = canonical.kind === 'command' ? canonical.reading.argv?.[0] : undefined;
+  return program === undefined ? null : `program ${program}`;
+}

@@ -17,7 +17,7 @@ import type { SensitiveOptions, SensitiveTarget } from './sensitive-targets';
 import { findSensitiveTarget } from './sensitive-targets';
 import { askUser } from './ask-session';
 import { ruleNamesAddress, secretsReason, secretsSent } from './secret-destination';
-import { callSite, siteOffers, urlArgument } from './call-site';
+import { callSite, grantScope, siteOffers, urlArgument } from './call-site';
 import type { Verdict } from './verdicts';
 import {
   chatAllowed,
@@ -215,7 +215,12 @@ export class ConfirmGate implements ApprovalGate {
       if (
         !compound &&
         !secrets &&
-        this.grants.has(request.chatId, request.tool, request.definitionHash, callSite(request.args))
+        this.grants.has(
+          request.chatId,
+          request.tool,
+          request.definitionHash,
+          grantScope(request.args, canonical),
+        )
       )
         return { kind: 'decided', verdict: chatAllowed() };
     }

@@ -9,6 +9,7 @@ import type {
   PromptSession,
 } from './prompter-port';
 import { seconds } from './verdicts';
+import { COMMAND_TOOLS } from './canonical-argument';
 
 /** Streams of a terminal prompter. */
 export interface TerminalPrompterOptions {
@@ -148,7 +149,13 @@ function sitePattern(item: PromptItem): boolean {
 function menuText(item: PromptItem): string {
   const choices = ['[y] allow once'];
   if (item.offers.chat)
-    choices.push(sitePattern(item) ? '[c] allow this site for this chat' : '[c] allow for this chat');
+    choices.push(
+      sitePattern(item)
+        ? '[c] allow this site for this chat'
+        : COMMAND_TOOLS.includes(item.request.tool)
+          ? '[c] allow this program for this chat'
+          : '[c] allow for this chat',
+    );
   if (item.offers.always)
     choices.push(
       `[a] always allow${item.suggestedPattern === null ? '' : sitePattern(item) ? ' (this site)' : ' (this command)'}`,
