@@ -1,9 +1,11 @@
 // What plain `agenvoy chat` (no --json) prints: the answer on stdout, each round's text on a line of its own, and on
 // stderr the tool calls, notices and the text of subagents, each line of a subagent labelled so it never reads as
-// the answer.
+// the answer. Everything a model, a subagent or a tool wrote reaches the terminal with its control characters shown
+// as escapes (`terminalText`): a steered model must not set the clipboard, plant a hyperlink or repaint the screen.
 import type { ChatEvent, GateEventView } from '../../preload/contract';
 import type { CliIo } from './io';
 import { humanDuration } from './human-text';
+import { terminalText } from './terminal-text';
 
 /** Prints one turn's events for a person at a terminal. */
 export class PlainChatPrinter {
@@ -38,7 +40,7 @@ export class PlainChatPrinter {
         break;
       case 'call.started':
         this.io.stderr(
-          `\n${this.label(event.chatId)}[tool ${event.tool} started${event.limitMs ? `, limit ${humanDuration(event.limitMs)}` : ''}]\n`,
+          `\n${this.label(event.chatId)}[tool ${terminalText(event.tool)} started${event.limitMs ? `, limit ${humanDuration(event.limitMs)}` : ''}]\n`,
         );
         break;
       case 'call.finished': {
@@ -50,11 +52,13 @@ export class PlainChatPrinter {
               outcome.message.toLowerCase().startsWith(outcome.outcome.replace('_', ' '))
               ? outcome.message
               : `${outcome.outcome} — ${outcome.message}`;
-        this.io.stderr(`${this.label(event.chatId)}[tool ${event.tool}: ${said}]\n`);
+        this.io.stderr(
+          `${this.label(event.chatId)}[tool ${terminalText(event.tool)}: ${terminalText(said)}]\n`,
+        );
         break;
       }
       case 'notice':
-        this.io.stderr(`${this.label(event.chatId)}[${event.level}] ${event.message}\n`);
+        this.io.stderr(`${this.label(event.chatId)}[${event.level}] ${terminalText(event.message)}\n`);
         break;
       default:
         break;
@@ -68,7 +72,8 @@ export class PlainChatPrinter {
     this.answerAtLineStart = true;
   }
 
-  private answerText(messageId: number, delta: string): void {
+  private answerText(messageId: number, raw: string): void {
+    const delta = terminalText(raw);
     if (delta === '') return;
     // A new round's text starts on a line of its own instead of running on from the last round's.
     if (this.answerMessage !== null && messageId !== this.answerMessage && !this.answerAtLineStart)
@@ -79,7 +84,7 @@ export class PlainChatPrinter {
   }
 
   private subagentText(chatId: string, delta: string): void {
-    const text = (this.pending.get(chatId) ?? '') + delta;
+    const text = (this.pending.get(chatId) ?? '') + terminalText(delta);
     const cut = text.lastIndexOf('\n');
     if (cut === -1) {
       this.pending.set(chatId, text);
@@ -98,7 +103,7 @@ export class PlainChatPrinter {
   // '' for the answer's chat; `  [subagent <task>] ` for a child chat.
   private label(chatId: string): string {
     if (this.topChat === null || chatId === this.topChat) return '';
-    const title = (this.titleOf(chatId) ?? chatId).replace(/^↳\s*/, '');
+    const title = terminalText((this.titleOf(chatId) ?? chatId).replace(/^↳\s*/, '').replace(/\n/g, ' '));
     return `  [subagent ${title}] `;
   }
 }

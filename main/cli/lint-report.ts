@@ -6,6 +6,7 @@ import { ScriptToolSource } from '../adapters/script/script-tool-source';
 import type { ToolBroken } from '../core/tool-broken';
 import { ArgumentValidator } from '../core/validate';
 import type { CliIo } from './io';
+import { terminalText } from './terminal-text';
 
 /** One finding in the JSON shape of `tools lint --json`. */
 export interface LintRow {
@@ -73,7 +74,9 @@ export function printFindings(rows: LintRow[], json: boolean, io: CliIo): void {
     return;
   }
   if (rows.length === 0) io.stdout('no findings\n');
-  for (const r of rows) io.stdout(`${r.level.toUpperCase().padEnd(8)} ${r.tool}  ${r.code}  ${r.message}\n`);
+  // Names, files and messages quote what a repository or a server wrote (terminal-text.ts).
+  for (const r of rows)
+    io.stdout(terminalText(`${r.level.toUpperCase().padEnd(8)} ${r.tool}  ${r.code}  ${r.message}`) + '\n');
 }
 
 // A broken tool's row: the step that failed and why, and that it is listed but never offered or run.

@@ -9,6 +9,7 @@ import { matchGlob } from '../gate/glob';
 import type { RuleView } from '../gate/rule-types';
 import type { CliIo } from './io';
 import { UsageError } from './io';
+import { terminalText } from './terminal-text';
 
 /** Runs a `rules` sub-command; resolves to the exit status. */
 export async function rulesCommand(argv: string[], io: CliIo): Promise<number> {
@@ -117,7 +118,10 @@ async function revoke(argv: string[], io: CliIo): Promise<number> {
 
 function describeRule(rule: RuleView): string {
   const except = rule.except.length > 0 ? ` except ${rule.except.map((glob) => `"${glob}"`).join(', ')}` : '';
-  return `${rule.tool}${rule.pattern === null ? ' (any arguments)' : ` "${rule.pattern}"`}${except}`;
+  // A pattern may be a model's command line, saved by an "always" answer: shown with its controls escaped.
+  return terminalText(
+    `${rule.tool}${rule.pattern === null ? ' (any arguments)' : ` "${rule.pattern}"`}${except}`,
+  );
 }
 
 /** Plain-text table of rules. */
@@ -138,6 +142,7 @@ export function formatRules(rules: RuleView[]): string {
       .filter(Boolean)
       .join('; '),
   ]);
+  for (const row of rows) row.forEach((cell, i) => (row[i] = terminalText(cell)));
   const header = ['ID', 'ORIGIN', 'EFFECT', 'TOOL', 'PATTERN', 'CREATED', 'NOTES'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>

@@ -1,6 +1,7 @@
 // Plain-text table of tools for `agenvoy tools list`.
 import type { ToolJson } from '../core/registry';
 import { humanDuration } from './human-text';
+import { terminalText } from './terminal-text';
 
 /**
  * One line per tool: name, source, flags, limit, notes (broken, not offered headless, lint errors and guidance by
@@ -33,6 +34,9 @@ export function formatToolTable(tools: Array<ToolJson & { offeredHeadless?: bool
       .filter(Boolean)
       .join('; '),
   ]);
+  // A folder name, a reason or a warning may come from a hostile repository or server: no control sequence of theirs
+  // reaches the terminal (terminal-text.ts).
+  for (const row of rows) row.forEach((cell, i) => (row[i] = terminalText(cell)));
   const header = ['NAME', 'SOURCE', 'FLAGS', 'TIMEOUT', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>

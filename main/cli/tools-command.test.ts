@@ -101,7 +101,7 @@ describe('agenvoy tools', () => {
       ['cancel_task', [], 15 * min],
       ['http_request', [], 15 * min],
       ['download_file', [], 10 * min],
-      ['fetch_page', ['alwaysAllow', 'concurrent'], 90_000],
+      ['fetch_page', ['concurrent'], 90_000],
       ['search_web', ['alwaysAllow', 'concurrent'], 90_000],
       ['open_file', [], 10_000],
       ['html_template', [], 30_000],

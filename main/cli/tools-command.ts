@@ -5,6 +5,7 @@ import { headlessOffer } from '../agent/host-offers';
 import { showEach, toolToJson, unlistableJson } from '../core/tool-json';
 import type { CliIo } from './io';
 import { UsageError } from './io';
+import { terminalText } from './terminal-text';
 import { formatToolTable } from './tool-table';
 import { withCore } from './with-core';
 
@@ -69,15 +70,18 @@ async function search(argv: string[], io: CliIo): Promise<number> {
       timeoutMs,
     }));
     if (values.json) io.stdout(JSON.stringify(hits, null, 2) + '\n');
-    else if (hits.length === 0) io.stdout(`no tool matched "${query}"\n`);
+    else if (hits.length === 0) io.stdout(terminalText(`no tool matched "${query}"\n`));
     else
       io.stdout(
-        hits
-          .map(
-            (h, i) =>
-              `${i + 1}. ${h.name}  (${h.score})\n   ${h.description.split('\n')[0]}\n   why: ${h.why ?? ''}\n`,
-          )
-          .join(''),
+        // A description is a repository's or a server's text: shown with its control characters escaped.
+        terminalText(
+          hits
+            .map(
+              (h, i) =>
+                `${i + 1}. ${h.name}  (${h.score})\n   ${h.description.split('\n')[0]}\n   why: ${h.why ?? ''}\n`,
+            )
+            .join(''),
+        ),
       );
     return 0;
   });

@@ -1,13 +1,23 @@
 // What a page may do besides showing itself: nothing. Navigation, new windows and permissions are denied; links to
 // http(s) pages open in the user's browser, if the link passes the allowlist.
+import { classifyAddress } from '../../tools/sdk/web/ip-ranges';
 
 /** Whether a window may navigate to `url`: never (the app is one page; a reload does not ask). */
 export function navigationAllowed(_url: string): boolean {
   return false;
 }
 
-/** Hosts a link may never be handed to the browser for (the user's own machine). */
-const LOCAL_HOSTS = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i;
+/**
+ * Whether a link's host is the user's own machine, however it is spelled: `localhost` and every `*.localhost` name
+ * (browsers send them to loopback), with or without a trailing dot, and any loopback or unspecified address, IPv4-mapped
+ * IPv6 included (the URL parser has already turned `127.1` and `0x7f.1` into `127.0.0.1`).
+ */
+function localHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const kind = classifyAddress(host);
+  return kind === 'loopback' || kind === 'unspecified';
+}
 
 /** Whether a link may be opened in the user's browser: http(s) only, no credentials, not this machine. */
 export function externalLinkAllowed(url: string): boolean {
@@ -19,7 +29,7 @@ export function externalLinkAllowed(url: string): boolean {
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return false;
   if (parsed.username !== '' || parsed.password !== '') return false;
-  return parsed.hostname !== '' && !LOCAL_HOSTS.test(parsed.hostname);
+  return parsed.hostname !== '' && !localHost(parsed.hostname);
 }
 
 /** What happens when a page asks for a new window: always denied; an allowed link opens externally instead. */

@@ -1,4 +1,5 @@
 // One batch in front of the user: answers arrive item by item, their effects apply at once, and the batch can time out.
+import { grantScope } from './call-site';
 import type { Assessed, ConfirmGate } from './confirm-gate';
 import type { GateEvent } from './gate-events';
 import type { ApprovalPrompter, PromptChoice, PromptItem, PromptSession } from './prompter-port';
@@ -109,7 +110,14 @@ async function applyChoice(options: AskOptions, index: number, choice: PromptCho
       return;
     case 'allow_chat':
       if (!item.offers.chat) return ask.settle(personAllowed('once'));
-      gate.grants.grant(request.chatId, request.tool, request.definitionHash);
+      // A call with a URL is granted for its site only, a command line for its program (grantScope), so the grant
+      // cannot carry data anywhere else.
+      gate.grants.grant(
+        request.chatId,
+        request.tool,
+        request.definitionHash,
+        grantScope(request.args, ask.call.canonical),
+      );
       ask.settle(personAllowed('chat'));
       return settleCovered(options);
     case 'allow_always': {

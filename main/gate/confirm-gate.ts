@@ -16,6 +16,8 @@ import { matchRules } from './rule-match';
 import type { SensitiveOptions, SensitiveTarget } from './sensitive-targets';
 import { findSensitiveTarget } from './sensitive-targets';
 import { askUser } from './ask-session';
+import { ruleNamesAddress, secretsReason, secretsSent } from './secret-destination';
+import { callSite, grantScope, siteOffers, urlArgument } from './call-site';
 import type { Verdict } from './verdicts';
 import {
   chatAllowed,
@@ -179,10 +181,18 @@ export class ConfirmGate implements ApprovalGate {
   /** What rules and grants say about a call; sensitive targets and unmatched calls must be asked. */
   async standing(call: Assessed, ruleSet: RuleSet): Promise<Standing> {
     const { request, canonical, sensitive } = call;
-    const match =
-      ruleSet.kind === 'ok'
-        ? matchRules(ruleSet.rules, request, canonical)
-        : { kind: 'none' as const, voided: [], compound: null };
+    // A call that sends a stored secret is covered only by a rule naming its address, never by a chat grant or a
+    // rule for any address (secret-destination.ts).
+    const secrets = secretsSent(request);
+    const rules =
+      ruleSet.kind !== 'ok'
+        ? null
+        : secrets
+          ? ruleSet.rules.filter((rule) => rule.effect === 'deny' || ruleNamesAddress(rule))
+          : ruleSet.rules;
+    const match = rules
+      ? matchRules(rules, request, canonical)
+      : { kind: 'none' as const, voided: [], compound: null };
     // A deny rule decides even for a sensitive target: denying is never the unsafe direction.
     if (match.kind === 'deny') return { kind: 'decided', verdict: ruleDenied(match.rule) };
     // Read from the line itself, not from the rule match: with a damaged rules file no rule is matched at all, and
@@ -202,24 +212,36 @@ export class ConfirmGate implements ApprovalGate {
         return { kind: 'decided', verdict: ruleAllowed(match.rule) };
       }
       // A chat grant is a standing approval like an allow rule: it does not cover compound command lines either.
-      if (!compound && this.grants.has(request.chatId, request.tool, request.definitionHash))
+      if (
+        !compound &&
+        !secrets &&
+        this.grants.has(
+          request.chatId,
+          request.tool,
+          request.definitionHash,
+          grantScope(request.args, canonical),
+        )
+      )
         return { kind: 'decided', verdict: chatAllowed() };
     }
+    const site = siteOffers(request.args, canonical);
     return {
       kind: 'ask',
       item: {
         request,
         canonical: canonical.text,
-        suggestedPattern: canonical.kind === 'command' ? escapeGlob(canonical.text) : null,
+        suggestedPattern: suggestedPattern(canonical, request.args),
         sensitive: sensitive ? `${sensitive.label} (in \`${sensitive.argument}\`)` : null,
         compound,
         voidedRules: match.kind === 'none' ? match.voided.map((rule) => rule.id) : [],
         personOnly,
-        noStanding,
-        // A chained command line is never offered a standing approval: no rule or grant could cover it later.
+        noStanding: noStanding ?? (secrets ? secretsReason(secrets) : null),
+        // A chained command line is never offered a standing approval: no rule or grant could cover it later. Nor is
+        // a URL with no plain site (userinfo, another scheme, unparsable): its grant or rule could only be for every
+        // address (call-site.ts); nor a rule where rules match something else than the URL (download_file's path).
         offers: {
-          chat: !sensitive && !compound && !personOnly && !noStanding,
-          always: !sensitive && !compound && !personOnly && !noStanding,
+          chat: !sensitive && !compound && !personOnly && !noStanding && site.chat,
+          always: !sensitive && !compound && !personOnly && !noStanding && site.always,
         },
       },
     };
@@ -229,6 +251,18 @@ export class ConfirmGate implements ApprovalGate {
     if (this.options.unattendedMessage) return this.options.unattendedMessage(item);
     return `denied: ${item.request.tool} needs approval${whyAsked(item)} and there is nobody to ask`;
   }
+}
+
+/**
+ * The pattern an "always" answer saves unless the person writes another: the exact command line, or for a URL the
+ * site it goes to (`https://docs.python.org/**`), so one click never allows every address a model may put data in
+ * (docs/security.md, "Data leaving the machine"); null (any arguments) for anything else.
+ */
+function suggestedPattern(canonical: CanonicalArgument, args: Record<string, unknown>): string | null {
+  if (canonical.kind === 'command') return escapeGlob(canonical.text);
+  if (canonical.kind !== 'value' || canonical.key !== urlArgument(args)?.key) return null;
+  const site = callSite(args);
+  return site === null || /[[\]*?\\]/.test(site) ? null : `${site}/**`;
 }
 
 /** Why only a person's decision for this very call may allow it (docs/security.md), or null. */

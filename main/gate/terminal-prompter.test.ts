@@ -37,7 +37,7 @@ describe('TerminalPrompter', () => {
     expect(text).toContain('flags:   none · limit 900 s');
     expect(text).toContain('"command": "psql prod"');
     expect(text).toContain(
-      '[y] allow once  [c] allow for this chat  [a] always allow (this command)  [d] always deny',
+      '[y] allow once  [c] allow this program for this chat  [a] always allow (this command)  [d] always deny',
     );
     expect(text).toContain('Reason for the model');
   });

@@ -9,6 +9,7 @@ import type {
   PromptSession,
 } from './prompter-port';
 import { seconds } from './verdicts';
+import { COMMAND_TOOLS } from './canonical-argument';
 
 /** Streams of a terminal prompter. */
 export interface TerminalPrompterOptions {
@@ -123,7 +124,9 @@ export class TerminalPrompter implements ApprovalPrompter {
     const line = await this.reader.next(
       this.ask(
         session,
-        `Rule pattern to always ${effect} [Enter: exactly \`${visible(item.suggestedPattern)}\`; -: any command; or a glob like \`git push **\`]: `,
+        sitePattern(item)
+          ? `Rule pattern to always ${effect} [Enter: this site, \`${visible(item.suggestedPattern)}\`; -: any address; or a URL glob like \`https://*.example.com/**\`]: `
+          : `Rule pattern to always ${effect} [Enter: exactly \`${visible(item.suggestedPattern)}\`; -: any command; or a glob like \`git push **\`]: `,
       ),
     );
     if (line === null) return session.signal.aborted ? false : item.suggestedPattern;
@@ -138,11 +141,25 @@ export class TerminalPrompter implements ApprovalPrompter {
   }
 }
 
+// A URL call's suggestion is its site (`https://host/**`); a command's is its line with every `*` escaped.
+function sitePattern(item: PromptItem): boolean {
+  return item.suggestedPattern !== null && /^https?:\/\/[^/\s]+\/\*\*$/.test(item.suggestedPattern);
+}
+
 function menuText(item: PromptItem): string {
   const choices = ['[y] allow once'];
-  if (item.offers.chat) choices.push('[c] allow for this chat');
+  if (item.offers.chat)
+    choices.push(
+      sitePattern(item)
+        ? '[c] allow this site for this chat'
+        : COMMAND_TOOLS.includes(item.request.tool)
+          ? '[c] allow this program for this chat'
+          : '[c] allow for this chat',
+    );
   if (item.offers.always)
-    choices.push(`[a] always allow${item.suggestedPattern !== null ? ' (this command)' : ''}`);
+    choices.push(
+      `[a] always allow${item.suggestedPattern === null ? '' : sitePattern(item) ? ' (this site)' : ' (this command)'}`,
+    );
   choices.push('[d] always deny', '[n] deny (+ reason for the model)', '[s] stop the turn', '[v] view all');
   return `${choices.join('  ')}\n> `;
 }

@@ -133,7 +133,12 @@ async function download(
   );
   let bytes = 0;
   try {
-    const response = await client.request({ method: 'GET', url, signal: limit.signal });
+    const response = await client.request({
+      method: 'GET',
+      url,
+      signal: limit.signal,
+      ...(ctx.approval.by === 'rule' ? { stayOnOrigin: 'download_file' } : {}),
+    });
     if (response.status >= 400) {
       await response.body.dump().catch(() => undefined);
       throw new ToolError(

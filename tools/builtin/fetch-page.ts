@@ -12,7 +12,11 @@ export const FETCH_LIMITS = { maxBytes: 5 * 1024 * 1024, maxChars: 100_000 } as 
 
 const FORMATS = ['markdown', 'html', 'json'] as const;
 
-/** The fetch_page built-in: read-only, so always allowed and concurrent; 90 s. */
+/**
+ * The fetch_page built-in: concurrent; 90 s. It reads, but its URL is the model's to write, so a GET carries whatever
+ * the model puts in the path, query or host to whoever runs that server: it asks like http_request, unless a rule or
+ * a chat grant covers it (docs/security.md, "Data leaving the machine").
+ */
 export const fetchPageTool = defineTool({
   name: 'fetch_page',
   description:
@@ -38,7 +42,7 @@ export const fetchPageTool = defineTool({
     required: ['url'],
     additionalProperties: false,
   },
-  flags: { alwaysAllow: true, concurrent: true },
+  flags: { concurrent: true },
   timeoutMs: 90_000,
   handler: async (args, ctx) => {
     const url = urlArg(stringArg(args, 'url', true), 'url');
@@ -56,6 +60,7 @@ export const fetchPageTool = defineTool({
           'user-agent': 'Mozilla/5.0 (compatible; Agenvoy)',
         },
         signal: ctx.signal,
+        ...(ctx.approval.by === 'rule' ? { stayOnOrigin: 'fetch_page' } : {}),
       });
       const body = await readCapped(response.body, FETCH_LIMITS.maxBytes);
       const page = response.url.href;

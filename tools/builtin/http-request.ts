@@ -110,6 +110,7 @@ export const httpRequestTool = defineTool({
         signal: limit.signal,
         sensitiveHeaders: used.headers.filter(([, names]) => names.length > 0).map(([name]) => name),
         ...(used.body[0] ? { bodySecret: used.body[0] } : {}),
+        ...(ctx.approval.by === 'rule' ? { stayOnOrigin: 'http_request' } : {}),
       });
       const content = method === 'HEAD' ? null : await readCapped(response.body, HTTP_LIMITS.maxBytes);
       const usedSecret = sentSecret(response, used);

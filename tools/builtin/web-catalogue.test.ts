@@ -10,7 +10,7 @@ const MIN = 60_000;
 const TABLE = {
   http_request: { flags: {}, timeoutMs: DEFAULT_TOOL_TIMEOUT },
   download_file: { flags: {}, timeoutMs: 10 * MIN },
-  fetch_page: { flags: { alwaysAllow: true, concurrent: true }, timeoutMs: 90_000 },
+  fetch_page: { flags: { alwaysAllow: false, concurrent: true }, timeoutMs: 90_000 },
   search_web: { flags: { alwaysAllow: true, concurrent: true }, timeoutMs: 90_000 },
   generate_image: { flags: {}, timeoutMs: 15 * MIN },
   generate_audio: { flags: {}, timeoutMs: 5 * MIN },

@@ -1,10 +1,14 @@
 // Markdown of a message: GitHub-flavoured, raw HTML never rendered, code blocks with their language and a copy button.
-import type { ComponentProps } from 'react';
+// Links and images are the model's to write (docs/security.md, "Data leaving the machine"): an image is never fetched,
+// only http(s) links to other machines are links, and one whose text names another address shows its real host.
+import type { ComponentProps, ReactNode } from 'react';
+import { Children, isValidElement } from 'react';
 import { memo, useState } from 'react';
 import { useTranslation } from '../../i18n/i18n';
 import Markdown from 'react-markdown';
 import type { Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { linkTarget, textNamesHost } from './link-policy';
 
 const plugins = [remarkGfm];
 
@@ -21,13 +25,36 @@ export const MarkdownView = memo(function MarkdownView({ text }: { text: string 
 
 const components: Components = {
   pre: CodeBlock,
-  a: ({ href, children }) => (
-    // Links leave the app: the host opens http(s) links in the system browser and refuses others.
-    <a href={href} target="_blank" rel="noreferrer noopener">
-      {children}
-    </a>
+  a: ({ href, children }) => <SafeLink href={href}>{children}</SafeLink>,
+  // Never an <img>: loading it would send its address, and whatever the model put in it, to a stranger.
+  img: ({ src, alt }) => (
+    <SafeLink href={typeof src === 'string' ? src : undefined}>{alt || src || ''}</SafeLink>
   ),
 };
+
+function SafeLink({ href, children }: { href: string | undefined; children?: ReactNode }) {
+  const url = linkTarget(href);
+  if (!url) return <span title={href}>{children}</span>;
+  return (
+    // Links leave the app: the host opens http(s) links in the system browser and refuses others.
+    <a href={url.href} target="_blank" rel="noreferrer noopener" title={url.href}>
+      {children}
+      {!textNamesHost(textOf(children), url) && <span className="link-host"> ({url.host})</span>}
+    </a>
+  );
+}
+
+function textOf(node: ReactNode): string {
+  return Children.toArray(node)
+    .map((child) =>
+      typeof child === 'string' || typeof child === 'number'
+        ? String(child)
+        : isValidElement<{ children?: ReactNode }>(child)
+          ? textOf(child.props.children)
+          : '',
+    )
+    .join('');
+}
 
 function CodeBlock({ children }: ComponentProps<'pre'>) {
   const { t } = useTranslation();

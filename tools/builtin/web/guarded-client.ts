@@ -20,6 +20,12 @@ export interface GuardedRequest {
   sensitiveHeaders?: string[];
   /** The secret the body carries, if any: a redirect that would resend the body to another origin is refused. */
   bodySecret?: string;
+  /**
+   * The tool that sends this request: set when a rule naming an address allowed the call, so a redirect to another
+   * origin is not followed but reported (an open redirect on the allowed site must not carry the model's data on to
+   * a site nobody allowed; docs/security.md, "Data leaving the machine").
+   */
+  stayOnOrigin?: string;
 }
 
 /** The final response, with the request that produced it. */
@@ -101,6 +107,15 @@ export class GuardedClient {
             `body holds the secret ${input.bodySecret}, so it was not sent there; call again with that URL if it ` +
             'should get it',
           { location: next.href, secret: input.bodySecret },
+        );
+      }
+      if (next.origin !== url.origin && input.stayOnOrigin) {
+        throw new ToolError(
+          'redirect_refused',
+          `${url.origin} redirected (HTTP ${response.statusCode}) to ${next.href}, another origin; a rule allowed ` +
+            `this call for the address it names only, so the redirect was not followed: call ${input.stayOnOrigin} ` +
+            'with that URL to ask for it',
+          { location: next.href },
         );
       }
       if (next.origin !== url.origin) headers = omit(headers, sensitive);
