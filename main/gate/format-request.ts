@@ -67,13 +67,15 @@ export function formatItem(
   if (item.sensitive)
     lines.push(`  ! sensitive: ${visible(item.sensitive)}: this always asks, whatever the rules`);
   for (const id of item.voidedRules)
-    lines.push(`  ! rule ${id} was voided: the tool's definition changed since it approved it`);
+    lines.push(`  ! rule ${visible(id)} was voided: the tool's definition changed since it approved it`);
   if (item.compound) lines.push(`  ! compound command (${item.compound}): no rule or chat grant covers it`);
   const sandbox = describeSandbox(request.sandbox);
   if (sandbox) lines.push(`  ${sandbox}`);
   if (item.personOnly)
     lines.push(`  ! it ${visible(item.personOnly)}: only your answer for this call allows it`);
-  if (item.noStanding) lines.push(`  ! ${item.noStanding}`);
+  // The reason quotes words of the model's line and its working folder: escaped like the arguments, or an ESC in
+  // them could move the cursor and repaint the lines above (main/cli/terminal-prompt-attack.test.ts).
+  if (item.noStanding) lines.push(`  ! ${visible(item.noStanding)}`);
   return lines.join('\n') + '\n';
 }
 
