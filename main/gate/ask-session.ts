@@ -109,7 +109,7 @@ async function applyChoice(options: AskOptions, index: number, choice: PromptCho
       return;
     case 'allow_chat':
       if (!item.offers.chat) return ask.settle(personAllowed('once'));
-      gate.grants.grant(request.chatId, request.tool, request.definitionHash);
+      gate.grants.grant(request.chatId, request.tool, request.definitionHash, ask.call.secrets);
       ask.settle(personAllowed('chat'));
       return settleCovered(options);
     case 'allow_always': {
@@ -171,6 +171,8 @@ async function saveRule(
       pattern,
       effect,
       definitions: { [request.tool]: request.definitionHash },
+      // What the person saw this call send is what the rule may send again (secret-references.ts).
+      ...(effect === 'allow' && ask.call.secrets.length > 0 ? { secrets: ask.call.secrets } : {}),
     });
     options.prompter.notify({
       kind: 'rule_saved',

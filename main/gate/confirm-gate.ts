@@ -16,6 +16,7 @@ import { matchRules } from './rule-match';
 import type { SensitiveOptions, SensitiveTarget } from './sensitive-targets';
 import { findSensitiveTarget } from './sensitive-targets';
 import { askUser } from './ask-session';
+import { secretReferences } from './secret-references';
 import type { Verdict } from './verdicts';
 import {
   chatAllowed,
@@ -59,6 +60,8 @@ export interface Assessed {
   request: ApprovalRequest;
   canonical: CanonicalArgument;
   sensitive: SensitiveTarget | null;
+  /** The `${secret:NAME}` names the call fills in; a standing approval must cover each. */
+  secrets: string[];
 }
 
 /** What standing approvals say about a call: a verdict, or what to show when the user must be asked. */
@@ -173,15 +176,16 @@ export class ConfirmGate implements ApprovalGate {
       request,
       canonical,
       sensitive: findSensitiveTarget(request.args, canonical, this.options.sensitive, scope),
+      secrets: secretReferences(request.args),
     };
   }
 
   /** What rules and grants say about a call; sensitive targets and unmatched calls must be asked. */
   async standing(call: Assessed, ruleSet: RuleSet): Promise<Standing> {
-    const { request, canonical, sensitive } = call;
+    const { request, canonical, sensitive, secrets } = call;
     const match =
       ruleSet.kind === 'ok'
-        ? matchRules(ruleSet.rules, request, canonical)
+        ? matchRules(ruleSet.rules, request, canonical, secrets)
         : { kind: 'none' as const, voided: [], compound: null };
     // A deny rule decides even for a sensitive target: denying is never the unsafe direction.
     if (match.kind === 'deny') return { kind: 'decided', verdict: ruleDenied(match.rule) };
@@ -202,7 +206,7 @@ export class ConfirmGate implements ApprovalGate {
         return { kind: 'decided', verdict: ruleAllowed(match.rule) };
       }
       // A chat grant is a standing approval like an allow rule: it does not cover compound command lines either.
-      if (!compound && this.grants.has(request.chatId, request.tool, request.definitionHash))
+      if (!compound && this.grants.has(request.chatId, request.tool, request.definitionHash, secrets))
         return { kind: 'decided', verdict: chatAllowed() };
     }
     return {
