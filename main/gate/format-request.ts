@@ -95,6 +95,15 @@ export function describeSandbox(sandbox: ApprovalRequest['sandbox']): string | n
 
 /** The arguments as indented JSON; strings past FOLD_AT are folded with a note saying how much is hidden. */
 export function formatArgs(args: Record<string, unknown>, full = false): string {
+  const { text, folded } = foldArgs(args, full);
+  return text + (folded ? '\n(long values are folded: answer v to see them whole)' : '');
+}
+
+/**
+ * The arguments as indented JSON with hidden characters escaped and non-ASCII hosts in ASCII; unless `full`, each
+ * string past FOLD_AT keeps its head and its end around a note saying how much was folded (`folded` says whether).
+ */
+export function foldArgs(args: unknown, full = false): { text: string; folded: boolean } {
   let folded = false;
   const text = JSON.stringify(
     args,
@@ -107,8 +116,5 @@ export function formatArgs(args: Record<string, unknown>, full = false): string 
     },
     2,
   );
-  return (
-    visible(asciiHosts(text ?? '{}')) +
-    (folded ? '\n(long values are folded: answer v to see them whole)' : '')
-  );
+  return { text: visible(asciiHosts(text ?? '{}')), folded };
 }
