@@ -151,6 +151,19 @@ export class ConfirmGate implements ApprovalGate {
     return verdicts.map((v) => (v ?? cancelledVerdict()).decision);
   }
 
+  /**
+   * A call a rule or a chat grant allowed, decided again just before it runs after other calls of its batch ran
+   * (what the rule matched may have changed under it): the standing decision when it still covers the call, with
+   * no events (it was recorded once already); otherwise decided like a new call, which may ask.
+   */
+  async reconfirm(request: ApprovalRequest, options: { signal: AbortSignal }): Promise<ApprovalDecision> {
+    const standing = await this.standing(this.assess(request), await this.rules.current());
+    if (standing.kind === 'decided' && standing.verdict.decision.kind === 'allow')
+      return standing.verdict.decision;
+    const [decision] = await this.decide([request], options);
+    return decision ?? cancelledVerdict().decision;
+  }
+
   /** The 'allow' policy's verdict: a person's allow with --yes; a blanket one never covers a person-only call. */
   private allowByPolicy(item: PromptItem): Verdict {
     if (this.options.personal) return personAllowed('once');
