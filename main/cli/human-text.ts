@@ -39,3 +39,16 @@ export function callFailed(outcome: CallOutcome): boolean {
   if (typeof data.exitCode === 'number') return data.exitCode !== 0;
   return data.exitCode === null && typeof data.signal === 'string';
 }
+
+// C0 and C1 controls but the line break and the tab: ESC starts the sequences that hide, recolour, move or retitle.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text a model, a tool or a server wrote, safe to print on a terminal: control characters become escapes
+ * (`\u{001b}`), so nothing printed before the approval prompt can conceal, recolour or scroll it away
+ * (main/cli/terminal-output-attack.test.ts). Line breaks and tabs stay.
+ */
+export function terminalText(text: string): string {
+  return text.replace(CONTROL, (char) => `\\u{${char.codePointAt(0)?.toString(16).padStart(4, '0')}}`);
+}

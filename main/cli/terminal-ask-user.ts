@@ -1,6 +1,7 @@
 // ask_user on the terminal: one line per question; without a terminal it answers at once that no one can reply.
 import readline from 'node:readline';
 import type { AskResult, AskUserPort, Question } from '../../tools/sdk/chat-ports';
+import { terminalText } from './human-text';
 
 /** An AskUserPort reading answers from `input` and writing prompts to `write`. */
 export function terminalAskUser(input: NodeJS.ReadableStream, write: (text: string) => void): AskUserPort {
@@ -34,9 +35,10 @@ export function unattendedAskUser(reason: string): AskUserPort {
 }
 
 function renderQuestion(q: Question): string {
-  const options = q.options.map((o, i) => `  ${i + 1}. ${o}\n`).join('');
+  // The model wrote the question and its options: printed with control characters escaped.
+  const options = q.options.map((o, i) => `  ${i + 1}. ${terminalText(o)}\n`).join('');
   const hint = q.kind === 'single' ? ' (number)' : q.kind === 'multiple' ? ' (numbers, comma-separated)' : '';
-  return `\n? ${q.prompt}\n${options}> ${hint ? hint.trim() + ': ' : ''}`;
+  return `\n? ${terminalText(q.prompt)}\n${options}> ${hint ? hint.trim() + ': ' : ''}`;
 }
 
 function parseAnswer(q: Question, line: string): string | string[] {
