@@ -23,6 +23,7 @@ import type { CheckedAttachment } from '../agent/attachments';
 import type { ChatReasoning } from '../core/model-usage';
 import { CHAT_REASONING } from '../core/model-usage';
 import { AttachmentError, attachmentParts, saveAttachments } from '../agent/attachments';
+import { terminalText } from './terminal-text';
 
 /** Runs one turn; exit 0 when it completed, 1 when it failed, 130 when it was stopped. */
 export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
@@ -115,7 +116,9 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
     const result = await chats.service.send(chatId, prompt, controller.signal, attachmentParts(saved));
     if (!values.json) {
       plain.end();
-      io.stderr(`[chat ${chatId}: ${result.status}${result.error ? `: ${result.error}` : ''}]\n`);
+      io.stderr(
+        `[chat ${chatId}: ${result.status}${result.error ? `: ${terminalText(result.error)}` : ''}]\n`,
+      );
     }
     return result.status === 'completed' ? 0 : result.status === 'cancelled' ? 130 : 1;
   } finally {

@@ -16,11 +16,19 @@ export class PlainChatPrinter {
   // A subagent's text waits for its line to end, so lines of subagents running side by side never mix.
   private readonly pending = new Map<string, string>();
 
+  // Everything printed here was written by a model, a tool or a server: printed with its control characters escaped.
+  private readonly io: Pick<CliIo, 'stdout' | 'stderr'>;
+
   constructor(
-    private readonly io: CliIo,
+    io: CliIo,
     /** The title of a chat (a subagent's child chat is titled `↳ <task title>`). */
     private readonly titleOf: (chatId: string) => string | undefined,
-  ) {}
+  ) {
+    this.io = {
+      stdout: (text) => io.stdout(terminalText(text)),
+      stderr: (text) => io.stderr(terminalText(text)),
+    };
+  }
 
   /** The chat whose text is the answer; every other chat's text is a subagent's. */
   answerChat(chatId: string): void {

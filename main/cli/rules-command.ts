@@ -57,6 +57,7 @@ async function add(argv: string[], io: CliIo): Promise<number> {
       tool: { type: 'string' },
       pattern: { type: 'string' },
       except: { type: 'string', multiple: true },
+      secret: { type: 'string', multiple: true },
       allow: { type: 'boolean' },
       deny: { type: 'boolean' },
       json: { type: 'boolean' },
@@ -66,6 +67,13 @@ async function add(argv: string[], io: CliIo): Promise<number> {
   if (Boolean(values.allow) === Boolean(values.deny))
     throw new UsageError('rules add needs exactly one of --allow or --deny');
   const tool = values.tool;
+  // A rule sends only the stored secrets it names (docs/security.md, "Data leaving the machine"), and only to the
+  // address its pattern names.
+  const secrets = values.secret ?? [];
+  const badSecret = secrets.find((name) => !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(name));
+  if (badSecret !== undefined)
+    throw new UsageError(`--secret takes a secret's name, not "${terminalText(badSecret)}"`);
+  if (secrets.length > 0 && !values.allow) throw new UsageError('--secret goes with --allow');
   const book = ruleBookFor(agenvoyHome(io.env));
   // The rule approves the definitions registered now; a matching tool that appears later is bound when first met.
   const definitions = await withRegistry(io, async (core) =>
@@ -84,6 +92,7 @@ async function add(argv: string[], io: CliIo): Promise<number> {
     except: values.except ?? [],
     effect: values.allow ? 'allow' : 'deny',
     definitions,
+    ...(secrets.length > 0 ? { secrets } : {}),
   });
   io.stdout(
     values.json

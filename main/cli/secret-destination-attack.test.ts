@@ -132,7 +132,7 @@ const fishing = (): Round => [
 ];
 
 describe('secrets sent to a stranger under a standing approval that names no address', () => {
-  it('a chat grant given for the API does not carry the token, or another key, to the attacker', async () => {
+  it('a call sending a secret is offered no chat grant; allowed once, it carries nothing further', async () => {
     const chat = await chatRounds(
       [
         [
@@ -143,14 +143,16 @@ describe('secrets sent to a stranger under a standing approval that names no add
         ],
         fishing(),
       ],
-      // The person answers the first call "allow for this chat"; nobody answers after that.
-      { stdin: 'c\n' },
+      // The person would answer "allow for this chat", which is not offered for a call sending a secret (the prompt
+      // does not take `c`), then allows it once; nobody answers after that.
+      { stdin: 'c\ny\n' },
     );
     expect(chat.code, chat.stderr).toBe(0);
     // The stage: the call the person allowed ran, with the token, to the API.
     expect(api.received.join('\n')).toContain(GITHUB);
     expect(chat.toolResults.call_0).toContain('"login":"dev"');
-    // The attack: the grant carries the secrets to the attacker's server with nobody asked.
+    expect(chat.stderr).not.toMatch(/\[c\] allow/);
+    // The attack: a standing approval carries the secrets to the attacker's server with nobody asked.
     expect(attacker.received.join('\n')).not.toContain(GITHUB);
     expect(attacker.received.join('\n')).not.toContain(OPENAI);
     expect(attacker.received).toEqual([]);
@@ -161,7 +163,8 @@ describe('secrets sent to a stranger under a standing approval that names no add
 
   it('a rule for any address ("always allow") does not either; a rule naming the API host still does', async () => {
     expect((await runCli(['rules', 'add', '--tool', 'http_request', '--allow'], place)).code).toBe(0);
-    const rule = ['rules', 'add', '--tool', 'http_request', '--pattern', `${api.origin}/**`, '--allow'];
+    const rule = ['rules', 'add', '--tool', 'http_request', '--pattern', `${api.origin}/**`];
+    rule.push('--secret', 'GITHUB_TOKEN', '--allow');
     expect((await runCli(rule, place)).code).toBe(0);
     const chat = await chatRounds([
       [

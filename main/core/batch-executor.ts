@@ -64,8 +64,11 @@ export class BatchExecutor {
       .filter(
         (x): x is { p: ReadyCall; index: number } => x.p.kind === 'ready' && outcomes[x.index] === null,
       );
+    // Every call after the first to start is run after others of the batch did: its standing approval is decided
+    // again first (Dispatcher.execute, `reconfirm`).
+    let started = 0;
     const run = async ({ p, index }: { p: ReadyCall; index: number }) => {
-      outcomes[index] = await this.runOne(p, scope, heal);
+      outcomes[index] = await this.runOne(p, scope, heal, started++ > 0);
     };
     const background = ready.filter((x) => x.p.tool.spec.flags.background);
     const concurrent = ready.filter((x) => !x.p.tool.spec.flags.background && x.p.tool.spec.flags.concurrent);
@@ -81,7 +84,12 @@ export class BatchExecutor {
     return prepared.map((p, i) => ({ callId: p.id, tool: p.name, outcome: outcomes[i] as CallOutcome }));
   }
 
-  private async runOne(call: ReadyCall, scope: BatchScope, heal: HealBudget): Promise<CallOutcome> {
+  private async runOne(
+    call: ReadyCall,
+    scope: BatchScope,
+    heal: HealBudget,
+    reconfirm: boolean,
+  ): Promise<CallOutcome> {
     if (scope.signal?.aborted) {
       return this.dispatcher.finish(call, scope, {
         outcome: 'cancelled',
@@ -89,7 +97,7 @@ export class BatchExecutor {
         durationMs: 0,
       });
     }
-    let outcome = await this.dispatcher.execute(call, scope);
+    let outcome = await this.dispatcher.execute(call, scope, reconfirm);
     while (outcome.outcome === 'error' && outcome.credential && this.healer && !scope.signal?.aborted) {
       const credential = outcome.credential;
       if (!heal.take(call.name)) {
@@ -99,7 +107,7 @@ export class BatchExecutor {
       const stored = await this.serialHeal(credential.key, credential.reason, call.name, scope);
       if (!stored)
         return { ...outcome, message: `${outcome.message} (the user declined to store ${credential.key})` };
-      outcome = await this.dispatcher.execute(call, scope);
+      outcome = await this.dispatcher.execute(call, scope, true);
     }
     return outcome;
   }

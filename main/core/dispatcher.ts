@@ -48,6 +48,8 @@ export class Dispatcher {
   // Events are built (and their arguments redacted) only while someone listens: most calls have no listener.
   private listeners = 0;
   private sandboxNoticeGiven = false;
+  // The request each approved call was decided on, for deciding it again (reconfirm).
+  private readonly requests = new WeakMap<ReadyCall, ApprovalRequest>();
 
   constructor(private readonly deps: DispatcherDeps) {
     // Handlers of every call get this very object (no copy per call), so none may change it for the others.
@@ -141,6 +143,7 @@ export class Dispatcher {
       this.emit({ type: 'call.approval', callId: call.id, chatId: scope.chatId, tool: call.name, decision });
       if (decision.kind === 'allow') {
         call.approval = approvalOf(decision);
+        this.requests.set(call, requests[i] as ApprovalRequest);
         return;
       }
       delete call.approval;
@@ -150,10 +153,19 @@ export class Dispatcher {
     return { outcomes, stop };
   }
 
-  /** Runs an approved call under its limit (or starts it as a background task) and emits its events. */
-  async execute(call: ReadyCall, scope: CallScope): Promise<CallOutcome> {
+  /**
+   * Runs an approved call under its limit (or starts it as a background task) and emits its events. `reconfirm`
+   * says that other calls of its batch ran since it was approved: a call a rule or a chat grant allowed is then
+   * decided again first, since what the rule matched (a path's links, a working folder, a repository's config) may
+   * have changed under it (docs/security.md, "Decisions and rules"); a person's own answer stands.
+   */
+  async execute(call: ReadyCall, scope: CallScope, reconfirm = false): Promise<CallOutcome> {
     const changed = await changedSinceApproval(call, this.deps, scope.signal);
     if (changed) return this.finish(call, scope, changed);
+    if (reconfirm) {
+      const denied = await this.reconfirm(call, scope);
+      if (denied) return this.finish(call, scope, denied);
+    }
     const { spec } = call.tool;
     const startedAt = Date.now();
     if (spec.flags.background) return this.finish(call, scope, this.startTask(call, scope, startedAt));
@@ -204,6 +216,32 @@ export class Dispatcher {
       case 'cancelled':
         return this.finish(call, scope, { outcome: 'cancelled', message: result.reason.message, durationMs });
     }
+  }
+
+  // A standing approval decided again: null when the call may still run (its approval updated), else its outcome.
+  private async reconfirm(call: ReadyCall, scope: CallScope): Promise<CallOutcome | null> {
+    const request = this.requests.get(call);
+    const by = call.approval?.by;
+    if (!request || (by !== 'rule' && by !== 'chat_grant')) return null;
+    const { gate } = this.deps;
+    const signal = scope.signal ?? new AbortController().signal;
+    const decision = gate.reconfirm
+      ? await gate.reconfirm(request, { signal })
+      : (await gate.decide([request], { signal }))[0];
+    const final: ApprovalDecision = decision ?? { kind: 'deny', message: 'denied: no decision was given' };
+    this.emit({
+      type: 'call.approval',
+      callId: call.id,
+      chatId: scope.chatId,
+      tool: call.name,
+      decision: final,
+    });
+    if (final.kind === 'allow') {
+      call.approval = approvalOf(final);
+      return null;
+    }
+    delete call.approval;
+    return deniedOutcome(final);
   }
 
   /** prepare → approve → execute for one call (CLI and single calls). */

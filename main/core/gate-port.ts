@@ -40,6 +40,12 @@ export type ApprovalDecision =
 /** Decides a batch of calls item by item; `decisions[i]` answers `requests[i]`. */
 export interface ApprovalGate {
   decide(requests: ApprovalRequest[], options: { signal: AbortSignal }): Promise<ApprovalDecision[]>;
+  /**
+   * Decides again a call a rule or a chat grant allowed, just before it runs after others of its batch did: the
+   * standing approval's decision when it still covers the call (quietly), else a new decision (which may ask).
+   * Absent: `decide` is called again.
+   */
+  reconfirm?(request: ApprovalRequest, options: { signal: AbortSignal }): Promise<ApprovalDecision>;
 }
 
 /** A gate that answers every request with the same policy, or asks a callback (headless and tests). */

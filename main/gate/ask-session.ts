@@ -179,6 +179,8 @@ async function saveRule(
       pattern,
       effect,
       definitions: { [request.tool]: request.definitionHash },
+      // What the person saw this call send is what the rule may send again (secret-references.ts).
+      ...(effect === 'allow' && ask.call.secrets.length > 0 ? { secrets: ask.call.secrets } : {}),
     });
     options.prompter.notify({
       kind: 'rule_saved',

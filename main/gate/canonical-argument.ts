@@ -5,6 +5,7 @@ import { readCommandLine } from '../../tools/sdk/shell/parse';
 import { stableStringify } from '../core/stable-json';
 import type { CommandPlace } from './command-place';
 import { commandPlace } from './command-place';
+import { isInside, PathResolver, readings } from './real-path';
 
 /** The argument keys that name what a call acts on, in the order docs/security.md gives ("Decisions and rules"). */
 export const CANONICAL_KEYS = ['path', 'url', 'file', 'target', 'command'] as const;
@@ -57,7 +58,9 @@ export function canonicalArgument(
     const value = args[key];
     if (typeof value !== 'string') continue;
     if (key === 'command') return commandArgument(key, value, args, context, false);
-    return { kind: 'value', key, text: normaliseValue(key, value), others: otherValues(args, key) };
+    const text = normaliseValue(key, value);
+    const real = realReadings(key, value, context).filter((reading) => reading !== text);
+    return { kind: 'value', key, text, others: [...otherValues(args, key), ...real] };
   }
   return { kind: 'json', text: stableStringify(args) };
 }
@@ -99,4 +102,25 @@ function otherValues(args: Record<string, unknown>, except: string): string[] {
   return CANONICAL_KEYS.filter((key) => key !== except && typeof args[key] === 'string').map((key) =>
     key === 'command' ? normaliseCommandLine(args[key] as string) : normaliseValue(key, args[key] as string),
   );
+}
+
+// Path rules match where a path leads, not only its text (docs/security.md, "Decisions and rules"): `out/lib/x` with
+// `out/lib -> ../src` is `src/x`, and `a/link/../b` is read as the kernel reads it too. These readings join `others`,
+// so an allow rule must match each and a deny rule any. A relative path is given relative to the real workspace
+// when it stays inside (else absolute), an absolute one under the workspace's given spelling. `~`, URLs and paths
+// without a workspace to resolve from are matched as written.
+function realReadings(key: string, value: string, context: CallContext | null): string[] {
+  if (!context || (key !== 'path' && key !== 'file' && key !== 'target')) return [];
+  if (value === '' || value.startsWith('~') || /^[a-z][a-z0-9+.-]*:/i.test(value)) return [];
+  const resolver = new PathResolver();
+  const given = path.resolve(context.workspace);
+  const workspace = resolver.resolve(given);
+  const found = readings(resolver, value.replace(/\\/g, '/'), workspace);
+  if (resolver.exhausted) return [];
+  return found.map((reading) => {
+    if (!isInside(reading, workspace)) return reading;
+    const inside = path.relative(workspace, reading);
+    if (path.isAbsolute(value)) return inside === '' ? given : path.join(given, inside);
+    return inside === '' ? '.' : inside.split(path.sep).join('/');
+  });
 }

@@ -18,6 +18,7 @@ import { findSensitiveTarget } from './sensitive-targets';
 import { askUser } from './ask-session';
 import { ruleNamesAddress, secretsReason, secretsSent } from './secret-destination';
 import { callSite, grantScope, siteOffers, urlArgument } from './call-site';
+import { secretReferences } from './secret-references';
 import type { Verdict } from './verdicts';
 import {
   chatAllowed,
@@ -61,6 +62,8 @@ export interface Assessed {
   request: ApprovalRequest;
   canonical: CanonicalArgument;
   sensitive: SensitiveTarget | null;
+  /** The `${secret:NAME}` names the call fills in; a standing approval must cover each. */
+  secrets: string[];
 }
 
 /** What standing approvals say about a call: a verdict, or what to show when the user must be asked. */
@@ -150,6 +153,19 @@ export class ConfirmGate implements ApprovalGate {
     return verdicts.map((v) => (v ?? cancelledVerdict()).decision);
   }
 
+  /**
+   * A call a rule or a chat grant allowed, decided again just before it runs after other calls of its batch ran
+   * (what the rule matched may have changed under it): the standing decision when it still covers the call, with
+   * no events (it was recorded once already); otherwise decided like a new call, which may ask.
+   */
+  async reconfirm(request: ApprovalRequest, options: { signal: AbortSignal }): Promise<ApprovalDecision> {
+    const standing = await this.standing(this.assess(request), await this.rules.current());
+    if (standing.kind === 'decided' && standing.verdict.decision.kind === 'allow')
+      return standing.verdict.decision;
+    const [decision] = await this.decide([request], options);
+    return decision ?? cancelledVerdict().decision;
+  }
+
   /** The 'allow' policy's verdict: a person's allow with --yes; a blanket one never covers a person-only call. */
   private allowByPolicy(item: PromptItem): Verdict {
     if (this.options.personal) return personAllowed('once');
@@ -175,14 +191,15 @@ export class ConfirmGate implements ApprovalGate {
       request,
       canonical,
       sensitive: findSensitiveTarget(request.args, canonical, this.options.sensitive, scope),
+      secrets: secretReferences(request.args),
     };
   }
 
   /** What rules and grants say about a call; sensitive targets and unmatched calls must be asked. */
   async standing(call: Assessed, ruleSet: RuleSet): Promise<Standing> {
-    const { request, canonical, sensitive } = call;
+    const { request, canonical, sensitive, secrets: secretNames } = call;
     // A call that sends a stored secret is covered only by a rule naming its address, never by a chat grant or a
-    // rule for any address (secret-destination.ts).
+    // rule for any address (secret-destination.ts); and a rule covers only the secrets its call sent (rule-match.ts).
     const secrets = secretsSent(request);
     const rules =
       ruleSet.kind !== 'ok'
@@ -191,7 +208,7 @@ export class ConfirmGate implements ApprovalGate {
           ? ruleSet.rules.filter((rule) => rule.effect === 'deny' || ruleNamesAddress(rule))
           : ruleSet.rules;
     const match = rules
-      ? matchRules(rules, request, canonical)
+      ? matchRules(rules, request, canonical, secretNames)
       : { kind: 'none' as const, voided: [], compound: null };
     // A deny rule decides even for a sensitive target: denying is never the unsafe direction.
     if (match.kind === 'deny') return { kind: 'decided', verdict: ruleDenied(match.rule) };
@@ -240,7 +257,8 @@ export class ConfirmGate implements ApprovalGate {
         // a URL with no plain site (userinfo, another scheme, unparsable): its grant or rule could only be for every
         // address (call-site.ts); nor a rule where rules match something else than the URL (download_file's path).
         offers: {
-          chat: !sensitive && !compound && !personOnly && !noStanding && site.chat,
+          // A grant never covers sending a secret; a rule may, for its site and the secrets this call sends.
+          chat: !sensitive && !compound && !personOnly && !noStanding && !secrets && site.chat,
           always: !sensitive && !compound && !personOnly && !noStanding && site.always,
         },
       },

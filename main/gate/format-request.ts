@@ -67,13 +67,15 @@ export function formatItem(
   if (item.sensitive)
     lines.push(`  ! sensitive: ${visible(item.sensitive)}: this always asks, whatever the rules`);
   for (const id of item.voidedRules)
-    lines.push(`  ! rule ${id} was voided: the tool's definition changed since it approved it`);
+    lines.push(`  ! rule ${visible(id)} was voided: the tool's definition changed since it approved it`);
   if (item.compound) lines.push(`  ! compound command (${item.compound}): no rule or chat grant covers it`);
   const sandbox = describeSandbox(request.sandbox);
   if (sandbox) lines.push(`  ${sandbox}`);
   if (item.personOnly)
     lines.push(`  ! it ${visible(item.personOnly)}: only your answer for this call allows it`);
-  if (item.noStanding) lines.push(`  ! ${item.noStanding}`);
+  // The reason quotes words of the model's line and its working folder: escaped like the arguments, or an ESC in
+  // them could move the cursor and repaint the lines above (main/cli/terminal-prompt-attack.test.ts).
+  if (item.noStanding) lines.push(`  ! ${visible(item.noStanding)}`);
   return lines.join('\n') + '\n';
 }
 
@@ -93,6 +95,15 @@ export function describeSandbox(sandbox: ApprovalRequest['sandbox']): string | n
 
 /** The arguments as indented JSON; strings past FOLD_AT are folded with a note saying how much is hidden. */
 export function formatArgs(args: Record<string, unknown>, full = false): string {
+  const { text, folded } = foldArgs(args, full);
+  return text + (folded ? '\n(long values are folded: answer v to see them whole)' : '');
+}
+
+/**
+ * The arguments as indented JSON with hidden characters escaped and non-ASCII hosts in ASCII; unless `full`, each
+ * string past FOLD_AT keeps its head and its end around a note saying how much was folded (`folded` says whether).
+ */
+export function foldArgs(args: unknown, full = false): { text: string; folded: boolean } {
   let folded = false;
   const text = JSON.stringify(
     args,
@@ -105,8 +116,5 @@ export function formatArgs(args: Record<string, unknown>, full = false): string 
     },
     2,
   );
-  return (
-    visible(asciiHosts(text ?? '{}')) +
-    (folded ? '\n(long values are folded: answer v to see them whole)' : '')
-  );
+  return { text: visible(asciiHosts(text ?? '{}')), folded };
 }

@@ -71,6 +71,8 @@ export class RuleBook {
       );
       if (same) {
         Object.assign(same.definitions, input.definitions ?? {});
+        const secrets = mergedSecrets(same.secrets, input.secrets);
+        if (secrets) same.secrets = secrets;
         return same;
       }
       // The opposite effect on the same tool and pattern would be dead weight (deny wins) or a trap: replace it.
@@ -86,6 +88,9 @@ export class RuleBook {
         effect: input.effect,
         createdAt: new Date().toISOString(),
         definitions: { ...input.definitions },
+        ...(mergedSecrets(undefined, input.secrets)
+          ? { secrets: mergedSecrets(undefined, input.secrets) }
+          : {}),
       };
       file.rules.push(rule);
       return rule;
@@ -184,4 +189,10 @@ function base(rule: ApprovalRule) {
     except: [...rule.except],
     effect: rule.effect,
   };
+}
+
+// The secrets a rule may send after a person approved a call sending `added` with it; undefined when none.
+function mergedSecrets(kept: string[] | undefined, added: string[] | undefined): string[] | undefined {
+  const all = [...new Set([...(kept ?? []), ...(added ?? [])])].sort();
+  return all.length > 0 ? all : undefined;
 }

@@ -6,6 +6,7 @@ import type { CanonicalArgument } from './canonical-argument';
 import { compoundOf } from './compound-command';
 import { matchGlob } from './glob';
 import type { ApprovalRule } from './rule-types';
+import { secretsCovered } from './secret-references';
 import { isUrlPattern, parseUrl, parseUrlPattern, urlMatches } from './url-pattern';
 
 /** What the rules say about one call. */
@@ -21,6 +22,8 @@ export function matchRules(
   rules: readonly ApprovalRule[],
   request: ApprovalRequest,
   canonical: CanonicalArgument,
+  /** The `${secret:NAME}` names the call fills in: an allow rule must cover each (secret-references.ts). */
+  secrets: readonly string[] = [],
 ): RuleMatch {
   const deny = rules.find(
     (rule) => rule.effect === 'deny' && matchGlob(rule.tool, request.tool) && denyMatches(rule, canonical),
@@ -40,6 +43,8 @@ export function matchRules(
   for (const rule of rules) {
     if (rule.effect !== 'allow' || !matchGlob(rule.tool, request.tool) || !allowMatches(rule, canonical))
       continue;
+    // A rule sends only the secrets a person saw a call send with it, not any the model names (docs/security.md).
+    if (!secretsCovered(secrets, rule.origin === 'user' ? rule.secrets : [])) continue;
     switch (rule.origin) {
       case 'default':
         // Defaults vouch for the built-in commands they name, run in the OS sandbox; nothing else may borrow them.

@@ -78,6 +78,7 @@ const says = (error: string) => ({ error });
 const EXCEPT = says('"except" must be an array of globs');
 const DEFINITIONS = says('"definitions" must map tool names to definition hashes');
 const REVOKED = says('"revokedDefaults" must be an array of rule ids');
+const SECRETS = says('"secrets" must be an array of secret names');
 
 // A file we do not fully understand applies no rule at all: a half-read file could drop a deny or revive a revoked
 // default. Keys this version does not know are kept, and written back on a change.
@@ -90,6 +91,7 @@ const storedRuleSchema = z.looseObject(
     effect: z.enum(['allow', 'deny'], says('"effect" must be "allow" or "deny"')),
     createdAt: z.string(says('needs a "createdAt" time')),
     definitions: z.record(z.string(), z.string(DEFINITIONS), DEFINITIONS),
+    secrets: z.array(z.string(SECRETS), SECRETS).optional(),
   },
   says('must be an object'),
 );

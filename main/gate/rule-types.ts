@@ -17,6 +17,11 @@ export interface StoredRule {
   createdAt: string;
   /** Per tool name, the definition hash this rule approved; a tool met for the first time is bound then. */
   definitions: Record<string, string>;
+  /**
+   * The `${secret:NAME}` names an allow rule may send: those of the calls a person approved with it. A call that
+   * fills in any other secret is not covered and asks (docs/security.md, "Decisions and rules"). Absent: none.
+   */
+  secrets?: string[];
 }
 
 /** A rule that ships with the app: visible, revocable, for built-in tools only. */
@@ -70,4 +75,6 @@ export interface NewRule {
   effect: RuleEffect;
   /** Definitions approved now (tool name → hash); tools not listed are bound when first met. */
   definitions?: Record<string, string>;
+  /** The secrets the approved call sends (see StoredRule.secrets); merged into an identical rule. */
+  secrets?: string[];
 }

@@ -25,7 +25,7 @@ export function approvalItemView(
     source: shownSource(sourceView(request.source)),
     flags: { ...request.flags },
     timeoutMs: request.timeoutMs,
-    args: shownUrls(JSON.stringify(request.args, null, 2) ?? '{}'),
+    args: shownUrls(JSON.stringify(request.args, foldBlankRuns, 2) ?? '{}'),
     canonical: shownUrls(item.canonical),
     suggestedPattern: shownOrNull(item.suggestedPattern),
     sensitive: shownOrNull(item.sensitive),
@@ -65,4 +65,15 @@ export function appNotice(notice: PromptNotice): AppNotice {
     case 'settled':
       return { ...notice };
   }
+}
+
+// Blank characters a browser draws as empty space: the arguments box keeps and wraps every one (pre-wrap), so
+// thousands of them before the end of an argument (`find . -name '*.tmp'` … `-delete`) pushed that end far below
+// what the box shows. A run of 64 or more (past any real indentation) is shown as one note saying how long it was
+// (main/host/blank-run-attack.test.ts); the saved rule and the call still use the raw text.
+const BLANK_RUN = /[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u3164\u2800\uffa0\u115f\u1160]{64,}/gu;
+
+function foldBlankRuns(_key: string, value: unknown): unknown {
+  if (typeof value !== 'string' || value.length < 64) return value;
+  return value.replace(BLANK_RUN, (run) => ` [… ${run.length.toLocaleString('en-US')} blank characters …] `);
 }

@@ -22,6 +22,7 @@ import {
   unofferedChoice,
 } from './dialog-answers';
 import { HostError } from './host-error';
+import { shownText } from './shown-text';
 
 /** How a host shows dialogs: told of every dialog opening, changing and closing. */
 export interface DialogPresenter {
@@ -231,8 +232,9 @@ export class DialogHub {
       kind: 'secret',
       id,
       key: request.key,
-      question: this.options.redact(request.question),
-      forTool: request.forTool ?? null,
+      // The model wrote both: shown with hidden characters as escapes, as in the approval dialog.
+      question: shownText(this.options.redact(request.question)),
+      forTool: request.forTool ? shownText(request.forTool) : null,
       openedAt: Date.now(),
     };
     return new Promise<string | null>((resolve, reject) => {

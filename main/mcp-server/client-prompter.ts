@@ -3,10 +3,11 @@
 // decision for this very call may allow, is asked again through MCP elicitation, and denied when the client
 // cannot ask its user.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { foldArgs, visible } from '../gate/format-request';
 import type { ApprovalPrompter, PromptChoice, PromptItem, PromptSession } from '../gate/prompter-port';
 
-/** Most characters of a call's arguments shown in the question. */
-const ARGS_CHARS = 2000;
+/** Most characters of a call's arguments shown in the question: past it, their start and their end. */
+const ARGS_CHARS = 8000;
 
 // The SDK's own request limit (60 s) would cut a person off mid-thought; the session's time-out applies instead.
 const NO_LIMIT_MS = 2 ** 31 - 1;
@@ -58,12 +59,11 @@ export class ClientPrompter implements ApprovalPrompter {
     why: string,
     session: PromptSession,
   ): Promise<PromptChoice> {
-    const args = this.redact(JSON.stringify(item.request.args, null, 2) ?? '{}');
-    const shown = args.length > ARGS_CHARS ? `${args.slice(0, ARGS_CHARS)}…` : args;
+    const shown = shownArgs(item.request.args, this.redact);
     const result = await server.elicitInput(
       {
         mode: 'form',
-        message: `Agenvoy: allow ${item.request.tool} once? ${why}.\nArguments:\n${shown}`,
+        message: `Agenvoy: allow ${visible(item.request.tool)} once? ${visible(why)}.\nArguments:\n${shown}`,
         requestedSchema: {
           type: 'object',
           properties: {
@@ -88,4 +88,25 @@ export class ClientPrompter implements ApprovalPrompter {
           : 'the question was dismissed in the MCP client';
     return { kind: 'deny', reason };
   }
+}
+
+// The arguments as the question shows them (docs/security.md, "What the person sees"): redacted, hidden characters
+// escaped, each long string folded around a note with its end kept, as the terminal prompt shows them; past
+// ARGS_CHARS their start and their end with a note between. A plain cut let padding push what a call really does
+// past what the person saw (main/mcp-server/elicitation-cut-attack.test.ts).
+function shownArgs(args: Record<string, unknown>, redact: (text: string) => string): string {
+  const json = redact(JSON.stringify(args) ?? '{}');
+  let redacted: unknown;
+  try {
+    redacted = JSON.parse(json);
+  } catch {
+    redacted = json;
+  }
+  const { text, folded } = foldArgs(redacted);
+  const note = folded ? '\n(long values are folded: their start and end are shown)' : '';
+  if (text.length <= ARGS_CHARS) return text + note;
+  const head = text.slice(0, ARGS_CHARS - 2000);
+  const tail = text.slice(-1500);
+  const cut = (text.length - head.length - tail.length).toLocaleString('en-US');
+  return `${head}\n… [${cut} characters of the arguments not shown] …\n${tail}${note}`;
 }

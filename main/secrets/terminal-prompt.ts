@@ -64,8 +64,8 @@ export class TerminalSecretPrompt implements SecretPrompt {
       // Echo goes off before the question shows, so nothing typed after it can reach the screen.
       input.setRawMode?.(true);
       write(
-        `\n${request.question}\n` +
-          `${request.key}${request.forTool ? ` (for ${request.forTool})` : ''}, input hidden; Enter stores, Ctrl-C declines: `,
+        `\n${printable(request.question)}\n` +
+          `${request.key}${request.forTool ? ` (for ${printable(request.forTool)})` : ''}, input hidden; Enter stores, Ctrl-C declines: `,
       );
       input.on('data', onData);
       input.resume();
@@ -95,4 +95,14 @@ export class StreamSecretPrompt implements SecretPrompt {
       .replace(/\r?\n$/, '');
     return value === '' ? null : value;
   }
+}
+
+// The model wrote the question: control sequences and bidi or zero-width characters are printed as escapes, so it
+// cannot move the cursor, repaint the lines above or reorder its words (as the approval prompt, format-request.ts).
+const HIDDEN =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+function printable(text: string): string {
+  return text.replace(HIDDEN, (char) => `\\u{${char.codePointAt(0)?.toString(16).padStart(4, '0')}}`);
 }

@@ -63,6 +63,17 @@ export const storeSecretTool = defineTool({
         ? args.question.trim()
         : `Enter the value of ${key}.`;
     const forTool = typeof args.for_tool === 'string' ? args.for_tool.trim() : '';
+    // The prompt shows "Needed by the tool <for_tool>" as a fact, and each tool has its own budget: a name that is
+    // not a tool would put the model's words there and open a fresh budget of prompts per invented name.
+    const catalog = ctx.services.catalog;
+    if (forTool && catalog && !catalog.get(forTool)) {
+      throw new ToolError(
+        'invalid_arguments',
+        `\`for_tool\` must name the tool that failed for ${key}; there is no tool "${forTool}" (leave it empty when ` +
+          'no tool failed)',
+        { parameter: 'for_tool' },
+      );
+    }
     const prompt = ctx.services.secretPrompt;
     if (!prompt) {
       throw new ToolError(

@@ -26,6 +26,8 @@ export function testCore(
     sandbox?: CommandSandbox | null;
     /** More services for the tools (e.g. a process port for the real command tools). */
     services?: ToolServices;
+    /** The secret lookup tools get (none found by default). */
+    getSecret?: (key: string) => Promise<string | undefined>;
   } = {},
 ) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-core-'));
@@ -42,7 +44,7 @@ export function testCore(
     tasks,
     redactor,
     log,
-    getSecret: async () => undefined,
+    getSecret: options.getSecret ?? (async () => undefined),
     services: { redaction: redactor, ...options.services, tasks },
     sandbox: options.sandbox ?? null,
   });

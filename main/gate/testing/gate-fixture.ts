@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { backgroundCommandTool } from '../../../tools/builtin/background-command';
 import { runCommandTool } from '../../../tools/builtin/run-command';
-import type { ToolSpec } from '../../../tools/sdk/types';
+import type { ToolServices, ToolSpec } from '../../../tools/sdk/types';
 import { defineTool } from '../../../tools/sdk/types';
 import { ProcessGroups } from '../../process/process-group-tracker';
 import { processPort } from '../../process/process-port';
@@ -51,6 +51,10 @@ export interface GateFixtureOptions {
   realCommands?: boolean;
   /** The user's home folders the sensitive-target check knows (default /home/ann). */
   homes?: string[];
+  /** More services for the tools (e.g. the web settings of the web tools). */
+  services?: ToolServices;
+  /** The secret lookup tools get (none found by default). */
+  getSecret?: (key: string) => Promise<string | undefined>;
 }
 
 /** A sandbox port that only reports itself ready: the dispatcher then marks command calls 'sandboxed'. */
@@ -89,7 +93,11 @@ export function gateFixture(options: GateFixtureOptions = {}) {
     gate,
     sandbox: sandboxed ? REPORTED_SANDBOX : null,
     // Unconfined: the process port gets no sandbox, whatever the dispatcher was told.
-    services: options.realCommands ? { processes: processPort(new ProcessGroups()) } : {},
+    services: {
+      ...options.services,
+      ...(options.realCommands ? { processes: processPort(new ProcessGroups()) } : {}),
+    },
+    ...(options.getSecret ? { getSecret: options.getSecret } : {}),
   });
   return { home, runs, events, gate, ...core };
 }

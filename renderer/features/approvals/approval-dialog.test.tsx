@@ -9,9 +9,18 @@ afterEach(cleanup);
 
 const NAMES = ['Allow once', 'Allow for this chat', 'Always allow', 'Always deny', 'Deny', 'Stop turn'];
 
+// An item can be allowed once it has been on screen a moment (approval-timing-attack.test.tsx).
+const armed = () =>
+  waitFor(
+    () =>
+      expect(screen.getByRole('button', { name: 'Allow once' }).getAttribute('aria-disabled')).toBe('false'),
+    { timeout: 3000 },
+  );
+
 async function decide(name: string, setup?: () => void, item = approvalItem()): Promise<ApprovalChoice> {
   const onAnswer = vi.fn(async () => null);
   render(<ApprovalDialog request={approvalRequest([item])} onAnswer={onAnswer} overlay />);
+  await armed();
   setup?.();
   fireEvent.click(screen.getByRole('button', { name }));
   await waitFor(() => expect(onAnswer).toHaveBeenCalled());
@@ -257,6 +266,7 @@ describe('ApprovalDialog', () => {
     // Main answers with what is still pending: the dialog moves on to item 1.
     view.rerender(<ApprovalDialog request={{ ...request, pending: [0] }} onAnswer={onAnswer} overlay />);
     expect(screen.getByRole('dialog').querySelector('pre')?.textContent).toContain('git push');
+    await armed();
     fireEvent.click(screen.getByRole('button', { name: 'Allow once' }));
     await waitFor(() => expect(onAnswer).toHaveBeenLastCalledWith(0, { kind: 'allow_once' }));
   });
@@ -269,6 +279,7 @@ describe('ApprovalDialog', () => {
         overlay
       />,
     );
+    await armed();
     fireEvent.click(screen.getByRole('button', { name: 'Allow once' }));
     expect((await screen.findByRole('alert')).textContent).toBe('already answered');
   });

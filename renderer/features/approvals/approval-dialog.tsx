@@ -11,6 +11,13 @@ import { runsUnconfined } from './approval-run-note';
 
 type ApprovalRequest = Extract<DialogRequest, { kind: 'approval' }>;
 
+/**
+ * How long an item must have been on screen before it can be allowed. The next item of a batch, or the next dialog,
+ * takes the place of the one just answered: without this, a double click or a key held until it repeats allowed
+ * calls the person never saw (approval-timing-attack.test.tsx). Denying needs no wait.
+ */
+export const ALLOW_ARMS_AFTER_MS = 500;
+
 /** Props of ApprovalDialog. */
 export interface ApprovalDialogProps {
   request: ApprovalRequest;
@@ -29,11 +36,15 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
   const [pattern, setPattern] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The item that has been on screen long enough to be allowed; any other current item cannot be yet.
+  const [armedFor, setArmedFor] = useState<number | null>(null);
 
   // Allow once / Deny from the keyboard wherever focus is in the window (the latest handlers, one listener).
   const keys = useRef<{ allow: () => void; deny: () => void } | null>(null);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      // A held key repeats: its repeats would decide the items that come next, unseen.
+      if (event.repeat) return;
       const action = matches(event, 'allowOnce') ? 'allow' : matches(event, 'deny') ? 'deny' : null;
       if (!action || !keys.current) return;
       event.preventDefault();
@@ -43,10 +54,12 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
-  // Each item starts with its own suggestion and an empty reason.
+  // Each item starts with its own suggestion and an empty reason, and can be allowed once it has been seen.
   useEffect(() => {
     setPattern(null);
     setReason('');
+    const timer = setTimeout(() => setArmedFor(current), ALLOW_ARMS_AFTER_MS);
+    return () => clearTimeout(timer);
   }, [current]);
 
   if (!item) {
@@ -66,7 +79,10 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
     if (problem) setError(problem);
   };
 
-  const allowOnce = () => void decide({ kind: 'allow_once' });
+  const armed = armedFor === current;
+  const allowOnce = () => {
+    if (armed) void decide({ kind: 'allow_once' });
+  };
   const deny = () => void decide({ kind: 'deny', ...(trimmedReason ? { reason: trimmedReason } : {}) });
   keys.current = busy ? null : { allow: allowOnce, deny };
   const count = request.items.length;
@@ -136,6 +152,8 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
           // An unconfined run is never the default: a reflexive Enter must not start it.
           data-autofocus={unconfined ? undefined : true}
           disabled={busy}
+          // Not `disabled`: the button keeps the focus it opens with; it answers once the item is armed.
+          aria-disabled={!armed}
           aria-keyshortcuts={ariaShortcut('allowOnce')}
           onClick={allowOnce}
         >
@@ -145,7 +163,8 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
           <button
             type="button"
             disabled={busy || !item.offers.chat}
-            onClick={() => void decide({ kind: 'allow_chat' })}
+            aria-disabled={!armed}
+            onClick={() => armed && void decide({ kind: 'allow_chat' })}
           >
             {t('approval.allowChat')}
           </button>
@@ -154,7 +173,8 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
           <button
             type="button"
             disabled={busy || !item.offers.always}
-            onClick={() => void decide({ kind: 'allow_always', ...patternField(rulePattern) })}
+            aria-disabled={!armed}
+            onClick={() => armed && void decide({ kind: 'allow_always', ...patternField(rulePattern) })}
           >
             {t('approval.allowAlways')}
           </button>
