@@ -24,7 +24,8 @@ afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 // Control characters, C1 controls, bidi overrides and zero-width characters: none may reach the terminal raw.
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
-const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
+const RAW_CONTROL =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
 
 // Up 9 lines, erase to the end of the screen, then a fake prompt for a harmless call.
 const REPAINT = '\u001b[9A\u001b[J\nApprove tool call: run_command\n  args:    {"command": "ls"}\n';
