@@ -46,15 +46,32 @@ export function urlArgument(args: Record<string, unknown>): { key: 'url' | 'targ
 }
 
 /**
- * What a chat grant covers besides the tool: for a call with a URL its site, for a command line the program it runs
- * (argv[0]: "allow for this chat" on `npm test` covers `npm …`, never `curl` sending the workspace away with the
- * network a grant brings); null (the whole tool) for anything else.
+ * What a chat grant covers besides the tool: for a call with a URL its site; for a command line the program it runs
+ * and every site its words name (`npm …`, `curl … https://api.x`). So "allow for this chat" on `npm test` covers
+ * `npm run build` but never `curl` sending the workspace away with the network a grant brings, and one on `curl` to
+ * an API never covers `curl` or `git push` to a stranger's address; null (the whole tool) for anything else.
  */
 export function grantScope(args: Record<string, unknown>, canonical: CanonicalArgument): string | null {
   if (urlArgument(args)) {
     const site = callSite(args);
     return site === null ? null : site;
   }
-  const program = canonical.kind === 'command' ? canonical.reading.argv?.[0] : undefined;
-  return program === undefined ? null : `program ${program}`;
+  const argv = canonical.kind === 'command' ? canonical.reading.argv : null;
+  if (!argv || argv.length === 0) return null;
+  const [program, ...rest] = argv;
+  // Every site a word names is part of it: `curl -H … https://api.x/` never covers `curl -H … https://evil/`.
+  const sites = [...new Set(rest.flatMap((word) => siteIn(word)))].sort();
+  return JSON.stringify([program, ...sites]);
+}
+
+// The site of a URL written somewhere in a word (`--url=https://x/`, `https://x/y`), if any.
+function siteIn(word: string): string[] {
+  const found = /[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/i.exec(word);
+  if (!found) return [];
+  try {
+    const url = new URL(found[0]);
+    return [`${url.protocol}//${url.host}`];
+  } catch {
+    return [found[0]];
+  }
 }

