@@ -1,21 +1,39 @@
 // Reads answers a line at a time from a stream, keeping lines that arrive early and letting go of the stream between prompts.
 import readline from 'node:readline';
 
+/**
+ * On a terminal, a line that arrives within this long of a question, or was typed before it was shown, is not its
+ * answer: "y" Enter pressed twice, or typed while the model worked, would decide the next call unseen
+ * (terminal-typeahead-attack.test.ts). Piped input is read as it comes.
+ */
+export const TYPE_AHEAD_MS = 300;
+
 /** Line source for the terminal prompter. */
 export class LineReader {
   private rl: readline.Interface | null = null;
   private readonly lines: string[] = [];
   private waiter: ((line: string | null) => void) | null = null;
   private ended = false;
+  private readonly terminal: boolean;
+  private askedAt = 0;
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
     /** Where a terminal echoes typed input (a TTY stdin); omit for pipes. */
     private readonly echo?: NodeJS.WritableStream,
-  ) {}
+    /** Told when typed-ahead input is ignored (a terminal only). */
+    private readonly note: (text: string) => void = () => {},
+  ) {
+    this.terminal = Boolean((input as { isTTY?: boolean }).isTTY && echo);
+  }
 
   /** The next line, or null at end of input or when `signal` fires. */
   next(signal: AbortSignal): Promise<string | null> {
+    if (this.terminal) {
+      if (this.lines.length > 0) this.ignored();
+      this.lines.length = 0;
+      this.askedAt = Date.now();
+    }
     const queued = this.lines.shift();
     if (queued !== undefined) return Promise.resolve(queued);
     if ((this.input as { readableEnded?: boolean }).readableEnded && !this.rl) this.ended = true;
@@ -44,7 +62,7 @@ export class LineReader {
 
   private open(): void {
     if (this.rl) return;
-    const terminal = Boolean((this.input as { isTTY?: boolean }).isTTY && this.echo);
+    const terminal = this.terminal;
     const rl = readline.createInterface({
       input: this.input,
       output: terminal ? this.echo : undefined,
@@ -52,6 +70,7 @@ export class LineReader {
     });
     this.rl = rl;
     rl.on('line', (line) => {
+      if (terminal && this.waiter && Date.now() - this.askedAt < TYPE_AHEAD_MS) return this.ignored();
       if (this.waiter) this.waiter(line);
       else this.lines.push(line);
     });
@@ -62,5 +81,9 @@ export class LineReader {
       this.ended = true;
       this.waiter?.(null);
     });
+  }
+
+  private ignored(): void {
+    this.note('(input typed before this question was shown was ignored; answer it now)\n');
   }
 }

@@ -26,7 +26,7 @@ export class TerminalPrompter implements ApprovalPrompter {
   private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: TerminalPrompterOptions) {
-    this.reader = new LineReader(options.input, options.echo);
+    this.reader = new LineReader(options.input, options.echo, options.write);
   }
 
   /** Asks about every pending item in order; batches from several chats wait their turn. */

@@ -98,10 +98,15 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
       changed(chat.id);
       return summary(store.chats.get(chat.id) as ChatRecord);
     },
-    'chats.delete': (request) => {
+    'chats.delete': async (request) => {
       const chat = chatOf(requestObject(request));
       if (service.isRunning(chat.id))
         throw new HostError('busy', 'stop the running turn before deleting the chat');
+      // Its tasks go from the list with the chat: none may run on unlisted, with no Cancel button
+      // (main/web/deleted-chat-task-attack.test.ts). They are stopped first, and settle before their rows go.
+      const running = ctx.core.tasks.list({ chatId: chat.id }).filter((task) => task.status === 'running');
+      for (const task of running) ctx.core.tasks.cancel(task.id, 'cancelled: its chat was deleted');
+      await Promise.all(running.map((task) => ctx.core.tasks.wait(task.id)));
       store.chats.delete(chat.id);
       ctx.gate.forgetChat(chat.id);
       changed(chat.id);
