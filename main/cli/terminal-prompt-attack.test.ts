@@ -23,8 +23,8 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 // Control characters, C1 controls, bidi overrides and zero-width characters: none may reach the terminal raw.
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const RAW_CONTROL =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
 
 // Up 9 lines, erase to the end of the screen, then a fake prompt for a harmless call.
