@@ -2,7 +2,7 @@
 // sites its words name.
 import { describe, expect, it } from 'vitest';
 import { canonicalArgument } from './canonical-argument';
-import { grantScope } from './call-site';
+import { grantReach, grantScope } from './call-site';
 
 const scope = (tool: string, args: Record<string, unknown>) =>
   grantScope(args, canonicalArgument(tool, args, { workspace: '/w' }));
@@ -31,5 +31,31 @@ describe('grantScope', () => {
     expect(scope('fetch_page', { url: 'https://docs.python.org/3/' })).toBe('https://docs.python.org');
     expect(scope('open_file', { target: 'https://evil.example/?d=1' })).toBe('https://evil.example');
     expect(scope('fetch_page', { url: 'https://a@evil.example/' })).toBeNull();
+  });
+});
+
+describe('grantReach', () => {
+  const reach = (tool: string, args: Record<string, unknown>) =>
+    grantReach(args, canonicalArgument(tool, args, { workspace: '/w' }));
+
+  it('names what the grant covers, as grantScope keys it', () => {
+    expect(reach('fetch_page', { url: 'https://docs.python.org/3/' })).toEqual({
+      kind: 'site',
+      site: 'https://docs.python.org',
+    });
+    expect(reach('run_command', { command: "curl -s 'https://api.example.com/v1'" })).toEqual({
+      kind: 'program',
+      program: 'curl',
+      sites: ['https://api.example.com'],
+    });
+    expect(reach('run_command', { command: 'npm test' })).toEqual({
+      kind: 'program',
+      program: 'npm',
+      sites: [],
+    });
+    // No plain site, or a line the gate cannot read: the whole tool (and then no grant is offered or kept apart).
+    expect(reach('fetch_page', { url: 'https://a@evil.example/' })).toEqual({ kind: 'tool' });
+    expect(reach('run_command', { command: 'echo $(cat x)' })).toEqual({ kind: 'tool' });
+    expect(reach('write_result', { path: 'out.txt', content: 'x' })).toEqual({ kind: 'tool' });
   });
 });

@@ -75,3 +75,19 @@ function siteIn(word: string): string[] {
     return [found[0]];
   }
 }
+
+/** What "allow for this chat" covers, in a form the prompt and the dialog can name. */
+export type GrantReach =
+  { kind: 'site'; site: string } | { kind: 'program'; program: string; sites: string[] } | { kind: 'tool' };
+
+/** grantScope in words for the person: the site, the program (and the sites its words name), or the whole tool. */
+export function grantReach(args: Record<string, unknown>, canonical: CanonicalArgument): GrantReach {
+  if (urlArgument(args)) {
+    const site = callSite(args);
+    return site === null ? { kind: 'tool' } : { kind: 'site', site };
+  }
+  const argv = canonical.kind === 'command' ? canonical.reading.argv : null;
+  if (!argv || argv.length === 0) return { kind: 'tool' };
+  const [program = '', ...rest] = argv;
+  return { kind: 'program', program, sites: [...new Set(rest.flatMap((word) => siteIn(word)))].sort() };
+}

@@ -17,7 +17,7 @@ import type { SensitiveOptions, SensitiveTarget } from './sensitive-targets';
 import { findSensitiveTarget } from './sensitive-targets';
 import { askUser } from './ask-session';
 import { ruleNamesAddress, secretsReason, secretsSent } from './secret-destination';
-import { callSite, grantScope, siteOffers, urlArgument } from './call-site';
+import { callSite, grantReach, grantScope, siteOffers, urlArgument } from './call-site';
 import { secretReferences } from './secret-references';
 import type { Verdict } from './verdicts';
 import {
@@ -261,6 +261,7 @@ export class ConfirmGate implements ApprovalGate {
           chat: !sensitive && !compound && !personOnly && !noStanding && !secrets && site.chat,
           always: !sensitive && !compound && !personOnly && !noStanding && site.always,
         },
+        grant: grantReach(request.args, canonical),
       },
     };
   }

@@ -1,5 +1,6 @@
 // The ApprovalPrompter port (docs/security.md, "Decisions and rules"): the gate presents a batch, the host's prompter answers item by item.
 import type { ApprovalRequest } from '../core/gate-port';
+import type { GrantReach } from './call-site';
 
 /** One call the user is asked about, with what the gate worked out for the prompt. */
 export interface PromptItem {
@@ -23,6 +24,8 @@ export interface PromptItem {
   noStanding: string | null;
   /** Which standing approvals can be offered: none for a sensitive target or a chained (compound) command line. */
   offers: { chat: boolean; always: boolean };
+  /** What "allow for this chat" would cover (call-site.ts); absent: the whole tool. */
+  grant?: GrantReach;
 }
 
 /** The user's answer to one item. */

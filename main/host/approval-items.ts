@@ -1,5 +1,5 @@
 // The gate's prompt items as the approval dialog shows them: full arguments, pretty and redacted.
-import type { AppNotice, ApprovalItemView, ToolSourceView } from '../../preload/contract';
+import type { AppNotice, ApprovalItemView, GrantReachView, ToolSourceView } from '../../preload/contract';
 import { asciiHosts, visible } from '../gate/format-request';
 import type { PromptItem, PromptNotice } from '../gate/prompter-port';
 import { sourceView } from './views';
@@ -35,7 +35,20 @@ export function approvalItemView(
     personOnly: shownOrNull(item.personOnly),
     noStanding: shownOrNull(item.noStanding),
     offers: { ...item.offers },
+    grant: grantView(item.grant, shownUrls),
   };
+}
+
+// The grant's reach with hidden characters escaped and hosts in ASCII, like the arguments.
+function grantView(grant: PromptItem['grant'], shown: (text: string) => string): GrantReachView {
+  switch (grant?.kind) {
+    case 'site':
+      return { kind: 'site', site: shown(grant.site) };
+    case 'program':
+      return { kind: 'program', program: shown(grant.program), sites: grant.sites.map(shown) };
+    default:
+      return { kind: 'tool' };
+  }
 }
 
 // Folder and server names come from a repository or a config file: shown with their hidden characters escaped.

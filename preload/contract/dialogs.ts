@@ -39,7 +39,16 @@ export interface ApprovalItemView {
   noStanding: string | null;
   /** Which standing approvals may be offered (none for a sensitive target). */
   offers: { chat: boolean; always: boolean };
+  /**
+   * What "allow for this chat" covers: the call's site, the program a command line runs (and the sites its words
+   * name), or the whole tool (docs/security.md, "Data leaving the machine").
+   */
+  grant: GrantReachView;
 }
+
+/** The reach of a chat grant, as the dialog names it. */
+export type GrantReachView =
+  { kind: 'site'; site: string } | { kind: 'program'; program: string; sites: string[] } | { kind: 'tool' };
 
 /** The user's answer for one approval item (docs/security.md, "Decisions and rules"). */
 export type ApprovalChoice =

@@ -100,6 +100,7 @@ export function approvalItem(patch: Partial<ApprovalItemView> = {}): ApprovalIte
     personOnly: null,
     noStanding: null,
     offers: { chat: true, always: true },
+    grant: { kind: 'tool' },
     ...patch,
   };
 }

@@ -41,6 +41,24 @@ describe('ApprovalDialog', () => {
     expect(dialog.textContent).toContain('30 min 00 s');
   });
 
+  it('names what "allow for this chat" covers: the site, the program and the sites it names, or the tool', async () => {
+    const site = approvalItem({
+      tool: 'fetch_page',
+      grant: { kind: 'site', site: 'https://docs.python.org' },
+    });
+    expect(await decide('Allow https://docs.python.org for this chat', undefined, site)).toEqual({
+      kind: 'allow_chat',
+    });
+    cleanup();
+    const program = approvalItem({ grant: { kind: 'program', program: 'npm', sites: [] } });
+    expect(await decide('Allow npm for this chat', undefined, program)).toEqual({ kind: 'allow_chat' });
+    cleanup();
+    const curl = approvalItem({ grant: { kind: 'program', program: 'curl', sites: ['https://api.x.test'] } });
+    expect(await decide('Allow curl to https://api.x.test for this chat', undefined, curl)).toEqual({
+      kind: 'allow_chat',
+    });
+  });
+
   it('sends each decision of docs/security.md', async () => {
     expect(await decide('Allow once')).toEqual({ kind: 'allow_once' });
     expect(await decide('Allow for this chat')).toEqual({ kind: 'allow_chat' });

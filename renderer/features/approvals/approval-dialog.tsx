@@ -2,7 +2,7 @@
 // a deny reason for the model and the pattern an "always" rule saves. Items are decided one by one.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/i18n';
-import type { ApprovalChoice, DialogRequest } from '../../../preload/contract';
+import type { ApprovalChoice, ApprovalItemView, DialogRequest } from '../../../preload/contract';
 import { ariaShortcut, matches, shortcutText } from '../../app/shortcuts';
 import { DialogFrame } from '../../shared/ui/dialog-frame';
 import { ApprovalItemDetails } from './approval-item-details';
@@ -166,7 +166,7 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
             aria-disabled={!armed}
             onClick={() => armed && void decide({ kind: 'allow_chat' })}
           >
-            {t('approval.allowChat')}
+            {chatLabel(item.grant, t)}
           </button>
         )}
         {standing && (
@@ -222,4 +222,18 @@ function short(text: string): string {
 
 function patternField(pattern: string | null | undefined): { pattern?: string | null } {
   return pattern === undefined ? {} : { pattern };
+}
+
+// The chat grant's button names what it covers: the site, the program (and the sites its words name), or the tool.
+function chatLabel(grant: ApprovalItemView['grant'], t: ReturnType<typeof useTranslation>['t']): string {
+  switch (grant.kind) {
+    case 'site':
+      return t('approval.allowChatSite', { site: grant.site });
+    case 'program':
+      return grant.sites.length > 0
+        ? t('approval.allowChatProgramSites', { program: grant.program, sites: grant.sites.join(', ') })
+        : t('approval.allowChatProgram', { program: grant.program });
+    default:
+      return t('approval.allowChat');
+  }
 }
