@@ -1,6 +1,6 @@
 // Killing a whole process group on a schedule (SIGTERM, short grace, SIGKILL), so a tool's
 // grandchildren and SIGTERM-ignoring helpers die with it (docs/dispatch.md, "Process-tree kill").
-import { groupMembers, hasProcFs } from './process-group-proc';
+import { groupMembers, hasProcFs, processesWithEnv } from './process-group-proc';
 import { sleep } from '../../tools/sdk/values';
 
 /** Grace between SIGTERM and SIGKILL (docs/dispatch.md, "Process-tree kill"). */
@@ -62,5 +62,33 @@ export async function waitGone(pgid: number, withinMs: number, pollMs: number = 
     const left = until - Date.now();
     if (left <= 0) return false;
     await sleep(Math.min(pollMs, left));
+  }
+}
+
+/** The environment variable every process started for one run carries, with that run's own value. */
+export const RUN_MARK_ENV = 'AGENVOY_RUN_MARK';
+
+/**
+ * Kills every process still carrying run mark `mark` in its environment: those that left the run's process group
+ * (setsid, a double fork into a new session), which a group kill misses. SIGKILL, again until none is left or
+ * `killWaitMs` passes (one may fork while it is swept); Linux only (/proc), elsewhere nothing is found. A process
+ * that cleared its environment escapes this: the OS sandbox's namespaces are what hold those (docs/dispatch.md).
+ */
+export async function killMarked(mark: string, options: KillOptions = {}): Promise<boolean> {
+  const { killWaitMs = KILL_WAIT_MS, pollMs = POLL_MS } = options;
+  const entry = `${RUN_MARK_ENV}=${mark}`;
+  const until = Date.now() + killWaitMs;
+  for (;;) {
+    const left = processesWithEnv(entry);
+    if (left.length === 0) return true;
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already, or not ours.
+      }
+    }
+    if (Date.now() > until) return false;
+    await sleep(pollMs);
   }
 }

@@ -75,3 +75,33 @@ export function bootId(): string | null {
     return null;
   }
 }
+
+/**
+ * The pids of this user's live processes whose environment holds `entry` (`NAME=value`), this process excepted. Empty
+ * without /proc. Another user's processes cannot be read and are never listed.
+ */
+export function processesWithEnv(entry: string): number[] {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const needle = Buffer.from(`\0${entry}\0`);
+  const found: number[] = [];
+  for (const name of entries) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    let environ: Buffer;
+    try {
+      environ = fs.readFileSync(`/proc/${name}/environ`);
+    } catch {
+      continue;
+    }
+    // Entries are NUL-terminated; a leading NUL makes the first one match like the others.
+    if (Buffer.concat([Buffer.from([0]), environ]).includes(needle)) {
+      const stat = readProcStat(Number(name));
+      if (stat && !isExited(stat)) found.push(stat.pid);
+    }
+  }
+  return found;
+}

@@ -88,6 +88,33 @@ describe('runInGroup', () => {
     expect(processRunning(pids.grandchild)).toBe(false);
   });
 
+  // Attack: a command run outside the OS sandbox (sandbox: false, or no sandbox here) leaves its group with setsid (or
+  // a double fork into a new session) and ignores SIGTERM; killing the group at a cancel or a time-out missed it, and
+  // it kept working. Every process started for a run carries the run's mark in its environment, and the kill also
+  // sweeps /proc for it (docs/dispatch.md, "Process-tree kill").
+  it.runIf(fs.existsSync('/proc/self/environ'))(
+    'on abort also kills what left the group with setsid or a double fork, SIGTERM ignored',
+    async () => {
+      const beats = ['a', 'b'].map((name) => path.join(tmp, `beat-${name}`));
+      const loop = (file: string) => `trap '' TERM; while :; do date +%s%N > ${file}; sleep 0.05; done`;
+      const controller = new AbortController();
+      const run = runInGroup({
+        command: '/bin/sh',
+        args: [
+          '-c',
+          `setsid sh -c "${loop(beats[0] as string)}" & (setsid sh -c "${loop(beats[1] as string)}" &) ; sleep 60`,
+        ],
+        signal: controller.signal,
+      });
+      await waitFor(() => beats.every((file) => fs.existsSync(file)), 5000, 'both escapees beating');
+      controller.abort(new Error('cancelled by the user'));
+      await expect(run).rejects.toThrow('cancelled by the user');
+      const before = beats.map((file) => fs.readFileSync(file, 'utf8'));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(beats.map((file) => fs.readFileSync(file, 'utf8'))).toEqual(before);
+    },
+  );
+
   it('kills what the leader left in its group when it exits, instead of waiting on the pipe it holds', async () => {
     const pidFile = path.join(tmp, 'pids.json');
     const t0 = Date.now();

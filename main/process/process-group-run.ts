@@ -2,10 +2,11 @@
 // script tools, run_command and background_command start children.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { KillOptions } from './process-group-kill';
-import { groupAlive, killGroup } from './process-group-kill';
+import { groupAlive, killGroup, killMarked, RUN_MARK_ENV } from './process-group-kill';
 import { CappedOutput, MAX_OUTPUT_BYTES } from './process-group-output';
 import type { ProcessGroups } from './process-group-tracker';
 import { groupRecord } from './process-group-tracker';
@@ -71,11 +72,13 @@ export function runInGroup(options: RunInGroupOptions): Promise<RunInGroupResult
     return Promise.reject(new Error(`working directory does not exist: ${options.cwd}`));
   }
   const started = Date.now();
+  // Every process of this run inherits the mark, so a cancel or a time-out also finds those that left the group.
+  const mark = randomUUID();
   let child: ChildProcessWithoutNullStreams;
   try {
     child = spawn(options.command, options.args ?? [], {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: { ...(options.env ?? process.env), [RUN_MARK_ENV]: mark },
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
@@ -110,7 +113,10 @@ export function runInGroup(options: RunInGroupOptions): Promise<RunInGroupResult
   let killing: Promise<boolean> | null = null;
   const killTree = (reason: unknown): Promise<boolean> => {
     abortReason ??= reason;
-    killing ??= killGroup(pgid, options.kill);
+    // The group first (SIGTERM, grace, SIGKILL), then whatever carries the run's mark outside it.
+    killing ??= killGroup(pgid, options.kill).then(
+      async (gone) => (await killMarked(mark, options.kill)) && gone,
+    );
     return killing;
   };
   const onAbort = (): void => void killTree(signal?.reason);
