@@ -6,6 +6,13 @@ import type { AssistantPart, ToolResultPart, TranscriptMessage, UserPart } from 
 export function buildTranscript(stored: StoredMessage[]): TranscriptMessage[] {
   const out: TranscriptMessage[] = [];
   let pending: AssistantPart[] = [];
+  // A note written while calls run (write_result's "Result saved") waits for their results: placed between a call
+  // and its result it would end the round, and the real results would be dropped as unanswered.
+  let held: UserPart[] = [];
+  const release = () => {
+    if (held.length > 0) pushUser(out, held);
+    held = [];
+  };
   const flushUnanswered = (answered: Set<string>) => {
     const missing = pending.filter((p) => p.type === 'tool_call' && !answered.has(p.id));
     if (missing.length === 0) return;
@@ -27,19 +34,25 @@ export function buildTranscript(stored: StoredMessage[]): TranscriptMessage[] {
   for (const row of stored) {
     const message = row.message;
     if (message.role === 'note') {
-      flushUnanswered(new Set());
+      const note: UserPart = { type: 'text', text: `[note] ${message.text}` };
+      if (pending.some((p) => p.type === 'tool_call')) {
+        held.push(note);
+        continue;
+      }
       pending = [];
-      pushUser(out, [{ type: 'text', text: `[note] ${message.text}` }]);
+      pushUser(out, [note]);
       continue;
     }
     switch (message.role) {
       case 'user':
         flushUnanswered(new Set());
         pending = [];
+        release();
         pushUser(out, message.content);
         break;
       case 'assistant': {
         flushUnanswered(new Set());
+        release();
         const content = message.content.filter((p) => p.type !== 'text' || p.text.length > 0);
         if (content.length === 0) {
           pending = [];
@@ -55,11 +68,13 @@ export function buildTranscript(stored: StoredMessage[]): TranscriptMessage[] {
         out.push({ role: 'tool_results', results });
         flushUnanswered(new Set(results.map((r) => r.callId)));
         pending = [];
+        release();
         break;
       }
     }
   }
   flushUnanswered(new Set());
+  release();
   return out;
 }
 
