@@ -257,7 +257,16 @@ export class TurnEngine {
     emitText(textStream.end());
     emitReasoning(reasoningStream.end());
     this.recordUsage(chatId, messageId, round, result.usage);
-    const claim = this.deps.claimCallId ?? ((id: string) => id);
+    const claimInChat = this.deps.claimCallId ?? ((id: string) => id);
+    // Unique in the chat (the store's claim) and within this answer: two calls of one answer under one id were each
+    // run, then recorded and answered as one, both "interrupted" (main/cli/duplicate-call-id-attack.test.ts).
+    const claimed = new Set<string>();
+    const claim = (id: string): string => {
+      let candidate = claimInChat(id);
+      for (let n = 2; claimed.has(candidate); n++) candidate = claimInChat(`${id || 'call'}_${n}`);
+      claimed.add(candidate);
+      return candidate;
+    };
     const content = scrubbedContent(result.content, redactor).map((part) =>
       part.type === 'tool_call' ? { ...part, id: claim(part.id) } : part,
     );
