@@ -111,11 +111,14 @@ test('an approval that opens while the page is hidden notifies; clicking focuses
   );
   await expect(dialog.getByRole('button', { name: 'Allow once' })).toBeFocused();
   await expect.poll(async () => (await notes(page))[0]?.closed).toBe(true);
+  // An item answers only once it has been on screen 500 ms (approval-timing-attack.test.tsx).
+  await expect(dialog.getByRole('button', { name: 'Allow once' })).toHaveAttribute('aria-disabled', 'false');
   await page.keyboard.press('Enter');
 
   // The second approval opens while the page is in front: no notification, only the title.
   await expect(dialog.getByLabel('Arguments', { exact: true })).toContainText('echo second');
   await expect(page).toHaveTitle('(1) Agenvoy');
+  await expect(dialog.getByRole('button', { name: 'Allow once' })).toHaveAttribute('aria-disabled', 'false');
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(page.getByRole('article', { name: 'Assistant' }).last()).toContainText('Both ran.');
   await expect(page).toHaveTitle('Agenvoy');
