@@ -43,6 +43,8 @@ test.describe('zh-TW', () => {
       'Alt+Shift+A',
     );
     await expect(dialog.getByRole('note', { name: '執行方式' })).toBeVisible();
+    // An item answers only once it has been on screen 500 ms (approval-timing-attack.test.tsx).
+    await expect(dialog.getByRole('button', { name: '允許一次' })).toHaveAttribute('aria-disabled', 'false');
     await page.keyboard.press('Alt+Shift+A');
     await expect(dialog).toBeHidden();
     const runCard = page.getByRole('group', { name: '工具呼叫 run_command' }).first();
