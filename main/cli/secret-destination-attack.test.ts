@@ -158,7 +158,7 @@ describe('secrets sent to a stranger under a standing approval that names no add
     expect(attacker.received).toEqual([]);
     // It was put to the person instead, saying what it sends where.
     expect(chat.toolResults.call_1).toMatch(/denied/);
-    expect(chat.stderr).toContain(`it sends the secrets OPENAI_API_KEY, GITHUB_TOKEN to ${attacker.origin}`);
+    expect(chat.stderr).toContain(`it sends the secrets GITHUB_TOKEN, OPENAI_API_KEY to ${attacker.origin}`);
   }, 60_000);
 
   it('a rule for any address ("always allow") does not either; a rule naming the API host still does', async () => {

@@ -4,10 +4,8 @@
 // chat grant or a rule for any address was given for some calls and must not carry every stored key to any server.
 import type { ApprovalRequest } from '../core/gate-port';
 import type { ApprovalRule } from './rule-types';
+import { SECRET_REFERENCE as PLACEHOLDER, secretReferences } from './secret-references';
 import { parseUrlPattern } from './url-pattern';
-
-// The placeholder as http_request reads it (tools/builtin/web/secret-template.ts).
-const PLACEHOLDER = /\$\{secret:([A-Za-z_][A-Za-z0-9_]{0,127})\}/g;
 
 /** The stored secrets a call would send and where to, or null when it sends none. */
 export interface SecretsSent {
@@ -20,12 +18,9 @@ export interface SecretsSent {
 export function secretsSent(request: ApprovalRequest): SecretsSent | null {
   if (request.tool !== 'http_request' || request.source.kind !== 'builtin') return null;
   const { url, headers, body } = request.args;
-  const texts: string[] = [];
-  if (typeof url === 'string') texts.push(url);
-  if (typeof body === 'string') texts.push(body);
-  if (headers && typeof headers === 'object')
-    for (const [name, value] of Object.entries(headers)) texts.push(name, String(value));
-  const names = [...new Set(texts.flatMap((text) => [...text.matchAll(PLACEHOLDER)].map((m) => m[1] ?? '')))];
+  // What http_request fills in: the URL, the body, and the headers' names and values.
+  const fields = [url, body, headers && typeof headers === 'object' ? [Object.keys(headers), headers] : null];
+  const names = secretReferences(fields.filter((field) => typeof field === 'string' || Array.isArray(field)));
   if (names.length === 0) return null;
   return { names, to: destination(typeof url === 'string' ? url : '') };
 }

@@ -2,7 +2,8 @@
 // fills them in from the keychain just before sending. A standing approval covers only the secrets the person saw a
 // call send (docs/security.md, "Decisions and rules"), so the gate reads them from every string of the arguments.
 
-const REFERENCE = /\$\{secret:([A-Za-z_][A-Za-z0-9_]{0,127})\}/g;
+/** A placeholder as http_request reads it (tools/builtin/web/secret-template.ts); the name is group 1. */
+export const SECRET_REFERENCE = /\$\{secret:([A-Za-z_][A-Za-z0-9_]{0,127})\}/g;
 
 // Arguments are bounded before the gate sees them (argument-size.ts); this bounds the walk on its own as well.
 const MAX_VALUES = 100_000;
@@ -16,7 +17,7 @@ export function secretReferences(args: unknown): string[] {
     const value = stack.pop();
     if (typeof value === 'string') {
       if (value.includes('${secret:'))
-        for (const match of value.matchAll(REFERENCE)) names.add(match[1] ?? '');
+        for (const match of value.matchAll(SECRET_REFERENCE)) names.add(match[1] ?? '');
     } else if (Array.isArray(value)) stack.push(...value);
     else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
   }
