@@ -48,7 +48,7 @@ test('a run_command call shows it runs sandboxed, and runs confined to the works
   await expect(how).toContainText('Runs in the OS sandbox');
   await expect(how).toContainText('writes only in the workspace');
   await expect(dialog).not.toContainText('UNCONFINED');
-  await expect(dialog.getByRole('button', { name: 'Allow for this chat' })).toBeEnabled();
+  await expect(dialog.getByRole('button', { name: 'Allow touch for this chat' })).toBeEnabled();
   await expect(dialog.getByRole('button', { name: 'Always allow' })).toBeEnabled();
   await shot(page, 'approval-sandboxed');
   await dialog.getByRole('button', { name: 'Allow once' }).click();
@@ -88,7 +88,7 @@ test('sandbox: false warns that it runs unconfined and offers no standing approv
   await expect(dialog.getByRole('note', { name: 'Only this call' })).toContainText(
     'Only your decision for this very call can allow it',
   );
-  await expect(dialog.getByRole('button', { name: 'Allow for this chat' })).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: /^Allow .*for this chat$/ })).toHaveCount(0);
   await expect(dialog.getByRole('button', { name: 'Always allow' })).toHaveCount(0);
   // A reflexive Enter denies: the focus starts on Deny, not on Allow once.
   await expect(dialog.getByRole('button', { name: 'Deny', exact: true })).toBeFocused();
