@@ -100,7 +100,8 @@ export async function run(): Promise<BenchRow[]> {
   }
 }
 
-function spec(tool: { name: string; description: string; parameters?: unknown }): ToolSpec {
+/** A bench tool as a registry spec whose handler does nothing. */
+export function spec(tool: { name: string; description: string; parameters?: unknown }): ToolSpec {
   return defineTool({
     name: tool.name,
     description: tool.description,

@@ -19,10 +19,9 @@ import { ToolRegistry } from '../main/core/registry';
 import { RegistryCatalog } from '../main/search/catalog';
 import { SemanticSearch } from '../main/search/semantic-search';
 import { openToolVectorCache } from '../main/store/tool-vector-cache';
-import type { ToolSpec } from '../tools/sdk/types';
-import { defineTool } from '../tools/sdk/types';
 import type { EvalQuery } from './find-tools-eval-bench';
 import { KINDS, loadEvalSet } from './find-tools-eval-bench';
+import { spec } from './find-tools-hybrid-bench';
 import type { BenchRow } from './report';
 import type { Ranker } from './retrieval-bench';
 import { recallAt } from './retrieval-bench';
@@ -160,15 +159,6 @@ export async function run(
     await server.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function spec(tool: { name: string; description: string; parameters?: unknown }): ToolSpec {
-  return defineTool({
-    name: tool.name,
-    description: tool.description,
-    parameters: (tool.parameters as ToolSpec['parameters']) ?? { type: 'object', properties: {} },
-    handler: () => 'ok',
-  });
 }
 
 function round(value: number): number {

@@ -9,9 +9,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAiEvents, startOpenAiTestServer } from '../agent/providers/testing/openai-test-server';
-import type { CliPlace } from './testing/cli-harness';
-import { runCli } from './testing/cli-harness';
+import type { CliPlace, ScriptedCall } from './testing/cli-harness';
+import { chatRounds as runChatRounds, runCli } from './testing/cli-harness';
 
 const GITHUB = 'ghp_GITHUBTOKENCANARY1234';
 const OPENAI = 'sk-OPENAIKEYCANARY5678';
@@ -60,64 +59,12 @@ afterEach(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-type Round = Array<{ name: string; args: Record<string, unknown> }>;
+type Round = ScriptedCall[];
 
-/** `agenvoy chat --json --approve ask`, the scripted model making `rounds` one after another. */
-async function chatRounds(rounds: Round[], terminal?: { stdin: string }) {
-  const server = await startOpenAiTestServer();
-  try {
-    fs.mkdirSync(path.join(place.home, 'desktop'), { recursive: true });
-    fs.writeFileSync(
-      path.join(place.home, 'desktop', 'settings.json'),
-      JSON.stringify({
-        provider: 'openai',
-        baseUrl: server.baseUrl,
-        model: 'scripted',
-        apiKeyName: null,
-        // 127.0.0.1 stands for public hosts: tests reach only loopback.
-        web: { allowedHosts: ['127.0.0.1'] },
-      }),
-    );
-    let n = 0;
-    server.enqueue(
-      {
-        events: openAiEvents([
-          {
-            toolCall: {
-              id: 'load',
-              name: 'find_tools',
-              args: JSON.stringify({ query: 'select:http_request' }),
-            },
-          },
-        ]),
-      },
-      ...rounds.map((round) => ({
-        events: openAiEvents(
-          round.map((call) => ({
-            toolCall: { id: `call_${n++}`, name: call.name, args: JSON.stringify(call.args) },
-          })),
-        ),
-      })),
-      { events: openAiEvents([{ text: 'done' }]) },
-    );
-    const run = await runCli(
-      ['chat', 'check my account', '--json', '--approve', 'ask', '--workspace', place.cwd],
-      {
-        ...place,
-        ...(terminal ? { interactive: true, stdin: terminal.stdin } : {}),
-      },
-    );
-    const toolResults: Record<string, string> = {};
-    for (const request of server.requests.slice(1)) {
-      for (const message of request.body?.messages ?? []) {
-        if (message.role === 'tool') toolResults[message.tool_call_id] = String(message.content);
-      }
-    }
-    return { ...run, toolResults };
-  } finally {
-    await server.close();
-  }
-}
+// `agenvoy chat --json --approve ask`, the scripted model making `rounds` one after another; 127.0.0.1 stands for
+// public hosts (tests reach only loopback).
+const chatRounds = (rounds: Round[], terminal?: { stdin: string }) =>
+  runChatRounds(rounds, place, { settings: { web: { allowedHosts: ['127.0.0.1'] } }, ...terminal });
 
 const fishing = (): Round => [
   {

@@ -11,9 +11,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAiEvents, startOpenAiTestServer } from '../agent/providers/testing/openai-test-server';
-import type { CliPlace } from './testing/cli-harness';
-import { runCli } from './testing/cli-harness';
+import type { CliPlace, ScriptedCall } from './testing/cli-harness';
+import { chatRounds as runChatRounds, runCli } from './testing/cli-harness';
 
 const CANARY = 'DB-PASSWORD-CANARY-7f3a9c';
 
@@ -56,63 +55,15 @@ afterEach(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-/** One round of the scripted model: the calls it makes. */
-type Round = Array<{ name: string; args: Record<string, unknown> }>;
+type Round = ScriptedCall[];
 
-/** `agenvoy chat --json --approve ask` with no terminal, the scripted model making `rounds` one after another. */
-async function chatRounds(rounds: Round[], terminal?: { stdin: string }) {
-  const server = await startOpenAiTestServer();
-  try {
-    fs.mkdirSync(path.join(place.home, 'desktop'), { recursive: true });
-    fs.writeFileSync(
-      path.join(place.home, 'desktop', 'settings.json'),
-      JSON.stringify({
-        provider: 'openai',
-        baseUrl: server.baseUrl,
-        model: 'scripted',
-        apiKeyName: null,
-        // 127.0.0.1 stands for the attacker's public host: tests reach only loopback.
-        web: { allowedHosts: ['127.0.0.1', 'localhost'] },
-      }),
-    );
-    const names = [...new Set(rounds.flat().map((call) => call.name))].join(',');
-    let n = 0;
-    server.enqueue(
-      {
-        events: openAiEvents([
-          {
-            toolCall: {
-              id: 'load',
-              name: 'find_tools',
-              args: JSON.stringify({ mode: 'search', query: `select:${names}` }),
-            },
-          },
-        ]),
-      },
-      ...rounds.map((round) => ({
-        events: openAiEvents(
-          round.map((call) => ({
-            toolCall: { id: `call_${n++}`, name: call.name, args: JSON.stringify(call.args) },
-          })),
-        ),
-      })),
-      { events: openAiEvents([{ text: 'done' }]) },
-    );
-    const run = await runCli(
-      ['chat', 'set the project up', '--json', '--approve', 'ask', '--workspace', place.cwd],
-      terminal ? { ...place, interactive: true, stdin: terminal.stdin } : place,
-    );
-    const toolResults: Record<string, string> = {};
-    for (const request of server.requests.slice(1)) {
-      for (const message of request.body?.messages ?? []) {
-        if (message.role === 'tool') toolResults[message.tool_call_id] = String(message.content);
-      }
-    }
-    return { ...run, toolResults };
-  } finally {
-    await server.close();
-  }
-}
+// `agenvoy chat --json --approve ask`, the scripted model making `rounds` one after another; 127.0.0.1 stands for
+// public hosts (tests reach only loopback).
+const chatRounds = (rounds: Round[], terminal?: { stdin: string }) =>
+  runChatRounds(rounds, place, {
+    settings: { web: { allowedHosts: ['127.0.0.1', 'localhost'] } },
+    ...terminal,
+  });
 
 describe('a hostile page steering the model to send workspace data away, nobody asked', () => {
   it('the collector never receives the file: fetch_page with data in the URL is not run unasked', async () => {

@@ -76,24 +76,40 @@ export interface ChatRun extends CliRun {
   toolResults: Record<string, string>;
 }
 
+/** How a scripted chat runs: the approval policy, a person at the terminal, and settings added to the model's. */
+export interface ChatRoundsOptions {
+  approve?: 'ask' | 'allow' | 'deny';
+  /** A person at the terminal typing this (default: no terminal, nobody can answer). */
+  stdin?: string;
+  /** Merged into settings.json (e.g. `web: { allowedHosts: ['127.0.0.1'] }`: loopback standing for public hosts). */
+  settings?: Record<string, unknown>;
+}
+
 /**
  * Runs `agenvoy chat --json --approve <approve>` against a local model that loads the tools it needs
- * (`find_tools select:`), makes `calls` in one round, then answers "done". The settings of `place.home` are pointed
- * at that model.
+ * (`find_tools select:`), makes each round's calls in turn (ids `call_0`, `call_1`… across rounds), then answers
+ * "done". The settings of `place.home` are pointed at that model.
  */
-export async function chatWithCalls(
-  calls: ScriptedCall[],
+export async function chatRounds(
+  rounds: ScriptedCall[][],
   place: CliPlace,
-  approve: 'ask' | 'allow' | 'deny' = 'ask',
+  options: ChatRoundsOptions = {},
 ): Promise<ChatRun> {
   const server = await startOpenAiTestServer();
   try {
     fs.mkdirSync(path.join(place.home, 'desktop'), { recursive: true });
     fs.writeFileSync(
       path.join(place.home, 'desktop', 'settings.json'),
-      JSON.stringify({ provider: 'openai', baseUrl: server.baseUrl, model: 'scripted', apiKeyName: null }),
+      JSON.stringify({
+        provider: 'openai',
+        baseUrl: server.baseUrl,
+        model: 'scripted',
+        apiKeyName: null,
+        ...options.settings,
+      }),
     );
-    const names = [...new Set(calls.map((call) => call.name))].join(',');
+    const names = [...new Set(rounds.flat().map((call) => call.name))].join(',');
+    let n = 0;
     server.enqueue(
       {
         events: openAiEvents([
@@ -106,18 +122,18 @@ export async function chatWithCalls(
           },
         ]),
       },
-      {
+      ...rounds.map((round) => ({
         events: openAiEvents(
-          calls.map((call, i) => ({
-            toolCall: { id: `call_${i}`, name: call.name, args: JSON.stringify(call.args) },
+          round.map((call) => ({
+            toolCall: { id: `call_${n++}`, name: call.name, args: JSON.stringify(call.args) },
           })),
         ),
-      },
+      })),
       { events: openAiEvents([{ text: 'done' }]) },
     );
     const run = await runCli(
-      ['chat', 'do the task', '--json', '--approve', approve, '--workspace', place.cwd],
-      place,
+      ['chat', 'do the task', '--json', '--approve', options.approve ?? 'ask', '--workspace', place.cwd],
+      options.stdin === undefined ? place : { ...place, interactive: true, stdin: options.stdin },
     );
     const toolResults: Record<string, string> = {};
     for (const request of server.requests.slice(1)) {
@@ -129,4 +145,13 @@ export async function chatWithCalls(
   } finally {
     await server.close();
   }
+}
+
+/** chatRounds with one round of calls. */
+export function chatWithCalls(
+  calls: ScriptedCall[],
+  place: CliPlace,
+  approve: 'ask' | 'allow' | 'deny' = 'ask',
+): Promise<ChatRun> {
+  return chatRounds([calls], place, { approve });
 }
