@@ -52,16 +52,10 @@ export function urlArgument(args: Record<string, unknown>): { key: 'url' | 'targ
  * an API never covers `curl` or `git push` to a stranger's address; null (the whole tool) for anything else.
  */
 export function grantScope(args: Record<string, unknown>, canonical: CanonicalArgument): string | null {
-  if (urlArgument(args)) {
-    const site = callSite(args);
-    return site === null ? null : site;
-  }
-  const argv = canonical.kind === 'command' ? canonical.reading.argv : null;
-  if (!argv || argv.length === 0) return null;
-  const [program, ...rest] = argv;
+  const reach = grantReach(args, canonical);
+  if (reach.kind === 'site') return reach.site;
   // Every site a word names is part of it: `curl -H … https://api.x/` never covers `curl -H … https://evil/`.
-  const sites = [...new Set(rest.flatMap((word) => siteIn(word)))].sort();
-  return JSON.stringify([program, ...sites]);
+  return reach.kind === 'program' ? JSON.stringify([reach.program, ...reach.sites]) : null;
 }
 
 // The site of a URL written somewhere in a word (`--url=https://x/`, `https://x/y`), if any.
