@@ -2,17 +2,25 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { formatArgs, visible } from './format-request';
 import { TerminalPrompter } from './terminal-prompter';
-import { gateFixture } from './testing/gate-fixture';
+import type { ToolSpec } from '../../tools/sdk/types';
+import { gateFixture, recordingTool } from './testing/gate-fixture';
 
 const scope = { chatId: 'chat-1', workspace: '/tmp' };
 
-function terminal(lines: string[] | null, options: { end?: boolean; timeoutMs?: number | null } = {}) {
+function terminal(
+  lines: string[] | null,
+  options: { end?: boolean; timeoutMs?: number | null; extraTools?: ToolSpec[] } = {},
+) {
   const input = new PassThrough();
   let output = '';
   const prompter = new TerminalPrompter({ input, write: (text) => (output += text) });
   if (lines) input.write(lines.map((line) => line + '\n').join(''));
   if (options.end) input.end();
-  const fx = gateFixture({ prompter, timeoutMs: options.timeoutMs ?? null });
+  const fx = gateFixture({
+    prompter,
+    timeoutMs: options.timeoutMs ?? null,
+    ...(options.extraTools ? { extraTools: options.extraTools } : {}),
+  });
   return { fx, input, output: () => output };
 }
 
@@ -37,7 +45,7 @@ describe('TerminalPrompter', () => {
     expect(text).toContain('flags:   none · limit 900 s');
     expect(text).toContain('"command": "psql prod"');
     expect(text).toContain(
-      '[y] allow once  [c] allow this program for this chat  [a] always allow (this command)  [d] always deny',
+      '[y] allow once  [c] allow npm for this chat  [a] always allow (this command)  [d] always deny',
     );
     expect(text).toContain('Reason for the model');
   });
@@ -73,8 +81,29 @@ describe('TerminalPrompter', () => {
     const text = output();
     expect(text).toContain('! sensitive: SSH keys (~/.ssh)');
     expect(text).toContain('Please answer y, d, n, s, v.');
-    expect(text).not.toContain('[c] allow for this chat');
+    expect(text).not.toContain('[c]');
     expect(fx.gate.grants.list('chat-1')).toEqual([]);
+  });
+
+  it('names what "allow for this chat" covers: the site, the program, or the program and the sites it names', async () => {
+    const fetchPage = recordingTool('fetch_page', [], { url: { type: 'string', description: 'x' } });
+    const { fx, output } = terminal(['y', 'y', 'y'], { extraTools: [fetchPage] });
+    await fx.dispatcher.dispatch(
+      { id: 'f', name: 'fetch_page', args: { url: 'https://docs.python.org/3/' } },
+      scope,
+    );
+    await fx.dispatcher.dispatch(run('curl -s https://api.example.com/v1/x'), scope);
+    // A lookalike host is named as the network sees it, and a control character cannot repaint the menu.
+    await fx.dispatcher.dispatch(
+      { id: 'g', name: 'fetch_page', args: { url: 'https://api.githu\u042c.com/\u001b[2K' } },
+      scope,
+    );
+    const menus = output()
+      .split('\n')
+      .filter((line) => line.startsWith('[y] allow once'));
+    expect(menus[0]).toContain('[c] allow https://docs.python.org for this chat');
+    expect(menus[1]).toContain('[c] allow curl to https://api.example.com for this chat');
+    expect(menus[2]).toContain('[c] allow https://api.xn--githu-10e.com for this chat');
   });
 
   it('folds long values with a note and shows them whole on v', async () => {

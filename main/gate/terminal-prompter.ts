@@ -1,5 +1,5 @@
 // The terminal ApprovalPrompter: shows each pending call and reads y / c / a / d / n / s (and v to see folded values).
-import { formatItem, visible } from './format-request';
+import { asciiHosts, formatItem, visible } from './format-request';
 import { LineReader } from './line-reader';
 import type {
   ApprovalPrompter,
@@ -9,7 +9,6 @@ import type {
   PromptSession,
 } from './prompter-port';
 import { seconds } from './verdicts';
-import { COMMAND_TOOLS } from './canonical-argument';
 
 /** Streams of a terminal prompter. */
 export interface TerminalPrompterOptions {
@@ -148,20 +147,28 @@ function sitePattern(item: PromptItem): boolean {
 
 function menuText(item: PromptItem): string {
   const choices = ['[y] allow once'];
-  if (item.offers.chat)
-    choices.push(
-      sitePattern(item)
-        ? '[c] allow this site for this chat'
-        : COMMAND_TOOLS.includes(item.request.tool)
-          ? '[c] allow this program for this chat'
-          : '[c] allow for this chat',
-    );
+  if (item.offers.chat) choices.push(`[c] allow ${grantText(item.grant)}for this chat`);
   if (item.offers.always)
     choices.push(
       `[a] always allow${item.suggestedPattern === null ? '' : sitePattern(item) ? ' (this site)' : ' (this command)'}`,
     );
   choices.push('[d] always deny', '[n] deny (+ reason for the model)', '[s] stop the turn', '[v] view all');
   return `${choices.join('  ')}\n> `;
+}
+
+// What "allow for this chat" covers, named as the dialog names it: "https://host ", "npm ", "curl to https://api.x ".
+function grantText(grant: PromptItem['grant']): string {
+  const shown = (text: string) => visible(asciiHosts(text));
+  switch (grant?.kind) {
+    case 'site':
+      return `${shown(grant.site)} `;
+    case 'program':
+      return grant.sites.length === 0
+        ? `${shown(grant.program)} `
+        : `${shown(grant.program)} to ${grant.sites.map(shown).join(', ')} `;
+    default:
+      return '';
+  }
 }
 
 function letters(item: PromptItem): string {
