@@ -76,23 +76,33 @@ export class ApprovalTable {
   private readonly decide: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
-    this.insert = db.prepare(
-      'INSERT INTO approvals (chat_id, call_id, tool, definition_hash, requested_at) VALUES (?, ?, ?, ?, ?)',
-    );
+    // A decided call asked again is re-opened; a pending one is left as it is (and reported).
+    this.insert = db.prepare(`
+      INSERT INTO approvals (chat_id, call_id, tool, definition_hash, requested_at) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (chat_id, call_id) DO UPDATE SET
+        tool = excluded.tool, definition_hash = excluded.definition_hash, requested_at = excluded.requested_at,
+        decided_at = NULL, decision = NULL, scope = NULL, reason = NULL, message = NULL, timed_out = 0
+      WHERE approvals.decided_at IS NOT NULL`);
     this.decide = db.prepare(`
       UPDATE approvals SET decided_at = ?, decision = ?, scope = ?, reason = ?, message = ?, timed_out = ?
       WHERE chat_id = ? AND call_id = ? AND decided_at IS NULL`);
   }
 
-  /** Records that the gate asked about a call; throws if it was already asked (one decision per call). */
+  /**
+   * Records that the gate asked about a call; throws if it is still waiting for a decision. A call decided before
+   * and asked again (a standing approval decided again just before its call ran: docs/security.md, "Decisions and
+   * rules") is re-opened, so the record keeps the decision its run went by.
+   */
   requested(request: ApprovalAsked): void {
-    this.insert.run(
+    const changes = this.insert.run(
       request.chatId,
       request.callId,
       request.tool,
       request.definitionHash ?? null,
       request.requestedAt ?? Date.now(),
-    );
+    ).changes;
+    if (changes !== 1)
+      throw new Error(`approval for ${request.callId} in ${request.chatId} is already pending`);
   }
 
   /** Records the decision of a pending request; throws if there is none pending. */

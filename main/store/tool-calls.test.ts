@@ -179,11 +179,29 @@ describe('ApprovalTable', () => {
     expect(store.approvals.get('c', 'none')).toBeUndefined();
   });
 
-  it('takes one request and one decision per call', () => {
+  it('takes one decision per request, and re-opens a decided call asked again', () => {
     store.approvals.requested({ chatId: 'c', callId: 'x', tool: 'rm' });
-    expect(() => store.approvals.requested({ chatId: 'c', callId: 'x', tool: 'rm' })).toThrow(/UNIQUE/);
-    store.approvals.decided('c', 'x', { kind: 'allow', scope: 'once' });
+    expect(() => store.approvals.requested({ chatId: 'c', callId: 'x', tool: 'rm' })).toThrow(
+      /already pending/,
+    );
+    store.approvals.decided('c', 'x', { kind: 'allow', scope: 'always' });
     expect(() => store.approvals.decided('c', 'x', { kind: 'stop' })).toThrow(/no pending approval/);
     expect(() => store.approvals.decided('c', 'y', { kind: 'stop' })).toThrow(/no pending approval/);
+    // A rule's allow decided again before the call ran, and the person denied it then: the denial is what it ran by.
+    vi.setSystemTime(7_000);
+    store.approvals.requested({ chatId: 'c', callId: 'x', tool: 'rm', definitionHash: 'h2' });
+    expect(store.approvals.get('c', 'x')).toMatchObject({
+      decision: null,
+      decidedAt: null,
+      requestedAt: 7_000,
+    });
+    store.approvals.decided('c', 'x', { kind: 'deny', reason: 'not now' });
+    expect(store.approvals.list('c')).toEqual([
+      expect.objectContaining({
+        callId: 'x',
+        definitionHash: 'h2',
+        decision: { kind: 'deny', reason: 'not now' },
+      }),
+    ]);
   });
 });
