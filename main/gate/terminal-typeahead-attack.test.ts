@@ -37,6 +37,8 @@ describe('the terminal prompt ignores answers typed ahead', () => {
   it('"y" Enter pressed twice allows the first call only', async () => {
     const { f, input, output } = terminal();
     const running = f.executor.run(batch, { chatId: 'c', workspace: f.dir });
+    // The first question on screen and read (a loaded machine may take a while to show it), then "y" Enter twice.
+    while (!output().includes('Approve tool call 1 of 2')) await sleep(20);
     await sleep(600);
     input.write('y\ny\n');
     await sleep(600);
@@ -53,6 +55,7 @@ describe('the terminal prompt ignores answers typed ahead', () => {
     const { f, input, output } = terminal();
     input.write('y\n');
     const running = f.executor.run([batch[1] as (typeof batch)[number]], { chatId: 'c', workspace: f.dir });
+    while (!output().includes('Approve tool call')) await sleep(20);
     await sleep(600);
     expect(f.runs).toEqual([]);
     expect(output()).toContain('typed before this question was shown was ignored');
