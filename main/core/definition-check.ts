@@ -13,21 +13,25 @@ type ReadyCall = Extract<PreparedCall, { kind: 'ready' }>;
 /**
  * Waits until the sources of these calls have applied every definition change they announced, or the turn is
  * stopped (then resolves true: a server that announced a change and answers its tools/list slowly must not hold a
- * stop for its connect timeout). Nothing to wait for (no source announces changes, as for built-ins) costs nothing:
- * this runs twice for every call (docs/dispatch.md, "The hot path").
+ * stop for its connect timeout). Nothing to wait for (no source announces changes, as for built-ins, or none is
+ * being applied) costs nothing, no promise: this runs twice for every call (docs/dispatch.md, "The hot path").
  */
 function settle(calls: readonly ReadyCall[], signal: AbortSignal | undefined): Promise<boolean> | undefined {
-  let waits: Array<() => Promise<void>> | undefined;
+  let waits: Array<Promise<void>> | undefined;
+  let asked: Array<() => Promise<void> | undefined> | undefined;
   for (const call of calls) {
     const wait = call.tool.spec.settled;
-    if (wait && !waits?.includes(wait)) (waits ??= []).push(wait);
+    if (!wait || asked?.includes(wait)) continue;
+    (asked ??= []).push(wait);
+    const pending = wait();
+    if (pending) (waits ??= []).push(pending);
   }
   if (!waits) return undefined;
   const quiet = () => undefined;
   const settled =
     waits.length === 1
-      ? (waits[0] as () => Promise<void>)().catch(quiet)
-      : Promise.all(waits.map((wait) => wait().catch(quiet)));
+      ? (waits[0] as Promise<void>).catch(quiet)
+      : Promise.all(waits.map((wait) => wait.catch(quiet)));
   if (!signal) return settled.then(() => false);
   if (signal.aborted) return Promise.resolve(true);
   return new Promise<boolean>((resolve) => {
@@ -51,16 +55,26 @@ function stoppedWaiting(signal: AbortSignal | undefined): CallOutcome {
  * gate then sees (so rules bound to the old hash no longer apply), once the arguments are checked against its
  * schema again; a removed tool, or arguments the new schema refuses, make that call's outcome. The others go on.
  */
-export async function currentDefinitions(
+export function currentDefinitions(
   calls: PreparedCall[],
   deps: PrepareDeps,
   signal?: AbortSignal,
-): Promise<Array<CallOutcome | null>> {
+): Array<CallOutcome | null> | Promise<Array<CallOutcome | null>> {
   const waiting = settle(
     calls.filter((call): call is ReadyCall => call.kind === 'ready'),
     signal,
   );
-  const stopped = waiting ? await waiting : false;
+  return waiting
+    ? waiting.then((stopped) => onCurrent(calls, deps, stopped, signal))
+    : onCurrent(calls, deps, false, signal);
+}
+
+function onCurrent(
+  calls: PreparedCall[],
+  deps: PrepareDeps,
+  stopped: boolean,
+  signal: AbortSignal | undefined,
+): Array<CallOutcome | null> {
   return calls.map((call) => {
     if (call.kind !== 'ready') return null;
     if (stopped) return stoppedWaiting(signal);
@@ -87,13 +101,17 @@ export async function currentDefinitions(
  * Just before an approved call runs: if its tool's definition changed after the approval was given, the call is
  * not run (the person, rule or grant approved another definition); null when it may run.
  */
-export async function changedSinceApproval(
+export function changedSinceApproval(
   call: ReadyCall,
   deps: PrepareDeps,
   signal?: AbortSignal,
-): Promise<CallOutcome | null> {
+): CallOutcome | null | Promise<CallOutcome | null> {
   const waiting = settle([call], signal);
-  if (waiting && (await waiting)) return stoppedWaiting(signal);
+  if (!waiting) return changedNow(call, deps);
+  return waiting.then((stopped) => (stopped ? stoppedWaiting(signal) : changedNow(call, deps)));
+}
+
+function changedNow(call: ReadyCall, deps: PrepareDeps): CallOutcome | null {
   const current = deps.registry.get(call.name);
   if (!current) return gone(call.name, 'after this call was approved');
   if (current.definitionHash === call.tool.definitionHash) return null;

@@ -97,12 +97,34 @@ export class Dispatcher {
 
   /** Asks the gate, in one request, about every ready call that is not alwaysAllow. */
   async approve(calls: PreparedCall[], scope: CallScope): Promise<ApprovalResult> {
+    return this.approveNow(calls, scope);
+  }
+
+  // approve() without a promise when nothing is waited for: no announced change, no pin, nobody to ask.
+  private approveNow(calls: PreparedCall[], scope: CallScope): ApprovalResult | Promise<ApprovalResult> {
     // Decided against the definition the registry holds now, every announced change applied (docs/security.md).
-    const current = await currentDefinitions(calls, this.deps, scope.signal);
+    const current = currentDefinitions(calls, this.deps, scope.signal);
+    return Array.isArray(current)
+      ? this.approveCurrent(calls, scope, current)
+      : current.then((found) => this.approveCurrent(calls, scope, found));
+  }
+
+  private approveCurrent(
+    calls: PreparedCall[],
+    scope: CallScope,
+    current: Array<CallOutcome | null>,
+  ): ApprovalResult | Promise<ApprovalResult> {
     // pinAll makes a signal for the pins when the turn has none: skipped when no call has a pin to run.
-    const outcomes = calls.some((call) => call.kind === 'ready' && call.tool.spec.pinArguments)
-      ? await pinAll(calls, scope, current)
-      : current;
+    if (calls.some((call) => call.kind === 'ready' && call.tool.spec.pinArguments))
+      return pinAll(calls, scope, current).then((outcomes) => this.ask(calls, scope, outcomes));
+    return this.ask(calls, scope, current);
+  }
+
+  private ask(
+    calls: PreparedCall[],
+    scope: CallScope,
+    outcomes: Array<CallOutcome | null>,
+  ): ApprovalResult | Promise<ApprovalResult> {
     const asking = calls
       .map((call, index) => ({ call, index }))
       .filter(
@@ -113,6 +135,14 @@ export class Dispatcher {
       if (call.kind === 'ready' && outcomes[index] === null) call.approval = NOT_NEEDED;
     });
     if (asking.length === 0) return { outcomes, stop: false };
+    return this.askGate(asking, scope, outcomes);
+  }
+
+  private async askGate(
+    asking: Array<{ call: ReadyCall; index: number }>,
+    scope: CallScope,
+    outcomes: Array<CallOutcome | null>,
+  ): Promise<ApprovalResult> {
     const state = asking.some(({ call }) => call.tool.spec.sandboxed) ? await this.sandboxState() : null;
     if (state?.kind === 'unavailable' && !this.sandboxNoticeGiven) {
       this.sandboxNoticeGiven = true;
@@ -160,7 +190,8 @@ export class Dispatcher {
    * have changed under it (docs/security.md, "Decisions and rules"); a person's own answer stands.
    */
   async execute(call: ReadyCall, scope: CallScope, reconfirm = false): Promise<CallOutcome> {
-    const changed = await changedSinceApproval(call, this.deps, scope.signal);
+    const checked = changedSinceApproval(call, this.deps, scope.signal);
+    const changed = checked instanceof Promise ? await checked : checked;
     if (changed) return this.finish(call, scope, changed);
     if (reconfirm) {
       const denied = await this.reconfirm(call, scope);
@@ -250,7 +281,8 @@ export class Dispatcher {
     if (loading) await loading;
     const prepared = this.prepare(call, scope);
     if (prepared.kind === 'done') return this.finish(prepared, scope, prepared.outcome);
-    const approval = await this.approve([prepared], scope);
+    const asked = this.approveNow([prepared], scope);
+    const approval = asked instanceof Promise ? await asked : asked;
     const denied = approval.outcomes[0];
     if (denied) return this.finish(prepared, scope, denied);
     return this.execute(prepared, scope);

@@ -267,8 +267,9 @@ export interface ToolSpec {
    * Set by sources whose definitions can change while the app runs (MCP servers): resolves once every change the
    * source has announced is applied to the registry. The dispatcher awaits it before the gate decides a call and
    * again before the call runs, so an approval never outlives the definition it was given for (docs/security.md).
+   * Undefined when no change is being applied: nothing to wait for, and no promise made (docs/dispatch.md).
    */
-  settled?: () => Promise<void>;
+  settled?: () => Promise<void> | undefined;
 }
 
 /** What pinArguments may use: the call's workspace and the turn's cancel signal. */

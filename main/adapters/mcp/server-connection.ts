@@ -40,6 +40,8 @@ export class ServerConnection {
   private retryTimer: NodeJS.Timeout | undefined;
   private lastLoss: string | null = null;
   private refreshing: Promise<void> = Promise.resolve();
+  // Refreshes queued on `refreshing` that have not finished yet.
+  private refreshesPending = 0;
   /** A refresh is queued and has not sent its tools/list yet: a new announcement joins it. */
   private refreshQueued = false;
   private attemptAbort: AbortController | null = null;
@@ -60,7 +62,8 @@ export class ServerConnection {
       lostReason: () => this.lastLoss,
       credentialKeys: this.credentialKeys,
       // Set synchronously when tools/list_changed arrives: calls wait for the new list before they are decided.
-      settled: () => this.refreshing,
+      // No refresh queued or running: nothing to wait for, and no promise (docs/dispatch.md, "The hot path").
+      settled: () => (this.refreshesPending > 0 ? this.refreshing : undefined),
     });
   }
 
@@ -229,27 +232,30 @@ export class ServerConnection {
     // list_changed and answers tools/list slowly hold every batch with its tools (definition-check.ts) for minutes.
     if (this.refreshQueued) return;
     this.refreshQueued = true;
-    this.refreshing = this.refreshing.then(async () => {
-      this.refreshQueued = false;
-      const session = this.session;
-      if (!session || this.state.status !== 'ready') return;
-      try {
-        const tools = await listAllTools(session.client, this.config.connectTimeoutMs);
-        if (session !== this.session || this.state.status !== 'ready') return;
-        this.applyTools(tools);
-        this.setState({
-          status: 'ready',
-          transport: session.kind,
-          since: this.state.since,
-          tools: this.tools.names().length,
-        });
-      } catch (error) {
-        this.deps.log.warn('mcp tools/list after list_changed failed', {
-          server: this.config.name,
-          error: describeError(error),
-        });
-      }
-    });
+    this.refreshesPending++;
+    this.refreshing = this.refreshing
+      .then(async () => {
+        this.refreshQueued = false;
+        const session = this.session;
+        if (!session || this.state.status !== 'ready') return;
+        try {
+          const tools = await listAllTools(session.client, this.config.connectTimeoutMs);
+          if (session !== this.session || this.state.status !== 'ready') return;
+          this.applyTools(tools);
+          this.setState({
+            status: 'ready',
+            transport: session.kind,
+            since: this.state.since,
+            tools: this.tools.names().length,
+          });
+        } catch (error) {
+          this.deps.log.warn('mcp tools/list after list_changed failed', {
+            server: this.config.name,
+            error: describeError(error),
+          });
+        }
+      })
+      .finally(() => void this.refreshesPending--);
   }
 
   private applyTools(tools: ToolListing): void {

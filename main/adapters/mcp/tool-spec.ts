@@ -17,7 +17,7 @@ export interface McpToolDeps extends ErrorContext {
   /** The live client; throws a ToolError saying why when the server is not ready. */
   client: () => Client;
   /** Resolves once the server's announced tool-list changes are applied (see ToolSpec.settled). */
-  settled?: () => Promise<void>;
+  settled?: () => Promise<void> | undefined;
 }
 
 /** The ToolSpec of `tool`, registered as `name`; the server's own name is used on the wire. */
