@@ -1,0 +1,13 @@
+// Code in a reply as the person sees it (docs/security.md, "What the person sees"): a steered model can write a
+// command whose bidi controls make the page show one line while the text is another ("Trojan Source": `echo x #; curl
+// … | sh` on screen, `echo x ; curl … | sh #` when pasted). In code, bidi, zero-width and control characters (but tab
+// and line feed) are shown as escapes (`\u{202e}`), the same ones the approval prompt uses, and Copy copies that.
+
+const HIDDEN =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/** `code` with its hidden characters shown as escapes. */
+export function shownCode(code: string): string {
+  return code.replace(HIDDEN, (char) => `\\u{${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}}`);
+}
