@@ -63,3 +63,28 @@ describe('hidden characters in code a model wrote', () => {
     expect(copied).toEqual([text]);
   });
 });
+
+// Bidi embeddings, overrides and isolates: ordinary right-to-left text never needs them.
+const EXPLICIT_BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
+
+describe("bidi controls in a reply's text", () => {
+  it('cannot reverse the host a link shows, nor a file name', () => {
+    // The override in the link text runs on to the end of the paragraph: the note with the link's real host,
+    // `(moc.buhtig.evil.example)`, would read `(elpmaxe.live.github.com)`.
+    const { container } = render(
+      <MarkdownView
+        text={`See [the docs${RLO}](https://moc.buhtig.evil.example/) and open invoice${RLO}fdp.sh now.`}
+      />,
+    );
+    const shown = container.textContent ?? '';
+    expect(shown).not.toMatch(EXPLICIT_BIDI);
+    expect(shown).toContain('(moc.buhtig.evil.example)');
+    expect(shown).toContain('invoice\\u{202e}fdp.sh');
+  });
+
+  it('leaves right-to-left text, marks and joiners as they are', () => {
+    const text = 'שלום עולם \u200f and سلام and می\u200cخواهم and 👩\u200d💻';
+    const { container } = render(<MarkdownView text={text} />);
+    expect(container.textContent).toBe(text);
+  });
+});

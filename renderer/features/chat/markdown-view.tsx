@@ -1,5 +1,6 @@
 // Markdown of a message: GitHub-flavoured, raw HTML never rendered, code blocks with their language and a copy button;
-// code shows its hidden characters (bidi, zero-width, controls) as escapes and copies what it shows.
+// code shows its hidden characters (bidi, zero-width, controls) as escapes and copies what it shows; the rest of the
+// text shows bidi embeddings, overrides and isolates so (hidden-characters.ts).
 // Links and images are the model's to write (docs/security.md, "Data leaving the machine"): an image is never fetched,
 // only http(s) links to other machines are links, and one whose text names another address shows its real host.
 import type { ComponentProps, ReactNode } from 'react';
@@ -9,7 +10,7 @@ import { useTranslation } from '../../i18n/i18n';
 import Markdown from 'react-markdown';
 import type { Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import { shownCode } from './hidden-characters';
+import { shownCode, shownProse } from './hidden-characters';
 import { linkTarget, textNamesHost } from './link-policy';
 
 const plugins = [remarkGfm];
@@ -19,7 +20,7 @@ export const MarkdownView = memo(function MarkdownView({ text }: { text: string 
   return (
     <div className="markdown">
       <Markdown remarkPlugins={plugins} components={components} skipHtml>
-        {text}
+        {shownProse(text)}
       </Markdown>
     </div>
   );
