@@ -12,11 +12,14 @@ import type { Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { shownCode, shownProse } from './hidden-characters';
 import { linkTarget, textNamesHost } from './link-policy';
+import { markdownSafe } from './markdown-bounds';
 
 const plugins = [remarkGfm];
 
 /** Renders markdown text; memoised so unchanged messages are not parsed again. */
 export const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
+  // A reply built to stall or crash the parser is shown as its text (markdown-bounds.ts).
+  if (!markdownSafe(text)) return <div className="markdown markdown-plain">{shownProse(text)}</div>;
   return (
     <div className="markdown">
       <Markdown remarkPlugins={plugins} components={components} skipHtml>
