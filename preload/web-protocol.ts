@@ -12,7 +12,7 @@ import type {
   TrustAnswer,
 } from './contract';
 
-/** The path of the WebSocket, next to the page; the page's `token` goes in its query too. */
+/** The path of the WebSocket, next to the page; its query carries a key derived from the page's token and a nonce. */
 export type WebSocketPath = '/ws';
 
 /** What the page sends. */
@@ -27,6 +27,8 @@ export type ClientMessage =
 
 /** What main sends. */
 export type ServerMessage =
+  /** The first frame on a page's socket: main's proof that it holds the page's token (web-handshake.ts). */
+  | { type: 'hello'; proof: string }
   /** The reply to the request with the same id. */
   | { type: 'reply'; id: number; result: Result<unknown> }
   | { [E in EventChannel]: { type: 'event'; channel: E; payload: EventPayload<E> } }[EventChannel]

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRenderer, projectRoot } from '../web/renderer-build';
 
@@ -98,11 +99,15 @@ describe.skipIf(process.platform !== 'linux')('npm start without an Electron bin
       expect(stderr()).toMatch(/^agenvoy: no desktop app here \(.+\); starting browser mode instead/m);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
       expect(stderr()).toContain(`opening it in your default browser (${path.join(fakeBin, 'xdg-open')})`);
-      // The opener (whose command line other users can read) gets a one-time launch link, never the token.
+      // The opener (whose command line other users can read) gets a page only this user can read, which leads
+      // to a one-time launch link, never the token (main/launcher/launch-link-attack.test.ts).
       await expect
         .poll(() => fs.existsSync(opened()) && fs.readFileSync(opened(), 'utf8'))
-        .toMatch(/\?launch=/);
-      const launch = fs.readFileSync(opened(), 'utf8').trim();
+        .toMatch(/^file:\/\/.*\/open\.html\n$/);
+      const launchPage = fileURLToPath(fs.readFileSync(opened(), 'utf8').trim());
+      expect(fs.statSync(launchPage).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(path.dirname(launchPage)).mode & 0o777).toBe(0o700);
+      const launch = /url=([^"]+)"/.exec(fs.readFileSync(launchPage, 'utf8'))?.[1] ?? '';
       const token = new URL(url).searchParams.get('token') ?? '';
       expect(launch).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?launch=[A-Za-z0-9_-]{43}$/);
       expect(launch).not.toContain(token);

@@ -3,9 +3,11 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openAppHost } from '../host/open-app-host';
+import { writeLaunchFile } from './launch-file';
 import { openBrowser } from './open-browser';
 import { ensureRenderer } from '../web/renderer-build';
 import { startWebServer } from '../web/web-server';
+import { LAUNCH_LINK_MS } from '../web/web-token';
 import type { CliIo } from '../cli/io';
 import { UsageError } from '../cli/io';
 
@@ -55,9 +57,18 @@ export async function webCommand(
   io.stdout(`Agenvoy browser mode: open ${server.url}\n`);
   options.started?.(server.url);
   io.stderr('(127.0.0.1 only; the token in the URL is the key to this session. Ctrl+C stops it.)\n');
+  let launchFile: { url: string; remove(): void } | null = null;
   if (values.open) {
-    // The opener's command line is readable by other local users: it gets the one-time launch link, not the token.
-    const opened = await openBrowser(server.launchUrl ?? server.url, {
+    // The opener's command line is readable by other local users, who could use a link on it before the browser
+    // starts: it gets the address of a page only this user can read, which leads to the one-time launch link.
+    try {
+      launchFile = writeLaunchFile(server.launchUrl ?? server.url, LAUNCH_LINK_MS);
+    } catch (error) {
+      io.stderr(`not opening a browser: cannot write the launch page (${(error as Error).message})\n`);
+    }
+  }
+  if (launchFile) {
+    const opened = await openBrowser(launchFile.url, {
       env: io.env,
       failed: (why) => io.stderr(`the browser may not have opened (${why}): open the URL above\n`),
     });
@@ -78,6 +89,7 @@ export async function webCommand(
     if (stop?.aborted) done();
     stop?.addEventListener('abort', done, { once: true });
   });
+  launchFile?.remove();
   io.stderr('stopping: cancelling turns and tasks, stopping MCP servers…\n');
   await server.close();
   await host.close();

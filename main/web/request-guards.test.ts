@@ -50,13 +50,23 @@ describe('request guards', () => {
 
 describe('request targets', () => {
   it('reads canonical origin-form paths and their token', () => {
-    expect(readTarget('/')).toEqual({ path: '/', rawPath: '/', token: null, launch: null });
+    expect(readTarget('/')).toEqual({
+      path: '/',
+      rawPath: '/',
+      token: null,
+      launch: null,
+      key: null,
+      nonce: null,
+    });
     expect(readTarget('/assets/app.js?v=1&token=t')).toEqual({
       path: '/assets/app.js',
       rawPath: '/assets/app.js',
       token: 't',
       launch: null,
+      key: null,
+      nonce: null,
     });
+    expect(readTarget('/ws?key=k&nonce=n')).toMatchObject({ path: '/ws', token: null, key: 'k', nonce: 'n' });
     expect(readTarget('/?launch=c')).toMatchObject({ path: '/', token: null, launch: 'c' });
     expect(readTarget('/caf%C3%A9.html')?.path).toBe('/café.html');
   });

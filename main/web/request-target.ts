@@ -12,6 +12,9 @@ export interface RequestTarget {
   token: string | null;
   /** A one-time launch code (`?launch=`), which the root page trades for the token. */
   launch: string | null;
+  /** The WebSocket's page key and nonce (`?key=&nonce=`), which the page sends instead of the token. */
+  key: string | null;
+  nonce: string | null;
 }
 
 // RFC 3986 path characters, less `;` (path parameters) and `:` (alternate data streams on Windows).
@@ -41,16 +44,21 @@ export function readTarget(raw: string | undefined): RequestTarget | null {
   // re-encoded (hex digits in either case).
   if (!canonical(path) || rawPath.replace(/%[0-9a-f]{2}/gi, (hex) => hex.toUpperCase()) !== encodePath(path))
     return null;
-  let token: string | null;
-  let launch: string | null;
+  let params: URLSearchParams;
   try {
-    const params = new URLSearchParams(query);
-    token = params.get('token');
-    launch = params.get('launch');
+    params = new URLSearchParams(query);
   } catch {
     return null;
   }
-  return { path, rawPath, token, launch };
+  const [token, launch, key, nonce] = ['token', 'launch', 'key', 'nonce'].map((name) => params.get(name));
+  return {
+    path,
+    rawPath,
+    token: token ?? null,
+    launch: launch ?? null,
+    key: key ?? null,
+    nonce: nonce ?? null,
+  };
 }
 
 // The one spelling of a decoded path: path characters as they are, everything else as upper-case UTF-8 escapes.

@@ -5,14 +5,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { HostClosingCode, MaxFrameBytes } from '../../preload/web-protocol';
+import { hostProof, nonceShaped, pageKey } from '../../preload/web-handshake';
+import type { HostClosingCode, MaxFrameBytes, ServerMessage } from '../../preload/web-protocol';
 import { contentSecurityPolicy } from '../host/content-policy';
 import type { AppHost } from '../host/open-app-host';
 import { refusal, tokenRefusal } from './request-guards';
+import type { RequestTarget } from './request-target';
 import { readTarget } from './request-target';
 import { isPageFile, resolveStatic } from '../host/static-files';
 import { bindSocket } from './web-session';
-import { LaunchCode, newToken } from './web-token';
+import { LaunchCode, newToken, tokenMatches } from './web-token';
 
 /** What the server is started with. */
 export interface WebServerOptions {
@@ -60,6 +62,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const server = http.createServer((request, response) =>
     serveHttp(request, response, { ...options, port, token, launch }),
   );
+  // A page opens its socket with a key derived from the token and a nonce, never the token itself; the host's first
+  // message proves it holds the token (preload/web-handshake.ts). Other clients may still send the token.
+  const key = await pageKey(token);
   server.on('upgrade', (request, socket, head) => {
     // The target is read strictly before anything else, and nothing here may throw: a throw would end the app.
     const target = readTarget(request.url);
@@ -68,10 +73,22 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         ? (refusal(
             { host: request.headers.host, origin: request.headers.origin },
             { port, needsOrigin: true },
-          ) ?? tokenRefusal(target.token, token))
+          ) ?? socketRefusal(target, token, key))
         : 'not found';
-    if (why) return reject(socket, why === 'not found' ? 404 : 403);
-    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
+    if (why || !target) return reject(socket, why === 'not found' ? 404 : 403);
+    const nonce = target.key !== null ? target.nonce : null;
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      if (nonce === null) return void sockets.emit('connection', ws, request);
+      // The proof goes first: the page hears nothing else, and sends nothing, until it has checked it.
+      void hostProof(token, nonce).then(
+        (proof) => {
+          if (ws.readyState !== ws.OPEN) return;
+          ws.send(JSON.stringify({ type: 'hello', proof } satisfies ServerMessage));
+          sockets.emit('connection', ws, request);
+        },
+        () => ws.terminate(),
+      );
+    });
   });
   sockets.on('connection', (ws) => {
     const unbind = bindSocket(ws, options.host);
@@ -160,6 +177,13 @@ function serveHttp(
   fs.createReadStream(found.file)
     .on('error', () => response.destroy())
     .pipe(response);
+}
+
+/** Why a WebSocket upgrade's credentials are refused: the token, or a page's key with a well-formed nonce. */
+function socketRefusal(target: RequestTarget, token: string, key: string): string | null {
+  if (target.key === null) return tokenRefusal(target.token, token);
+  if (!nonceShaped(target.nonce)) return 'missing or malformed nonce';
+  return tokenMatches(target.key, key) ? null : 'missing or wrong token';
 }
 
 function setSecurityHeaders(response: http.ServerResponse, port: number): void {

@@ -146,9 +146,14 @@ export async function testClient(
   const dialogs: DialogEvent[] = [];
   const chatWaiters: Array<{ test: (event: ChatEvent) => boolean; resolve: (event: ChatEvent) => void }> = [];
   const dialogWaiters: Array<{ kind: string; resolve: (dialog: DialogRequest) => void }> = [];
-  const url = socketUrl({ protocol: 'http:', host: `127.0.0.1:${web.port}`, search: `?token=${web.token}` });
+  const { url, token } = socketUrl({
+    protocol: 'http:',
+    host: `127.0.0.1:${web.port}`,
+    search: `?token=${web.token}`,
+  });
   const bridge = connectWebBridge({
     url,
+    token,
     createSocket: (target) => {
       const socket = new WebSocket(target, { origin });
       socket.on('message', (data) => frames.push(String(data)));

@@ -95,6 +95,10 @@ export function ApprovalDialog({ request, onAnswer, overlay }: ApprovalDialogPro
       title={count > 1 ? t('approval.titleMany', { count }) : t('approval.titleOne', { tool: item.tool })}
       overlay={overlay}
       className="approval-dialog"
+      // The dialog opens over whatever the person was doing, often typing their next message: with the focus on
+      // "Allow once", the next space or Enter they typed allowed a call they never read. It opens with the focus on
+      // itself (or on Deny for an unconfined run); Alt+Shift+A, a click or Tab then Enter allows.
+      focusOnOpen={unconfined ? 'control' : 'dialog'}
     >
       <p className="muted">
         {t('approval.inChat', { title: request.chatTitle })}{' '}

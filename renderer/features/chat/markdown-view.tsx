@@ -1,4 +1,6 @@
-// Markdown of a message: GitHub-flavoured, raw HTML never rendered, code blocks with their language and a copy button.
+// Markdown of a message: GitHub-flavoured, raw HTML never rendered, code blocks with their language and a copy button;
+// code shows its hidden characters (bidi, zero-width, controls) as escapes and copies what it shows; the rest of the
+// text shows bidi embeddings, overrides and isolates so (hidden-characters.ts).
 // Links and images are the model's to write (docs/security.md, "Data leaving the machine"): an image is never fetched,
 // only http(s) links to other machines are links, and one whose text names another address shows its real host.
 import type { ComponentProps, ReactNode } from 'react';
@@ -8,16 +10,20 @@ import { useTranslation } from '../../i18n/i18n';
 import Markdown from 'react-markdown';
 import type { Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { shownCode, shownProse } from './hidden-characters';
 import { linkTarget, textNamesHost } from './link-policy';
+import { markdownSafe } from './markdown-bounds';
 
 const plugins = [remarkGfm];
 
 /** Renders markdown text; memoised so unchanged messages are not parsed again. */
 export const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
+  // A reply built to stall or crash the parser is shown as its text (markdown-bounds.ts).
+  if (!markdownSafe(text)) return <div className="markdown markdown-plain">{shownProse(text)}</div>;
   return (
     <div className="markdown">
       <Markdown remarkPlugins={plugins} components={components} skipHtml>
-        {text}
+        {shownProse(text)}
       </Markdown>
     </div>
   );
@@ -25,6 +31,10 @@ export const MarkdownView = memo(function MarkdownView({ text }: { text: string 
 
 const components: Components = {
   pre: CodeBlock,
+  // Inline code (a block's code is read by CodeBlock from its props): hidden characters shown, as in blocks.
+  code: ({ className, children }) => (
+    <code className={className}>{typeof children === 'string' ? shownCode(children) : children}</code>
+  ),
   a: ({ href, children }) => <SafeLink href={href}>{children}</SafeLink>,
   // Never an <img>: loading it would send its address, and whatever the model put in it, to a stranger.
   img: ({ src, alt }) => (
@@ -61,7 +71,8 @@ function CodeBlock({ children }: ComponentProps<'pre'>) {
   const [copied, setCopied] = useState(false);
   const code = codeChild(children);
   const language = /language-([\w+-]+)/.exec(code?.className ?? '')?.[1];
-  const text = String(code?.children ?? '').replace(/\n$/, '');
+  // What is shown is what is copied: hidden characters as escapes in both.
+  const text = shownCode(String(code?.children ?? '').replace(/\n$/, ''));
   const copy = () => {
     void navigator.clipboard?.writeText(text).then(() => setCopied(true));
   };

@@ -10,6 +10,11 @@ export interface DialogFrameProps {
   /** Escape does this, when given. */
   onEscape?: () => void;
   className?: string;
+  /**
+   * Where focus goes when the dialog opens: its marked (`data-autofocus`) or first control, or the dialog itself, so
+   * that keys the person was typing elsewhere when it opened answer nothing (the approval dialog).
+   */
+  focusOnOpen?: 'control' | 'dialog';
   children: ReactNode;
 }
 
@@ -17,16 +22,24 @@ const FOCUSABLE =
   'button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** A modal dialog: focus moves in when it opens and Tab cycles within it. */
-export function DialogFrame({ title, overlay, onEscape, className, children }: DialogFrameProps) {
+export function DialogFrame({
+  title,
+  overlay,
+  onEscape,
+  className,
+  focusOnOpen = 'control',
+  children,
+}: DialogFrameProps) {
   const titleId = useId();
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
     if (!el || el.contains(document.activeElement)) return;
+    if (focusOnOpen === 'dialog') return void el.focus();
     const first =
       el.querySelector<HTMLElement>('[data-autofocus]') ?? el.querySelector<HTMLElement>(FOCUSABLE);
     first?.focus();
-  }, [title]);
+  }, [title, focusOnOpen]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape' && onEscape) {
@@ -54,6 +67,8 @@ export function DialogFrame({ title, overlay, onEscape, className, children }: D
       role="dialog"
       aria-modal="true"
       aria-labelledby={titleId}
+      // Focusable itself only when it takes the focus on opening; Tab then moves on to its controls.
+      tabIndex={focusOnOpen === 'dialog' ? -1 : undefined}
       className={`dialog ${className ?? ''}`}
       onKeyDown={onKeyDown}
     >
