@@ -27,6 +27,8 @@ export interface McpSession {
   kind: McpTransportKind;
   /** For stdio: how the process ended (`exited with code 1: <last stderr line>`), once it has. */
   exitReason: () => string | null;
+  /** Whether the server was stopped on purpose and should start again at once (stdio: it ignored a cancel). */
+  restartNow: () => boolean;
   /** The server process's pid (stdio only). */
   pid: number | null;
   /** Closes the client and its transport (kills a stdio server's group). */
@@ -73,6 +75,7 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
         kind: 'stdio',
         pid: transport.pid,
         exitReason: () => (transport.exit ? describeExit(transport.exit) : null),
+        restartNow: () => transport.exit?.restart === true,
         close: () => client.close(),
       };
     }
@@ -87,6 +90,7 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
         kind,
         pid: null,
         exitReason: () => null,
+        restartNow: () => false,
         close: async () => {
           await client.close();
           await http.close();

@@ -19,6 +19,12 @@ const CLOSE_GRACE_MS = 500;
 const DRAIN_AFTER_EXIT_MS = 100;
 const STDERR_TAIL_LINES = 10;
 const MAX_STDERR_LINE = 2000;
+/**
+ * How long a server has, after it was told to cancel a request (notifications/cancelled), to answer that request
+ * (a result or an error) before its process tree is stopped and it is restarted: a server that stays silent may be
+ * working on, and the person was told the call stopped (docs/dispatch.md, "MCP requests").
+ */
+export const CANCEL_GRACE_MS = 1000;
 /** The largest message a server may send (the SDK's buffer bound, 10 MiB). */
 export const STDIO_MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
@@ -33,6 +39,8 @@ export interface GroupStdioOptions {
   onStderr?: (line: string) => void;
   /** Where the live group is tracked, so quitting kills it. */
   groups?: ProcessGroups;
+  /** Overrides CANCEL_GRACE_MS (tests). */
+  cancelGraceMs?: number;
 }
 
 /** How the server process ended. */
@@ -43,6 +51,8 @@ export interface StdioExit {
   stderrTail: string[];
   /** Set when the transport stopped the server for breaking the protocol: why. */
   violation?: string | null;
+  /** The server was stopped for ignoring a cancel: it is restarted at once, not backed off like a crash. */
+  restart?: boolean;
 }
 
 /** `exited with code 1 (last stderr line)` or `was killed by SIGKILL`. */
@@ -70,6 +80,9 @@ export class GroupStdioTransport implements Transport {
   private closed = false;
   /** Why the transport ended the session itself (the server broke the protocol), or null. */
   private violation: string | null = null;
+  private restart = false;
+  /** Requests the server was told to cancel and has not answered yet, each with the timer of its grace. */
+  private cancels: Map<string | number, NodeJS.Timeout> | null = null;
 
   constructor(private readonly options: GroupStdioOptions) {}
 
@@ -103,7 +116,13 @@ export class GroupStdioTransport implements Transport {
         );
         child.once('exit', (code, signal) => {
           untrack?.();
-          this.exitInfo = { code, signal, stderrTail: [...this.stderrTail], violation: this.violation };
+          this.exitInfo = {
+            code,
+            signal,
+            stderrTail: [...this.stderrTail],
+            violation: this.violation,
+            restart: this.restart,
+          };
           // Helpers the server started may outlive it; the group dies with it.
           void killGroup(pid).catch(() => {});
           this.finishAfterDrain();
@@ -120,6 +139,7 @@ export class GroupStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const child = this.child;
     if (!child || this.closed || this.exitInfo) return Promise.reject(new Error('Not connected'));
+    if ('method' in message && message.method === 'notifications/cancelled') this.watchCancel(message.params);
     return new Promise((resolve) => {
       if (child.stdin.write(serializeMessage(message))) resolve();
       else child.stdin.once('drain', resolve);
@@ -134,6 +154,8 @@ export class GroupStdioTransport implements Transport {
       this.finish();
       return;
     }
+    // Closing on purpose (quit, reconnect): a cancel's grace running out meanwhile is no fault of the server.
+    this.clearCancels();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.stdin.end();
     if (!(await settlesWithin(exited, CLOSE_GRACE_MS)) && child.pid !== undefined) {
@@ -177,7 +199,39 @@ export class GroupStdioTransport implements Transport {
       this.onerror?.(error as Error);
       return;
     }
+    // An answer to a request it was told to cancel: the server stopped working on it (or had finished).
+    if (this.cancels && 'id' in message && message.id !== undefined && !('method' in message)) {
+      clearTimeout(this.cancels.get(message.id));
+      this.cancels.delete(message.id);
+    }
     this.onmessage?.(message);
+  }
+
+  // docs/dispatch.md, "MCP requests": the protocol has no acknowledgement of a cancel, and a server may ignore it
+  // (the SDK's own servers drop the answer but let the handler run on). The person was told the call stopped, so a
+  // server that does not answer the cancelled request within the grace is stopped, its whole tree with it.
+  private watchCancel(params: unknown): void {
+    const id = (params as { requestId?: unknown } | undefined)?.requestId;
+    if ((typeof id !== 'string' && typeof id !== 'number') || this.violation) return;
+    const grace = this.options.cancelGraceMs ?? CANCEL_GRACE_MS;
+    const timer = setTimeout(() => this.cancelIgnored(grace), grace);
+    timer.unref?.();
+    (this.cancels ??= new Map()).set(id, timer);
+  }
+
+  private cancelIgnored(grace: number): void {
+    const pid = this.child?.pid;
+    if (this.violation || this.closed || this.exitInfo || pid === undefined) return;
+    this.violation = `was stopped for ignoring a cancel (no answer within ${grace / 1000} s of notifications/cancelled; it may have kept working)`;
+    this.restart = true;
+    this.clearCancels();
+    // No stdin close and wait first: the server already had its grace. The exit then ends the session (onclose).
+    void killGroup(pid).catch(() => {});
+  }
+
+  private clearCancels(): void {
+    for (const timer of this.cancels?.values() ?? []) clearTimeout(timer);
+    this.cancels = null;
   }
 
   // The server broke the protocol: nothing more it sends is read, and its group is stopped; its calls fail at once
@@ -220,6 +274,7 @@ export class GroupStdioTransport implements Transport {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
+    this.clearCancels();
     this.pending = [];
     this.pendingBytes = 0;
     this.onclose?.();

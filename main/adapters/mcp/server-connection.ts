@@ -163,7 +163,8 @@ export class ServerConnection {
     client.onclose = () => {
       // Before the session is set, connect() itself sees the failure and reports it.
       if (generation !== this.generation || this.stopped || this.session?.client !== client) return;
-      this.lost(this.session.exitReason() ?? this.lastLoss ?? 'closed the connection');
+      const session = this.session;
+      this.lost(session.exitReason() ?? this.lastLoss ?? 'closed the connection', session.restartNow());
     };
     client.onerror = (error) => {
       // While connecting, the attempt's own failure reports the error; a stale session's errors are noise.
@@ -178,7 +179,8 @@ export class ServerConnection {
     };
   }
 
-  private lost(reason: string): void {
+  /** The session ended; `restart`: stopped on purpose (it ignored a cancel), so start again at once. */
+  private lost(reason: string, restart = false): void {
     // Events of the dead session (its transport's last errors) no longer concern this server.
     this.generation++;
     this.lastLoss = reason;
@@ -193,8 +195,9 @@ export class ServerConnection {
     });
     const wasStable =
       this.state.status === 'ready' && Date.now() - this.state.since >= this.deps.backoff.stableMs;
-    this.attempt = wasStable ? 1 : this.attempt + 1;
-    this.scheduleRetry(reason);
+    // A restart after an ignored cancel is no crash: every cancel may cost one, never a growing wait or giving up.
+    this.attempt = wasStable || restart ? 1 : this.attempt + 1;
+    this.scheduleRetry(reason, restart ? 0 : undefined);
   }
 
   private failed(error: unknown, retrying: boolean): void {
@@ -208,7 +211,7 @@ export class ServerConnection {
     } else this.setState({ status: 'failed', reason });
   }
 
-  private scheduleRetry(reason: string): void {
+  private scheduleRetry(reason: string, delayMs?: number): void {
     const { maxAttempts } = this.deps.backoff;
     if (this.attempt > maxAttempts) {
       return this.setState({
@@ -216,7 +219,7 @@ export class ServerConnection {
         reason: `gave up after ${maxAttempts} reconnect attempts: ${reason}`,
       });
     }
-    const delay = retryDelay(this.deps.backoff, this.attempt);
+    const delay = delayMs ?? retryDelay(this.deps.backoff, this.attempt);
     this.setState({ status: 'reconnecting', reason, attempt: this.attempt, retryAt: Date.now() + delay });
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => void this.connect(true), delay);
