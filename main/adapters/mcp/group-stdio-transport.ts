@@ -81,6 +81,8 @@ export class GroupStdioTransport implements Transport {
   /** Why the transport ended the session itself (the server broke the protocol), or null. */
   private violation: string | null = null;
   private restart = false;
+  /** The tools/call requests sent and not answered yet: only their cancels are watched. */
+  private readonly calls = new Set<string | number>();
   /** Requests the server was told to cancel and has not answered yet, each with the timer of its grace. */
   private cancels: Map<string | number, NodeJS.Timeout> | null = null;
 
@@ -139,7 +141,10 @@ export class GroupStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const child = this.child;
     if (!child || this.closed || this.exitInfo) return Promise.reject(new Error('Not connected'));
-    if ('method' in message && message.method === 'notifications/cancelled') this.watchCancel(message.params);
+    if ('method' in message) {
+      if (message.method === 'tools/call' && 'id' in message) this.calls.add(message.id);
+      else if (message.method === 'notifications/cancelled') this.watchCancel(message.params);
+    }
     return new Promise((resolve) => {
       if (child.stdin.write(serializeMessage(message))) resolve();
       else child.stdin.once('drain', resolve);
@@ -199,10 +204,13 @@ export class GroupStdioTransport implements Transport {
       this.onerror?.(error as Error);
       return;
     }
-    // An answer to a request it was told to cancel: the server stopped working on it (or had finished).
-    if (this.cancels && 'id' in message && message.id !== undefined && !('method' in message)) {
-      clearTimeout(this.cancels.get(message.id));
-      this.cancels.delete(message.id);
+    if ('id' in message && message.id !== undefined && !('method' in message)) {
+      this.calls.delete(message.id);
+      // An answer to a call it was told to cancel: the server stopped working on it (or had finished).
+      if (this.cancels) {
+        clearTimeout(this.cancels.get(message.id));
+        this.cancels.delete(message.id);
+      }
     }
     this.onmessage?.(message);
   }
@@ -212,7 +220,9 @@ export class GroupStdioTransport implements Transport {
   // server that does not answer the cancelled request within the grace is stopped, its whole tree with it.
   private watchCancel(params: unknown): void {
     const id = (params as { requestId?: unknown } | undefined)?.requestId;
-    if ((typeof id !== 'string' && typeof id !== 'number') || this.violation) return;
+    // A tool call's work, not a slow tools/list given up at its own timeout (that one only fails the refresh).
+    if ((typeof id !== 'string' && typeof id !== 'number') || !this.calls.has(id) || this.violation) return;
+    this.calls.delete(id);
     const grace = this.options.cancelGraceMs ?? CANCEL_GRACE_MS;
     const timer = setTimeout(() => this.cancelIgnored(grace), grace);
     timer.unref?.();
@@ -274,6 +284,7 @@ export class GroupStdioTransport implements Transport {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
+    this.calls.clear();
     this.clearCancels();
     this.pending = [];
     this.pendingBytes = 0;
