@@ -2,6 +2,7 @@
 // signals only the direct child, so a server started through `npx` or a shell would leave its tree behind.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -11,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessGroups } from '../../process/process-group';
-import { groupRecord, killGroup } from '../../process/process-group';
+import { groupRecord, killGroup, killMarked, RUN_MARK_ENV } from '../../process/process-group';
 
 /** How long a server gets to exit by itself after its stdin closes, before its group is killed. */
 const CLOSE_GRACE_MS = 500;
@@ -81,6 +82,10 @@ export class GroupStdioTransport implements Transport {
   /** Why the transport ended the session itself (the server broke the protocol), or null. */
   private violation: string | null = null;
   private restart = false;
+  /** Every process the server starts inherits this mark, so those that leave its group are found too. */
+  private readonly mark = randomUUID();
+  /** The kill of what the server left behind, once it exited. */
+  private swept: Promise<unknown> = Promise.resolve();
   /** The tools/call requests sent and not answered yet: only their cancels are watched. */
   private readonly calls = new Set<string | number>();
   /** Requests the server was told to cancel and has not answered yet, each with the timer of its grace. */
@@ -103,7 +108,12 @@ export class GroupStdioTransport implements Transport {
     if (this.child) throw new Error('GroupStdioTransport already started');
     const { command, args, env, cwd } = this.options;
     return new Promise((resolve, reject) => {
-      const child = spawn(command, args, { env, cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(command, args, {
+        env: { ...env, [RUN_MARK_ENV]: this.mark },
+        cwd,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       this.child = child;
       child.once('error', (error) => {
         if (child.pid === undefined) {
@@ -125,8 +135,12 @@ export class GroupStdioTransport implements Transport {
             violation: this.violation,
             restart: this.restart,
           };
-          // Helpers the server started may outlive it; the group dies with it.
-          void killGroup(pid).catch(() => {});
+          // Helpers the server started may outlive it: the group dies with it, and so does whatever left the group
+          // (setsid, a double fork) but still carries the mark (docs/dispatch.md, "Process-tree kill").
+          this.swept = killGroup(pid)
+            .catch(() => false)
+            .then(() => killMarked(this.mark))
+            .catch(() => false);
           this.finishAfterDrain();
         });
         resolve();
@@ -168,6 +182,8 @@ export class GroupStdioTransport implements Transport {
       // The group is gone once killGroup returns, but Node reports the exit (and untracks it) a moment later.
       await settlesWithin(exited, CLOSE_GRACE_MS);
     }
+    // Quitting waits for the helpers outside the group too (killMarked gives up after 2 s).
+    await this.swept;
     this.finish();
   }
 
