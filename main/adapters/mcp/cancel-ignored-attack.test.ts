@@ -97,7 +97,8 @@ describe('a stdio server that ignores notifications/cancelled', () => {
   });
 
   it('repeated cancels restart it each time without backing off or giving up', async () => {
-    const { h } = await start();
+    const { h, views } = await start();
+    const restarts = () => views.filter((view) => view.state.status === 'reconnecting');
     for (let round = 0; round < 3; round++) {
       const file = path.join(h.home, `work-${round}.log`);
       const stop = new AbortController();
@@ -105,8 +106,9 @@ describe('a stdio server that ignores notifications/cancelled', () => {
       await waitFor(() => size(file) > 0);
       stop.abort();
       expect(await pending).toMatchObject({ outcome: 'cancelled' });
-      await waitFor(() => h.state('stub')?.status === 'reconnecting', CANCEL_GRACE_MS + 3000);
-      // Not the growing backoff of a crash loop: back within a second or so.
+      await waitFor(() => restarts().length === round + 1, CANCEL_GRACE_MS + 3000);
+      // Not the growing backoff of a crash loop: the first attempt, at once.
+      expect(restarts().at(-1)?.state).toMatchObject({ attempt: 1 });
       await waitFor(() => h.state('stub')?.status === 'ready', 2500);
     }
   });
