@@ -40,6 +40,8 @@ export interface ConnectOptions {
   server: string;
   /** With `$VAR` and secrets already expanded. */
   endpoint: McpEndpoint;
+  /** A stdio server's command line as mcp.json wrote it (no secret values): what its process group is recorded as. */
+  label?: string;
   connectTimeoutMs: number;
   /** HTTP client timeouts (past the call limit). */
   httpTimeouts: HttpClientTimeouts;
@@ -67,6 +69,7 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
         env: { ...getDefaultEnvironment(), ...endpoint.env },
         cwd: options.cwd,
         groups: options.groups,
+        label: options.label,
         onStderr: (line) => options.log.info('mcp server stderr', { server: options.server, line }),
       });
       const client = await initialise(transport, options, deadline);

@@ -40,6 +40,11 @@ export interface GroupStdioOptions {
   onStderr?: (line: string) => void;
   /** Where the live group is tracked, so quitting kills it. */
   groups?: ProcessGroups;
+  /**
+   * The command line its group is recorded under (default: command and args). A chatting host persists the record, so
+   * it must hold no secret: the caller passes the line as mcp.json wrote it, `${secret:NAME}` unexpanded.
+   */
+  label?: string;
   /** Overrides CANCEL_GRACE_MS (tests). */
   cancelGraceMs?: number;
 }
@@ -123,7 +128,7 @@ export class GroupStdioTransport implements Transport {
       });
       child.once('spawn', () => {
         const pid = child.pid as number;
-        const untrack = this.options.groups?.add(groupRecord(pid, [command, ...args].join(' ')), () =>
+        const untrack = this.options.groups?.add(groupRecord(pid, this.options.label ?? [command, ...args].join(' ')), () =>
           this.close(),
         );
         child.once('exit', (code, signal) => {

@@ -48,6 +48,11 @@ export async function openSession(
   const session = await connectSession({
     server: config.name,
     endpoint,
+    // docs/secrets.md: the record of the server's process group is persisted, so it shows `${secret:NAME}`, not the value.
+    label:
+      config.endpoint.kind === 'stdio'
+        ? [config.endpoint.command, ...config.endpoint.args].join(' ')
+        : undefined,
     connectTimeoutMs: config.connectTimeoutMs,
     httpTimeouts: deps.httpTimeouts(config.timeoutMs),
     env: deps.env,
