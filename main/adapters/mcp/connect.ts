@@ -15,6 +15,7 @@ import type { McpEndpoint } from './config-types';
 import { describeExit, GroupStdioTransport } from './group-stdio-transport';
 import type { HttpClientTimeouts } from './http-fetch';
 import { createMcpFetch } from './http-fetch';
+import { watchLateAnswers } from './late-answers';
 import { GuardedOutputValidator } from './output-schema-validator';
 import { plainOptions } from './request-options';
 
@@ -54,6 +55,8 @@ export interface ConnectOptions {
   signal?: AbortSignal;
   /** Called with the client before `initialize`, to install notification handlers. */
   prepare?: (client: Client) => void;
+  /** The server sent the result of a tool call after it was cancelled, this long after (late-answers.ts). */
+  onLateAnswer?: (afterMs: number) => void;
 }
 
 /** Starts the server or reaches it and completes `initialize`; throws with a reason the user can act on. */
@@ -88,6 +91,7 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
       const requestInit: RequestInit = { headers: endpoint.headers };
       const streamable = () => new StreamableHTTPClientTransport(url, { fetch: http.fetch, requestInit });
       const sse = () => new SSEClientTransport(url, { fetch: http.fetch, requestInit });
+      const open = (transport: Transport): Promise<Client> => initialise(transport, options, deadline);
       const session = (client: Client, kind: McpTransportKind): McpSession => ({
         client,
         kind,
@@ -100,9 +104,9 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
         },
       });
       try {
-        if (endpoint.sseOnly) return session(await initialise(sse(), options, deadline), 'sse');
+        if (endpoint.sseOnly) return session(await open(sse()), 'sse');
         try {
-          return session(await initialise(streamable(), options, deadline), 'streamable-http');
+          return session(await open(streamable()), 'streamable-http');
         } catch (error) {
           // A server that only speaks the older SSE transport answers the POST with a 4xx.
           if (
@@ -117,7 +121,7 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
             server: options.server,
             status: error.code,
           });
-          return session(await initialise(sse(), options, deadline), 'sse');
+          return session(await open(sse()), 'sse');
         }
       } catch (error) {
         await http.close();
@@ -149,6 +153,7 @@ async function initialise(transport: Transport, options: ConnectOptions, deadlin
   try {
     // The race also bounds transport start-up (SSE waits for its endpoint event), which takes no options.
     await Promise.race([client.connect(transport, plainOptions(left, attempt.signal)), ended]);
+    if (options.onLateAnswer) watchLateAnswers(transport, options.onLateAnswer);
     return client;
   } catch (error) {
     const exit = transport instanceof GroupStdioTransport ? transport.exit : null;

@@ -128,8 +128,9 @@ export class GroupStdioTransport implements Transport {
       });
       child.once('spawn', () => {
         const pid = child.pid as number;
-        const untrack = this.options.groups?.add(groupRecord(pid, this.options.label ?? [command, ...args].join(' ')), () =>
-          this.close(),
+        const untrack = this.options.groups?.add(
+          groupRecord(pid, this.options.label ?? [command, ...args].join(' ')),
+          () => this.close(),
         );
         child.once('exit', (code, signal) => {
           untrack?.();

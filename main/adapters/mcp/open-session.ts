@@ -30,6 +30,8 @@ export interface AttemptHooks {
   prepare: (client: Client) => void;
   onSecret: (name: string, value: string) => void;
   onUnsetVar: (name: string) => void;
+  /** The server finished a call after it was cancelled (connect.ts). */
+  onLateAnswer?: (afterMs: number) => void;
 }
 
 /** Opens a session and lists its tools; on any failure the session is closed and the error thrown. */
@@ -62,6 +64,7 @@ export async function openSession(
     clientInfo: deps.clientInfo,
     signal: hooks.signal,
     prepare: hooks.prepare,
+    onLateAnswer: hooks.onLateAnswer,
   });
   try {
     return {

@@ -44,6 +44,8 @@ export class ServerConnection {
   private refreshQueued = false;
   private attemptAbort: AbortController | null = null;
   private stopped = false;
+  /** Calls the server finished after they were cancelled (late-answers.ts), and the last one's delay. */
+  private lateAnswers = { count: 0, afterMs: 0 };
 
   constructor(
     private readonly config: McpServerConfig,
@@ -86,7 +88,12 @@ export class ServerConnection {
       endpoint: this.config.endpoint.kind,
       state: { ...this.state },
       tools: this.tools.names(),
-      warnings: [...this.configWarnings, ...this.connectWarnings, ...this.tools.refused()],
+      warnings: [
+        ...this.configWarnings,
+        ...this.connectWarnings,
+        ...this.tools.refused(),
+        ...this.lateAnswerWarning(),
+      ],
     };
   }
 
@@ -136,6 +143,7 @@ export class ServerConnection {
         },
         onUnsetVar: (name) =>
           this.connectWarnings.add(`environment variable ${name} is not set; it expands to ""`),
+        onLateAnswer: (afterMs) => this.lateAnswer(afterMs),
       });
       if (generation !== this.generation || this.stopped) {
         await session.close().catch(() => {});
@@ -177,6 +185,29 @@ export class ServerConnection {
       }
       this.deps.log.warn('mcp transport error', { server: this.config.name, error: describeError(error) });
     };
+  }
+
+  // docs/dispatch.md, "MCP requests": the person was told the call stopped; it did not, and they must hear of it.
+  private lateAnswer(afterMs: number): void {
+    this.lateAnswers = { count: this.lateAnswers.count + 1, afterMs };
+    this.deps.log.warn('mcp server finished a cancelled call', {
+      server: this.config.name,
+      afterMs: Math.round(afterMs),
+    });
+    this.changes.emit(this.view());
+  }
+
+  private lateAnswerWarning(): string[] {
+    const { count, afterMs } = this.lateAnswers;
+    if (count === 0) return [];
+    const times = count === 1 ? '' : `, ${count} times so far`;
+    const why =
+      this.config.endpoint.kind === 'http'
+        ? 'over HTTP a cancel can only be asked for, not enforced'
+        : 'its result came before it could be stopped';
+    return [
+      `finished a call after it was cancelled (its result came ${(afterMs / 1000).toFixed(1)} s after the cancel${times}): what the call did happened; ${why}`,
+    ];
   }
 
   /** The session ended; `restart`: stopped on purpose (it ignored a cancel), so start again at once. */
