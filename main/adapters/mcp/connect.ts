@@ -74,6 +74,8 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
         groups: options.groups,
         label: options.label,
         onStderr: (line) => options.log.info('mcp server stderr', { server: options.server, line }),
+        onLeftOut: (note) =>
+          options.log.warn('mcp server output not logged', { server: options.server, note }),
       });
       const client = await initialise(transport, options, deadline);
       return {

@@ -13,6 +13,7 @@ import {
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessGroups } from '../../process/process-group';
 import { groupRecord, killGroup, killMarked, RUN_MARK_ENV } from '../../process/process-group';
+import { LogBudget } from './log-budget';
 
 /** How long a server gets to exit by itself after its stdin closes, before its group is killed. */
 const CLOSE_GRACE_MS = 500;
@@ -36,8 +37,10 @@ export interface GroupStdioOptions {
   /** The child's whole environment. */
   env: NodeJS.ProcessEnv;
   cwd?: string;
-  /** Every line the server writes to stderr (it goes to the app log, never to our own stderr). */
+  /** Every line the server writes to stderr (it goes to the app log, never to our own stderr), within the LogBudget. */
   onStderr?: (line: string) => void;
+  /** Says how many lines of stray output the LogBudget left out of the log (at most one note a second). */
+  onLeftOut?: (note: string) => void;
   /** Where the live group is tracked, so quitting kills it. */
   groups?: ProcessGroups;
   /**
@@ -89,6 +92,9 @@ export class GroupStdioTransport implements Transport {
   private restart = false;
   /** Every process the server starts inherits this mark, so those that leave its group are found too. */
   private readonly mark = randomUUID();
+  /** What of its stderr and stray stdout lines reaches the log. */
+  private readonly budget = new LogBudget();
+  private noteTimer: NodeJS.Timeout | undefined;
   /** The kill of what the server left behind, once it exited. */
   private swept: Promise<unknown> = Promise.resolve();
   /** The tools/call requests sent and not answered yet: only their cancels are watched. */
@@ -220,10 +226,13 @@ export class GroupStdioTransport implements Transport {
   private deliver(line: string): void {
     let message: JSONRPCMessage;
     try {
+      // A JSON-RPC message is an object: anything else is told apart without JSON.parse building an error (and its
+      // stack) for every line of a flood.
+      if (!/^\s*\{/.test(line)) throw new Error(`not a JSON-RPC message: ${JSON.stringify(line.slice(0, 80))}`);
       message = deserializeMessage(line);
     } catch (error) {
-      // A line that is not JSON-RPC (a stray log line on stdout) is reported and skipped.
-      this.onerror?.(error as Error);
+      // A line that is not JSON-RPC (a stray log line on stdout) is reported, within the budget, and skipped.
+      if (this.logs(line.length)) this.onerror?.(error as Error);
       return;
     }
     if ('id' in message && message.id !== undefined && !('method' in message)) {
@@ -283,7 +292,7 @@ export class GroupStdioTransport implements Transport {
       if (clipped.trim() === '') return;
       this.stderrTail.push(clipped);
       if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
-      this.options.onStderr?.(clipped);
+      if (this.logs(clipped.length)) this.options.onStderr?.(clipped);
     };
     child.stderr.on('data', (chunk: Buffer) => {
       const lines = (partial + decoder.write(chunk)).split(/\r?\n/);
@@ -291,6 +300,23 @@ export class GroupStdioTransport implements Transport {
       for (const line of lines) emit(line);
     });
     child.stderr.on('end', () => emit(partial + decoder.end()));
+  }
+
+  // Whether a line of stray output may be logged; when one may not, a note of what was left out follows within a second.
+  private logs(size: number): boolean {
+    if (this.budget.take(size)) return true;
+    if (!this.noteTimer) {
+      this.noteTimer = setTimeout(() => this.flushNote(), 1000);
+      this.noteTimer.unref?.();
+    }
+    return false;
+  }
+
+  private flushNote(): void {
+    clearTimeout(this.noteTimer);
+    this.noteTimer = undefined;
+    const note = this.budget.note();
+    if (note) this.options.onLeftOut?.(note);
   }
 
   private finishAfterDrain(): void {
@@ -306,6 +332,7 @@ export class GroupStdioTransport implements Transport {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
+    this.flushNote();
     this.calls.clear();
     this.clearCancels();
     this.pending = [];
