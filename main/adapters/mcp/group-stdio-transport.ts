@@ -228,7 +228,8 @@ export class GroupStdioTransport implements Transport {
     try {
       // A JSON-RPC message is an object: anything else is told apart without JSON.parse building an error (and its
       // stack) for every line of a flood.
-      if (!/^\s*\{/.test(line)) throw new Error(`not a JSON-RPC message: ${JSON.stringify(line.slice(0, 80))}`);
+      if (!/^\s*\{/.test(line))
+        throw new Error(`not a JSON-RPC message: ${JSON.stringify(line.slice(0, 80))}`);
       message = deserializeMessage(line);
     } catch (error) {
       // A line that is not JSON-RPC (a stray log line on stdout) is reported, within the budget, and skipped.
