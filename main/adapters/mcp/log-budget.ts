@@ -1,5 +1,6 @@
-// How much of a server's stray output reaches the app log (docs/security.md, "A hostile MCP server"): its stderr and
-// the stdout lines that are not JSON-RPC. Each was a log line written synchronously on the main thread, so a server
+// How much of a server's stray output reaches the app log (docs/security.md, "A hostile MCP server"): its stderr, the
+// stdout lines that are not JSON-RPC, and the messages the client cannot place (progress for an unknown token, an
+// answer to no request), which the SDK reports whole. Each was a log line written synchronously on the main thread, so a server
 // writing as fast as the pipe takes it stalled the app and filled the disk. A burst passes whole; past it, a steady
 // rate; what is left out is counted and said in one note.
 import { performance } from 'node:perf_hooks';
@@ -40,11 +41,21 @@ export class LogBudget {
   }
 
   /** The note for what was left out since the last one (and starts counting again), or null when nothing was. */
-  note(): string | null {
+  note(unit = 'line'): string | null {
     if (this.lines === 0) return null;
-    const note = `${this.lines.toLocaleString('en-US')} line${this.lines === 1 ? '' : 's'} of the server's output (${this.bytes.toLocaleString('en-US')} bytes) not logged: more than ${this.perSecond / 1024} KiB a second`;
+    const note = `${this.lines.toLocaleString('en-US')} ${unit}${this.lines === 1 ? '' : 's'} of the server's output (${this.bytes.toLocaleString('en-US')} bytes) not logged: more than ${this.perSecond / 1024} KiB a second`;
     this.lines = 0;
     this.bytes = 0;
     return note;
   }
+}
+
+/** The longest transport error logged (characters): the SDK quotes a whole message, up to 10 MiB, in some. */
+export const LOGGED_ERROR_CHARS = 500;
+
+/** `text` cut to LOGGED_ERROR_CHARS with a mark of how much was cut. */
+export function clipLogged(text: string): string {
+  return text.length <= LOGGED_ERROR_CHARS
+    ? text
+    : `${text.slice(0, LOGGED_ERROR_CHARS)}… [${text.length - LOGGED_ERROR_CHARS} more characters]`;
 }

@@ -43,3 +43,24 @@ describe.each([
     await waitFor(() => /lines? of the server's output .*not logged/.test(h.core.readLog()), 3000);
   });
 });
+
+describe('a server floods notifications the client cannot place (progress for an unknown token)', () => {
+  it('each was logged whole, up to 10 MiB a line: now within the budget, clipped, and said', async () => {
+    harness = mcpHarness({
+      servers: { bad: { command: process.execPath, args: [fixture('hostile-server.mjs')], timeout: 60 } },
+    });
+    const h = harness;
+    await h.manager.start();
+    const logFile = path.join(h.core.dir, 'app.log');
+    const before = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+    // 20,000 notifications of 2 kB: 40 MB through the pipe.
+    const outcome = await h.dispatch('mcp__bad__flood_progress', {
+      count: 20_000,
+      message_bytes: 2000,
+      unknown_token: true,
+    });
+    expect(outcome).toMatchObject({ outcome: 'ok' });
+    expect(fs.statSync(logFile).size - before).toBeLessThan(1024 * 1024);
+    await waitFor(() => /messages? of the server's output .*not logged/.test(h.core.readLog()), 3000);
+  });
+});

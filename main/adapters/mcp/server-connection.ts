@@ -11,6 +11,7 @@ import { describeError } from './call-errors';
 import type { McpServerConfig } from './config-types';
 import type { McpSession } from './connect';
 import { isConnectionLost } from './connection-loss';
+import { clipLogged, LogBudget } from './log-budget';
 import type { ToolListing } from './list-tools';
 import { listAllTools } from './list-tools';
 import type { SessionDeps } from './open-session';
@@ -44,6 +45,9 @@ export class ServerConnection {
   private refreshQueued = false;
   private attemptAbort: AbortController | null = null;
   private stopped = false;
+  /** What of the transport's errors reaches the log (a server can provoke one per message it sends). */
+  private readonly errorBudget = new LogBudget();
+  private errorNoteTimer: NodeJS.Timeout | undefined;
   /** Calls the server finished after they were cancelled (late-answers.ts), and the last one's delay. */
   private lateAnswers = { count: 0, afterMs: 0 };
 
@@ -122,6 +126,7 @@ export class ServerConnection {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.errorNoteTimer);
     await this.closeSession();
     this.tools.clear();
   }
@@ -183,8 +188,25 @@ export class ServerConnection {
         void this.session?.close().catch(() => {});
         return;
       }
-      this.deps.log.warn('mcp transport error', { server: this.config.name, error: describeError(error) });
+      this.logTransportError(error);
     };
+  }
+
+  // docs/security.md, "A hostile MCP server": the SDK reports each message it cannot place (progress for an unknown
+  // token, an answer to no request) as an error quoting the whole message, so a server could write the log at will.
+  private logTransportError(error: unknown): void {
+    const text = clipLogged(describeError(error));
+    if (this.errorBudget.take(text.length)) {
+      this.deps.log.warn('mcp transport error', { server: this.config.name, error: text });
+      return;
+    }
+    if (this.errorNoteTimer) return;
+    this.errorNoteTimer = setTimeout(() => {
+      this.errorNoteTimer = undefined;
+      const note = this.errorBudget.note('message');
+      if (note) this.deps.log.warn('mcp server messages not logged', { server: this.config.name, note });
+    }, 1000);
+    this.errorNoteTimer.unref?.();
   }
 
   // docs/dispatch.md, "MCP requests": the person was told the call stopped; it did not, and they must hear of it.
