@@ -64,3 +64,20 @@ describe('a server floods notifications the client cannot place (progress for an
     await waitFor(() => /messages? of the server's output .*not logged/.test(h.core.readLog()), 3000);
   });
 });
+
+describe('a server answers the tools/list after its announcement with an error of megabytes', () => {
+  it('the log line keeps 500 characters of it', async () => {
+    harness = mcpHarness({
+      servers: { bad: { command: process.execPath, args: [fixture('hostile-server.mjs')], timeout: 60 } },
+    });
+    const h = harness;
+    await h.manager.start();
+    const logFile = path.join(h.core.dir, 'app.log');
+    const before = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+    const outcome = await h.dispatch('mcp__bad__announce', { count: 1, list_error_bytes: 5_000_000 });
+    expect(outcome).toMatchObject({ outcome: 'ok' });
+    await waitFor(() => /tools\/list after list_changed failed/.test(h.core.readLog()), 5000);
+    expect(fs.statSync(logFile).size - before).toBeLessThan(64 * 1024);
+    expect(h.core.readLog()).toMatch(/more characters\]/);
+  });
+});

@@ -184,7 +184,7 @@ export class ServerConnection {
       if (generation !== this.generation || this.stopped || this.state.status !== 'ready') return;
       if (this.session?.kind !== 'stdio' && isConnectionLost(error)) {
         // HTTP has no process to watch: closing the session fails the in-flight calls and triggers onclose.
-        this.lastLoss = `lost the connection (${describeError(error)})`;
+        this.lastLoss = `lost the connection (${clipLogged(describeError(error))})`;
         void this.session?.close().catch(() => {});
         return;
       }
@@ -254,7 +254,8 @@ export class ServerConnection {
   }
 
   private failed(error: unknown, retrying: boolean): void {
-    const reason = error instanceof ToolError ? error.message : describeError(error);
+    // A server's own words (an error answer to initialize can be megabytes) become the state the person reads.
+    const reason = clipLogged(error instanceof ToolError ? error.message : describeError(error));
     if (retrying && !(error instanceof CredentialError)) {
       this.attempt += 1;
       return this.scheduleRetry(reason);
@@ -302,7 +303,7 @@ export class ServerConnection {
       } catch (error) {
         this.deps.log.warn('mcp tools/list after list_changed failed', {
           server: this.config.name,
-          error: describeError(error),
+          error: clipLogged(describeError(error)),
         });
       }
     });
