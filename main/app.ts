@@ -217,7 +217,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     getSecret,
     redactor,
     groups,
-    cwd: options.workspace,
+    // Not the workspace: stdio servers start next to mcp.json (docs/security.md, "MCP servers start next to mcp.json").
   });
   const mcpMode = options.mcp ?? 'wait';
   if (mcpMode === 'wait') await mcp.start().finally(() => schemaChecks.flush());

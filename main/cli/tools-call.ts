@@ -12,6 +12,7 @@ import { cliGate } from './terminal-approval';
 import { callFailed, outcomeLine } from './human-text';
 import { policyGate } from '../core/gate-port';
 import { withCore } from './with-core';
+import { terminalText } from './terminal-text';
 
 /** `tools lint [--dir DIR] [--json]`. */
 export async function lint(argv: string[], io: CliIo): Promise<number> {
@@ -54,15 +55,21 @@ export async function call(argv: string[], io: CliIo): Promise<number> {
         { id: 'cli_1', name, ...request },
         { chatId: 'cli', workspace, signal: controller.signal },
       );
+      // A tool's text (an MCP server's, a script's) is shown with its control characters as escapes, as `agenvoy
+      // chat` shows it: it could set the clipboard or hide what follows (docs/security.md, "What the person sees").
+      // --json escapes them by being JSON.
       if (values.json) io.stdout(JSON.stringify(outcome) + '\n');
-      else if (outcome.outcome === 'ok')
-        io.stdout(outcome.text.endsWith('\n') ? outcome.text : outcome.text + '\n');
-      else
+      else if (outcome.outcome === 'ok') {
+        const text = terminalText(outcome.text);
+        io.stdout(text.endsWith('\n') ? text : text + '\n');
+      } else
         io.stderr(
-          outcomeLine(
-            outcome.outcome,
-            outcomeText(outcome),
-            outcome.outcome === 'error' ? outcome.code : undefined,
+          terminalText(
+            outcomeLine(
+              outcome.outcome,
+              outcomeText(outcome),
+              outcome.outcome === 'error' ? outcome.code : undefined,
+            ),
           ) + '\n',
         );
       // A command that ran and failed is an ok outcome for the model, but a failure for the shell that called us.

@@ -38,3 +38,31 @@ describe('ArgumentValidator', () => {
     ).toBeNull();
   });
 });
+
+describe('patterns of a stranger’s schema', () => {
+  const validator = new ArgumentValidator();
+  const schema = (pattern: string) =>
+    ({ type: 'object', properties: { s: { type: 'string', pattern } } }) as const;
+
+  it('match in linear time: a catastrophically backtracking pattern refuses a long near-miss at once', () => {
+    const started = performance.now();
+    // With JavaScript's engine this took ~10 s of the main thread (28 a's), doubling with each more.
+    const result = validator.validate('t', schema('^(a+)+$'), { s: `${'a'.repeat(5000)}!` });
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(result).toMatchObject({ ok: false, fields: ['s'] });
+    expect(validator.validate('t', schema('^(a+)+$'), { s: 'aaa' })).toEqual({ ok: true });
+  });
+
+  it('keep their meaning: anchors, classes, unicode, patternProperties', () => {
+    expect(validator.validate('t', schema('^[a-z]+\\d{2}$'), { s: 'ab12' })).toEqual({ ok: true });
+    expect(validator.validate('t', schema('^[a-z]+\\d{2}$'), { s: 'ab123' }).ok).toBe(false);
+    expect(validator.validate('t', schema('^\\p{L}+$'), { s: 'héllo' })).toEqual({ ok: true });
+    const keyed = { type: 'object', patternProperties: { '^x-': { type: 'number' } } } as const;
+    expect(validator.validate('t', keyed, { 'x-a': 'no' }).ok).toBe(false);
+    expect(validator.validate('t', keyed, { 'y-a': 'fine' })).toEqual({ ok: true });
+  });
+
+  it('one RE2 cannot match in linear time (a lookahead) is not checked rather than run with backtracking', () => {
+    expect(validator.validate('t', schema('^(?!.*\\.\\.)[a-z.]+$'), { s: 'a..b' })).toEqual({ ok: true });
+  });
+});

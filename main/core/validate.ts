@@ -9,6 +9,7 @@ import type * as Ajv2019Module from 'ajv/dist/2019.js';
 import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import type * as AjvFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '../../tools/sdk/types';
+import { linearRegExp } from './linear-regexp';
 
 const requireCjs = createRequire(import.meta.url);
 type AddFormats = typeof AjvFormatsModule.default;
@@ -16,7 +17,7 @@ type Ajv2019 = InstanceType<typeof Ajv2019Module.Ajv2019>;
 type Ajv2020 = InstanceType<typeof Ajv2020Module.Ajv2020>;
 
 /** Bumped when options() change: compile results remembered for another version or options are not reused. */
-const OPTIONS_VERSION = 1;
+const OPTIONS_VERSION = 2;
 
 /** Names the validator (Ajv's and ajv-formats' versions, our options), for caches of compile results. */
 export function validatorId(): string {
@@ -123,6 +124,8 @@ function options() {
     addUsedSchema: false,
     // Ajv would print "unknown format … ignored" for vendor formats straight to the console (the CLI's stderr).
     logger: false,
+    // Patterns of a stranger's schema match in linear time (linear-regexp.ts).
+    code: { regExp: linearRegExp },
   } as const;
 }
 

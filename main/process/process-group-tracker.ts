@@ -58,9 +58,16 @@ export class ProcessGroups {
     return this.live.size;
   }
 
-  /** Subscribes to added/removed groups; returns the unsubscribe. */
+  /**
+   * Subscribes to added/removed groups, hearing first of each group already live (as added); returns the
+   * unsubscribe. A listener attached late, as the crash-recovery record of a chatting host is (after MCP servers
+   * started), would otherwise never learn of those groups, and a crash would leave them running
+   * (docs/dispatch.md, "Process-tree kill").
+   */
   onChange(listener: (change: GroupChange) => void): () => void {
-    return this.changes.on(listener);
+    const off = this.changes.on(listener);
+    for (const entry of [...this.live.values()]) listener({ type: 'added', group: entry.record });
+    return off;
   }
 
   /** Kills every live group (for quitting); resolves once each kill has finished. */

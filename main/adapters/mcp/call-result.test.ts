@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../../tools/sdk/types';
 import { okOutcome } from '../../core/outcome';
-import { capContent, toToolResult } from './call-result';
+import { capContent, deeperThan, toToolResult } from './call-result';
 
 describe('toToolResult', () => {
   it('keeps text, images and embedded resources as parts, in order; links become text', () => {
@@ -99,5 +99,27 @@ describe('toToolResult', () => {
     expect(capContent([{ type: 'text', text: 'é'.repeat(160) }], 300)).toEqual([
       { type: 'text', text: `${'é'.repeat(86)}\n[output truncated: 148 bytes cut]` },
     ]);
+  });
+
+  it('keeps structured content nested 64 levels deep and drops one nested 65, saying why', () => {
+    const nest = (depth: number): unknown => {
+      let value: unknown = {};
+      for (let i = 1; i < depth; i++) value = { a: value };
+      return value;
+    };
+    expect(deeperThan(nest(64), 64)).toBe(false);
+    expect(deeperThan(nest(65), 64)).toBe(true);
+    expect(
+      toToolResult({ content: [], structuredContent: nest(64) as Record<string, unknown> }),
+    ).toHaveProperty('data');
+    const dropped = toToolResult({ content: [], structuredContent: nest(65) as Record<string, unknown> });
+    expect(dropped).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: '[structured content not kept: nested deeper than 64 levels; the limit is 64]',
+        },
+      ],
+    });
   });
 });

@@ -4,6 +4,7 @@ import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/typ
 import type { ContentPart, ToolResult } from '../../../tools/sdk/types';
 import { ToolError } from '../../../tools/sdk/types';
 import { capText, MAX_RESULT_BYTES } from '../../core/outcome';
+import { MAX_SCHEMA_DEPTH } from '../../core/schema-bounds';
 
 /** Turns a result into content parts; throws ToolError('mcp_tool_error') for `isError` results. */
 export function toToolResult(result: CallToolResult, maxBytes: number = MAX_RESULT_BYTES): ToolResult {
@@ -11,7 +12,16 @@ export function toToolResult(result: CallToolResult, maxBytes: number = MAX_RESU
   let parts = content.map(toPart);
   // Servers on the 2024-10-07 protocol answer with `toolResult` instead of content.
   const legacy = (result as { toolResult?: unknown }).toolResult;
-  const structured = result.structuredContent ?? legacy;
+  let structured: unknown = result.structuredContent ?? legacy;
+  // docs/security.md, "A hostile MCP server": structure nested past the bound is not kept. JSON.parse reads any depth,
+  // but what walks a result later (JSON.stringify of the outcome, structured clone) would overflow the stack.
+  if (structured !== undefined && deeperThan(structured, MAX_SCHEMA_DEPTH)) {
+    structured = undefined;
+    parts.push({
+      type: 'text',
+      text: `[structured content not kept: nested deeper than ${MAX_SCHEMA_DEPTH} levels; the limit is ${MAX_SCHEMA_DEPTH}]`,
+    });
+  }
   // A result that carries only structured data still needs something the model can read.
   if (parts.length === 0 && structured !== undefined)
     parts = [{ type: 'text', text: JSON.stringify(structured) }];
@@ -109,6 +119,25 @@ function toPart(block: ContentBlock): ContentPart {
       };
     }
   }
+}
+
+/** Whether `value` nests objects and arrays deeper than `max`; iterative, and it stops at the first too deep. */
+export function deeperThan(value: unknown, max: number): boolean {
+  const nodes: unknown[] = [value];
+  const depths: number[] = [0];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const depth = depths.pop() as number;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === 'object') {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
 }
 
 function partBytes(part: ContentPart): number {

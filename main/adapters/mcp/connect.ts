@@ -15,6 +15,7 @@ import type { McpEndpoint } from './config-types';
 import { describeExit, GroupStdioTransport } from './group-stdio-transport';
 import type { HttpClientTimeouts } from './http-fetch';
 import { createMcpFetch } from './http-fetch';
+import { watchLateAnswers } from './late-answers';
 import { GuardedOutputValidator } from './output-schema-validator';
 import { plainOptions } from './request-options';
 
@@ -27,6 +28,8 @@ export interface McpSession {
   kind: McpTransportKind;
   /** For stdio: how the process ended (`exited with code 1: <last stderr line>`), once it has. */
   exitReason: () => string | null;
+  /** Whether the server was stopped on purpose and should start again at once (stdio: it ignored a cancel). */
+  restartNow: () => boolean;
   /** The server process's pid (stdio only). */
   pid: number | null;
   /** Closes the client and its transport (kills a stdio server's group). */
@@ -38,6 +41,8 @@ export interface ConnectOptions {
   server: string;
   /** With `$VAR` and secrets already expanded. */
   endpoint: McpEndpoint;
+  /** A stdio server's command line as mcp.json wrote it (no secret values): what its process group is recorded as. */
+  label?: string;
   connectTimeoutMs: number;
   /** HTTP client timeouts (past the call limit). */
   httpTimeouts: HttpClientTimeouts;
@@ -50,6 +55,8 @@ export interface ConnectOptions {
   signal?: AbortSignal;
   /** Called with the client before `initialize`, to install notification handlers. */
   prepare?: (client: Client) => void;
+  /** The server sent the result of a tool call after it was cancelled, this long after (late-answers.ts). */
+  onLateAnswer?: (afterMs: number) => void;
 }
 
 /** Starts the server or reaches it and completes `initialize`; throws with a reason the user can act on. */
@@ -65,7 +72,10 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
         env: { ...getDefaultEnvironment(), ...endpoint.env },
         cwd: options.cwd,
         groups: options.groups,
+        label: options.label,
         onStderr: (line) => options.log.info('mcp server stderr', { server: options.server, line }),
+        onLeftOut: (note) =>
+          options.log.warn('mcp server output not logged', { server: options.server, note }),
       });
       const client = await initialise(transport, options, deadline);
       return {
@@ -73,6 +83,7 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
         kind: 'stdio',
         pid: transport.pid,
         exitReason: () => (transport.exit ? describeExit(transport.exit) : null),
+        restartNow: () => transport.exit?.restart === true,
         close: () => client.close(),
       };
     }
@@ -82,20 +93,22 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
       const requestInit: RequestInit = { headers: endpoint.headers };
       const streamable = () => new StreamableHTTPClientTransport(url, { fetch: http.fetch, requestInit });
       const sse = () => new SSEClientTransport(url, { fetch: http.fetch, requestInit });
+      const open = (transport: Transport): Promise<Client> => initialise(transport, options, deadline);
       const session = (client: Client, kind: McpTransportKind): McpSession => ({
         client,
         kind,
         pid: null,
         exitReason: () => null,
+        restartNow: () => false,
         close: async () => {
           await client.close();
           await http.close();
         },
       });
       try {
-        if (endpoint.sseOnly) return session(await initialise(sse(), options, deadline), 'sse');
+        if (endpoint.sseOnly) return session(await open(sse()), 'sse');
         try {
-          return session(await initialise(streamable(), options, deadline), 'streamable-http');
+          return session(await open(streamable()), 'streamable-http');
         } catch (error) {
           // A server that only speaks the older SSE transport answers the POST with a 4xx.
           if (
@@ -110,7 +123,7 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
             server: options.server,
             status: error.code,
           });
-          return session(await initialise(sse(), options, deadline), 'sse');
+          return session(await open(sse()), 'sse');
         }
       } catch (error) {
         await http.close();
@@ -142,6 +155,7 @@ async function initialise(transport: Transport, options: ConnectOptions, deadlin
   try {
     // The race also bounds transport start-up (SSE waits for its endpoint event), which takes no options.
     await Promise.race([client.connect(transport, plainOptions(left, attempt.signal)), ended]);
+    if (options.onLateAnswer) watchLateAnswers(transport, options.onLateAnswer);
     return client;
   } catch (error) {
     const exit = transport instanceof GroupStdioTransport ? transport.exit : null;

@@ -2,6 +2,7 @@
 // signals only the direct child, so a server started through `npx` or a shell would leave its tree behind.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -11,7 +12,8 @@ import {
 } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessGroups } from '../../process/process-group';
-import { groupRecord, killGroup } from '../../process/process-group';
+import { groupRecord, killGroup, killMarked, RUN_MARK_ENV } from '../../process/process-group';
+import { LogBudget } from './log-budget';
 
 /** How long a server gets to exit by itself after its stdin closes, before its group is killed. */
 const CLOSE_GRACE_MS = 500;
@@ -19,6 +21,12 @@ const CLOSE_GRACE_MS = 500;
 const DRAIN_AFTER_EXIT_MS = 100;
 const STDERR_TAIL_LINES = 10;
 const MAX_STDERR_LINE = 2000;
+/**
+ * How long a server has, after it was told to cancel a request (notifications/cancelled), to answer that request
+ * (a result or an error) before its process tree is stopped and it is restarted: a server that stays silent may be
+ * working on, and the person was told the call stopped (docs/dispatch.md, "MCP requests").
+ */
+export const CANCEL_GRACE_MS = 1000;
 /** The largest message a server may send (the SDK's buffer bound, 10 MiB). */
 export const STDIO_MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
@@ -29,10 +37,19 @@ export interface GroupStdioOptions {
   /** The child's whole environment. */
   env: NodeJS.ProcessEnv;
   cwd?: string;
-  /** Every line the server writes to stderr (it goes to the app log, never to our own stderr). */
+  /** Every line the server writes to stderr (it goes to the app log, never to our own stderr), within the LogBudget. */
   onStderr?: (line: string) => void;
+  /** Says how many lines of stray output the LogBudget left out of the log (at most one note a second). */
+  onLeftOut?: (note: string) => void;
   /** Where the live group is tracked, so quitting kills it. */
   groups?: ProcessGroups;
+  /**
+   * The command line its group is recorded under (default: command and args). A chatting host persists the record, so
+   * it must hold no secret: the caller passes the line as mcp.json wrote it, `${secret:NAME}` unexpanded.
+   */
+  label?: string;
+  /** Overrides CANCEL_GRACE_MS (tests). */
+  cancelGraceMs?: number;
 }
 
 /** How the server process ended. */
@@ -43,6 +60,8 @@ export interface StdioExit {
   stderrTail: string[];
   /** Set when the transport stopped the server for breaking the protocol: why. */
   violation?: string | null;
+  /** The server was stopped for ignoring a cancel: it is restarted at once, not backed off like a crash. */
+  restart?: boolean;
 }
 
 /** `exited with code 1 (last stderr line)` or `was killed by SIGKILL`. */
@@ -70,6 +89,18 @@ export class GroupStdioTransport implements Transport {
   private closed = false;
   /** Why the transport ended the session itself (the server broke the protocol), or null. */
   private violation: string | null = null;
+  private restart = false;
+  /** Every process the server starts inherits this mark, so those that leave its group are found too. */
+  private readonly mark = randomUUID();
+  /** What of its stderr and stray stdout lines reaches the log. */
+  private readonly budget = new LogBudget();
+  private noteTimer: NodeJS.Timeout | undefined;
+  /** The kill of what the server left behind, once it exited. */
+  private swept: Promise<unknown> = Promise.resolve();
+  /** The tools/call requests sent and not answered yet: only their cancels are watched. */
+  private readonly calls = new Set<string | number>();
+  /** Requests the server was told to cancel and has not answered yet, each with the timer of its grace. */
+  private cancels: Map<string | number, NodeJS.Timeout> | null = null;
 
   constructor(private readonly options: GroupStdioOptions) {}
 
@@ -88,7 +119,12 @@ export class GroupStdioTransport implements Transport {
     if (this.child) throw new Error('GroupStdioTransport already started');
     const { command, args, env, cwd } = this.options;
     return new Promise((resolve, reject) => {
-      const child = spawn(command, args, { env, cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(command, args, {
+        env: { ...env, [RUN_MARK_ENV]: this.mark },
+        cwd,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       this.child = child;
       child.once('error', (error) => {
         if (child.pid === undefined) {
@@ -98,14 +134,25 @@ export class GroupStdioTransport implements Transport {
       });
       child.once('spawn', () => {
         const pid = child.pid as number;
-        const untrack = this.options.groups?.add(groupRecord(pid, [command, ...args].join(' ')), () =>
-          this.close(),
+        const untrack = this.options.groups?.add(
+          groupRecord(pid, this.options.label ?? [command, ...args].join(' ')),
+          () => this.close(),
         );
         child.once('exit', (code, signal) => {
           untrack?.();
-          this.exitInfo = { code, signal, stderrTail: [...this.stderrTail], violation: this.violation };
-          // Helpers the server started may outlive it; the group dies with it.
-          void killGroup(pid).catch(() => {});
+          this.exitInfo = {
+            code,
+            signal,
+            stderrTail: [...this.stderrTail],
+            violation: this.violation,
+            restart: this.restart,
+          };
+          // Helpers the server started may outlive it: the group dies with it, and so does whatever left the group
+          // (setsid, a double fork) but still carries the mark (docs/dispatch.md, "Process-tree kill").
+          this.swept = killGroup(pid)
+            .catch(() => false)
+            .then(() => killMarked(this.mark))
+            .catch(() => false);
           this.finishAfterDrain();
         });
         resolve();
@@ -120,6 +167,10 @@ export class GroupStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const child = this.child;
     if (!child || this.closed || this.exitInfo) return Promise.reject(new Error('Not connected'));
+    if ('method' in message) {
+      if (message.method === 'tools/call' && 'id' in message) this.calls.add(message.id);
+      else if (message.method === 'notifications/cancelled') this.watchCancel(message.params);
+    }
     return new Promise((resolve) => {
       if (child.stdin.write(serializeMessage(message))) resolve();
       else child.stdin.once('drain', resolve);
@@ -134,6 +185,8 @@ export class GroupStdioTransport implements Transport {
       this.finish();
       return;
     }
+    // Closing on purpose (quit, reconnect): a cancel's grace running out meanwhile is no fault of the server.
+    this.clearCancels();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.stdin.end();
     if (!(await settlesWithin(exited, CLOSE_GRACE_MS)) && child.pid !== undefined) {
@@ -141,6 +194,8 @@ export class GroupStdioTransport implements Transport {
       // The group is gone once killGroup returns, but Node reports the exit (and untracks it) a moment later.
       await settlesWithin(exited, CLOSE_GRACE_MS);
     }
+    // Quitting waits for the helpers outside the group too (killMarked gives up after 2 s).
+    await this.swept;
     this.finish();
   }
 
@@ -171,13 +226,54 @@ export class GroupStdioTransport implements Transport {
   private deliver(line: string): void {
     let message: JSONRPCMessage;
     try {
+      // A JSON-RPC message is an object: anything else is told apart without JSON.parse building an error (and its
+      // stack) for every line of a flood.
+      if (!/^\s*\{/.test(line))
+        throw new Error(`not a JSON-RPC message: ${JSON.stringify(line.slice(0, 80))}`);
       message = deserializeMessage(line);
     } catch (error) {
-      // A line that is not JSON-RPC (a stray log line on stdout) is reported and skipped.
-      this.onerror?.(error as Error);
+      // A line that is not JSON-RPC (a stray log line on stdout) is reported, within the budget, and skipped.
+      if (this.logs(line.length)) this.onerror?.(error as Error);
       return;
     }
+    if ('id' in message && message.id !== undefined && !('method' in message)) {
+      this.calls.delete(message.id);
+      // An answer to a call it was told to cancel: the server stopped working on it (or had finished).
+      if (this.cancels) {
+        clearTimeout(this.cancels.get(message.id));
+        this.cancels.delete(message.id);
+      }
+    }
     this.onmessage?.(message);
+  }
+
+  // docs/dispatch.md, "MCP requests": the protocol has no acknowledgement of a cancel, and a server may ignore it
+  // (the SDK's own servers drop the answer but let the handler run on). The person was told the call stopped, so a
+  // server that does not answer the cancelled request within the grace is stopped, its whole tree with it.
+  private watchCancel(params: unknown): void {
+    const id = (params as { requestId?: unknown } | undefined)?.requestId;
+    // A tool call's work, not a slow tools/list given up at its own timeout (that one only fails the refresh).
+    if ((typeof id !== 'string' && typeof id !== 'number') || !this.calls.has(id) || this.violation) return;
+    this.calls.delete(id);
+    const grace = this.options.cancelGraceMs ?? CANCEL_GRACE_MS;
+    const timer = setTimeout(() => this.cancelIgnored(grace), grace);
+    timer.unref?.();
+    (this.cancels ??= new Map()).set(id, timer);
+  }
+
+  private cancelIgnored(grace: number): void {
+    const pid = this.child?.pid;
+    if (this.violation || this.closed || this.exitInfo || pid === undefined) return;
+    this.violation = `was stopped for ignoring a cancel (no answer within ${grace / 1000} s of notifications/cancelled; it may have kept working)`;
+    this.restart = true;
+    this.clearCancels();
+    // No stdin close and wait first: the server already had its grace. The exit then ends the session (onclose).
+    void killGroup(pid).catch(() => {});
+  }
+
+  private clearCancels(): void {
+    for (const timer of this.cancels?.values() ?? []) clearTimeout(timer);
+    this.cancels = null;
   }
 
   // The server broke the protocol: nothing more it sends is read, and its group is stopped; its calls fail at once
@@ -197,7 +293,7 @@ export class GroupStdioTransport implements Transport {
       if (clipped.trim() === '') return;
       this.stderrTail.push(clipped);
       if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
-      this.options.onStderr?.(clipped);
+      if (this.logs(clipped.length)) this.options.onStderr?.(clipped);
     };
     child.stderr.on('data', (chunk: Buffer) => {
       const lines = (partial + decoder.write(chunk)).split(/\r?\n/);
@@ -205,6 +301,23 @@ export class GroupStdioTransport implements Transport {
       for (const line of lines) emit(line);
     });
     child.stderr.on('end', () => emit(partial + decoder.end()));
+  }
+
+  // Whether a line of stray output may be logged; when one may not, a note of what was left out follows within a second.
+  private logs(size: number): boolean {
+    if (this.budget.take(size)) return true;
+    if (!this.noteTimer) {
+      this.noteTimer = setTimeout(() => this.flushNote(), 1000);
+      this.noteTimer.unref?.();
+    }
+    return false;
+  }
+
+  private flushNote(): void {
+    clearTimeout(this.noteTimer);
+    this.noteTimer = undefined;
+    const note = this.budget.note();
+    if (note) this.options.onLeftOut?.(note);
   }
 
   private finishAfterDrain(): void {
@@ -220,6 +333,9 @@ export class GroupStdioTransport implements Transport {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
+    this.flushNote();
+    this.calls.clear();
+    this.clearCancels();
     this.pending = [];
     this.pendingBytes = 0;
     this.onclose?.();

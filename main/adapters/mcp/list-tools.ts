@@ -8,6 +8,11 @@ import { plainOptions } from './request-options';
 
 /** The most tools one server may register: past this its list is cut, with a warning. */
 export const MAX_TOOLS_PER_SERVER = 2000;
+/**
+ * How large the tool definitions of one server may be together, as JSON (docs/robustness.md, "Limits on untrusted
+ * structures"): each may be 512 KiB, so 2,000 of them were a gigabyte held, compiled and indexed.
+ */
+export const MAX_LISTING_BYTES = 16 * 1024 * 1024;
 
 /** The longest tool name a server may use (the registered name is cut to 64 anyway; this keeps runaways out). */
 export const MAX_REMOTE_NAME_LENGTH = 1024;
@@ -32,6 +37,7 @@ export async function listAllTools(client: Client, budgetMs: number): Promise<To
   const deadline = Date.now() + Math.max(1000, budgetMs);
   const listing: ToolListing = { tools: [], rejected: [] };
   let index = 0;
+  let bytes = 0;
   let cursor: string | undefined;
   do {
     // Read loosely, then tool by tool: the SDK's own schema fails the whole page on one bad tool.
@@ -53,8 +59,22 @@ export async function listAllTools(client: Client, budgetMs: number): Promise<To
         return finish(client, listing);
       }
       const read = readTool(item, index++);
-      if ('reason' in read) listing.rejected.push(read);
-      else listing.tools.push(read);
+      if ('reason' in read) {
+        listing.rejected.push(read);
+        continue;
+      }
+      // Within its limits, so its JSON is bounded and safe to make.
+      bytes += JSON.stringify(read).length;
+      if (bytes > MAX_LISTING_BYTES) {
+        listing.rejected.push({
+          name: null,
+          index: index - 1,
+          step: 'limits',
+          reason: `the server's tool definitions are more than ${MAX_LISTING_BYTES / (1024 * 1024)} MiB together; "${read.name}" and the tools after it are not registered`,
+        });
+        return finish(client, listing);
+      }
+      listing.tools.push(read);
     }
     cursor = page.nextCursor;
   } while (cursor);

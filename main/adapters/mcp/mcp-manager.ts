@@ -1,4 +1,5 @@
 // Every MCP server of mcp.json as a tool source: connected in parallel, each with a visible state (docs/tools.md, "MCP servers").
+import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolLogger } from '../../../tools/sdk/types';
 import { Emitter } from '../../core/emitter';
@@ -29,7 +30,11 @@ export interface McpManagerOptions {
   groups?: ProcessGroups;
   /** For `$VAR` expansion (default process.env). */
   env?: NodeJS.ProcessEnv;
-  /** Working directory of stdio servers. */
+  /**
+   * Working directory of stdio servers; by default the folder of mcp.json, never the workspace: a repository's
+   * planted module or package would run in place of the server mcp.json names (docs/security.md, "MCP servers start
+   * next to mcp.json").
+   */
   cwd?: string;
   /** HTTP client timeouts for a call limit (default: the limit plus a minute). */
   httpTimeouts?: (limitMs: number) => HttpClientTimeouts;
@@ -144,7 +149,7 @@ export class McpManager {
           log,
           getSecret: this.options.getSecret,
           env: this.options.env ?? process.env,
-          cwd: this.options.cwd,
+          cwd: this.options.cwd ?? path.dirname(this.options.configPath),
           groups: this.options.groups,
           onSecret: (name, value) => this.options.redactor?.add(name, value),
           httpTimeouts: this.options.httpTimeouts ?? httpTimeoutsFor,

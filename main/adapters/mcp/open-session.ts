@@ -30,6 +30,8 @@ export interface AttemptHooks {
   prepare: (client: Client) => void;
   onSecret: (name: string, value: string) => void;
   onUnsetVar: (name: string) => void;
+  /** The server finished a call after it was cancelled (connect.ts). */
+  onLateAnswer?: (afterMs: number) => void;
 }
 
 /** Opens a session and lists its tools; on any failure the session is closed and the error thrown. */
@@ -48,6 +50,11 @@ export async function openSession(
   const session = await connectSession({
     server: config.name,
     endpoint,
+    // docs/secrets.md: the record of the server's process group is persisted, so it shows `${secret:NAME}`, not the value.
+    label:
+      config.endpoint.kind === 'stdio'
+        ? [config.endpoint.command, ...config.endpoint.args].join(' ')
+        : undefined,
     connectTimeoutMs: config.connectTimeoutMs,
     httpTimeouts: deps.httpTimeouts(config.timeoutMs),
     env: deps.env,
@@ -57,6 +64,7 @@ export async function openSession(
     clientInfo: deps.clientInfo,
     signal: hooks.signal,
     prepare: hooks.prepare,
+    onLateAnswer: hooks.onLateAnswer,
   });
   try {
     return {

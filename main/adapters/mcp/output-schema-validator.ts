@@ -4,6 +4,7 @@
 import { Ajv } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { linearRegExp } from '../../core/linear-regexp';
 import type {
   JsonSchemaType,
   JsonSchemaValidator,
@@ -25,6 +26,8 @@ export class GuardedOutputValidator implements jsonSchemaValidator {
     allErrors: true,
     addUsedSchema: false,
     logger: false,
+    // docs/security.md, "A hostile MCP server": the server's own patterns match in linear time.
+    code: { regExp: linearRegExp },
   });
   private readonly inner: AjvJsonSchemaValidator;
 

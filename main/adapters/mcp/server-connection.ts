@@ -11,6 +11,7 @@ import { describeError } from './call-errors';
 import type { McpServerConfig } from './config-types';
 import type { McpSession } from './connect';
 import { isConnectionLost } from './connection-loss';
+import { clipLogged, LogBudget } from './log-budget';
 import type { ToolListing } from './list-tools';
 import { listAllTools } from './list-tools';
 import type { SessionDeps } from './open-session';
@@ -46,6 +47,11 @@ export class ServerConnection {
   private refreshQueued = false;
   private attemptAbort: AbortController | null = null;
   private stopped = false;
+  /** What of the transport's errors reaches the log (a server can provoke one per message it sends). */
+  private readonly errorBudget = new LogBudget();
+  private errorNoteTimer: NodeJS.Timeout | undefined;
+  /** Calls the server finished after they were cancelled (late-answers.ts), and the last one's delay. */
+  private lateAnswers = { count: 0, afterMs: 0 };
 
   constructor(
     private readonly config: McpServerConfig,
@@ -89,7 +95,12 @@ export class ServerConnection {
       endpoint: this.config.endpoint.kind,
       state: { ...this.state },
       tools: this.tools.names(),
-      warnings: [...this.configWarnings, ...this.connectWarnings, ...this.tools.refused()],
+      warnings: [
+        ...this.configWarnings,
+        ...this.connectWarnings,
+        ...this.tools.refused(),
+        ...this.lateAnswerWarning(),
+      ],
     };
   }
 
@@ -118,6 +129,7 @@ export class ServerConnection {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.errorNoteTimer);
     await this.closeSession();
     this.tools.clear();
   }
@@ -139,6 +151,7 @@ export class ServerConnection {
         },
         onUnsetVar: (name) =>
           this.connectWarnings.add(`environment variable ${name} is not set; it expands to ""`),
+        onLateAnswer: (afterMs) => this.lateAnswer(afterMs),
       });
       if (generation !== this.generation || this.stopped) {
         await session.close().catch(() => {});
@@ -166,22 +179,64 @@ export class ServerConnection {
     client.onclose = () => {
       // Before the session is set, connect() itself sees the failure and reports it.
       if (generation !== this.generation || this.stopped || this.session?.client !== client) return;
-      this.lost(this.session.exitReason() ?? this.lastLoss ?? 'closed the connection');
+      const session = this.session;
+      this.lost(session.exitReason() ?? this.lastLoss ?? 'closed the connection', session.restartNow());
     };
     client.onerror = (error) => {
       // While connecting, the attempt's own failure reports the error; a stale session's errors are noise.
       if (generation !== this.generation || this.stopped || this.state.status !== 'ready') return;
       if (this.session?.kind !== 'stdio' && isConnectionLost(error)) {
         // HTTP has no process to watch: closing the session fails the in-flight calls and triggers onclose.
-        this.lastLoss = `lost the connection (${describeError(error)})`;
+        this.lastLoss = `lost the connection (${clipLogged(describeError(error))})`;
         void this.session?.close().catch(() => {});
         return;
       }
-      this.deps.log.warn('mcp transport error', { server: this.config.name, error: describeError(error) });
+      this.logTransportError(error);
     };
   }
 
-  private lost(reason: string): void {
+  // docs/security.md, "A hostile MCP server": the SDK reports each message it cannot place (progress for an unknown
+  // token, an answer to no request) as an error quoting the whole message, so a server could write the log at will.
+  private logTransportError(error: unknown): void {
+    const text = clipLogged(describeError(error));
+    if (this.errorBudget.take(text.length)) {
+      this.deps.log.warn('mcp transport error', { server: this.config.name, error: text });
+      return;
+    }
+    if (this.errorNoteTimer) return;
+    this.errorNoteTimer = setTimeout(() => {
+      this.errorNoteTimer = undefined;
+      const note = this.errorBudget.note('message');
+      if (note) this.deps.log.warn('mcp server messages not logged', { server: this.config.name, note });
+    }, 1000);
+    this.errorNoteTimer.unref?.();
+  }
+
+  // docs/dispatch.md, "MCP requests": the person was told the call stopped; it did not, and they must hear of it.
+  private lateAnswer(afterMs: number): void {
+    this.lateAnswers = { count: this.lateAnswers.count + 1, afterMs };
+    this.deps.log.warn('mcp server finished a cancelled call', {
+      server: this.config.name,
+      afterMs: Math.round(afterMs),
+    });
+    this.changes.emit(this.view());
+  }
+
+  private lateAnswerWarning(): string[] {
+    const { count, afterMs } = this.lateAnswers;
+    if (count === 0) return [];
+    const times = count === 1 ? '' : `, ${count} times so far`;
+    const why =
+      this.config.endpoint.kind === 'http'
+        ? 'over HTTP a cancel can only be asked for, not enforced'
+        : 'its result came before it could be stopped';
+    return [
+      `finished a call after it was cancelled (its result came ${(afterMs / 1000).toFixed(1)} s after the cancel${times}): what the call did happened; ${why}`,
+    ];
+  }
+
+  /** The session ended; `restart`: stopped on purpose (it ignored a cancel), so start again at once. */
+  private lost(reason: string, restart = false): void {
     // Events of the dead session (its transport's last errors) no longer concern this server.
     this.generation++;
     this.lastLoss = reason;
@@ -196,12 +251,14 @@ export class ServerConnection {
     });
     const wasStable =
       this.state.status === 'ready' && Date.now() - this.state.since >= this.deps.backoff.stableMs;
-    this.attempt = wasStable ? 1 : this.attempt + 1;
-    this.scheduleRetry(reason);
+    // A restart after an ignored cancel is no crash: every cancel may cost one, never a growing wait or giving up.
+    this.attempt = wasStable || restart ? 1 : this.attempt + 1;
+    this.scheduleRetry(reason, restart ? 0 : undefined);
   }
 
   private failed(error: unknown, retrying: boolean): void {
-    const reason = error instanceof ToolError ? error.message : describeError(error);
+    // A server's own words (an error answer to initialize can be megabytes) become the state the person reads.
+    const reason = clipLogged(error instanceof ToolError ? error.message : describeError(error));
     if (retrying && !(error instanceof CredentialError)) {
       this.attempt += 1;
       return this.scheduleRetry(reason);
@@ -211,7 +268,7 @@ export class ServerConnection {
     } else this.setState({ status: 'failed', reason });
   }
 
-  private scheduleRetry(reason: string): void {
+  private scheduleRetry(reason: string, delayMs?: number): void {
     const { maxAttempts } = this.deps.backoff;
     if (this.attempt > maxAttempts) {
       return this.setState({
@@ -219,7 +276,7 @@ export class ServerConnection {
         reason: `gave up after ${maxAttempts} reconnect attempts: ${reason}`,
       });
     }
-    const delay = retryDelay(this.deps.backoff, this.attempt);
+    const delay = delayMs ?? retryDelay(this.deps.backoff, this.attempt);
     this.setState({ status: 'reconnecting', reason, attempt: this.attempt, retryAt: Date.now() + delay });
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => void this.connect(true), delay);
@@ -251,7 +308,7 @@ export class ServerConnection {
         } catch (error) {
           this.deps.log.warn('mcp tools/list after list_changed failed', {
             server: this.config.name,
-            error: describeError(error),
+            error: clipLogged(describeError(error)),
           });
         }
       })
