@@ -1,5 +1,6 @@
 // The site of a call with a URL, which chat grants and suggested rules are scoped to.
 import type { CanonicalArgument } from './canonical-argument';
+import { runsOtherPrograms } from './shell-words';
 import { addressesIn } from './word-address';
 
 /**
@@ -48,7 +49,8 @@ export function urlArgument(args: Record<string, unknown>): { key: 'url' | 'targ
 
 /**
  * What a chat grant covers besides the tool: for a call with a URL its site; for a command line the program it runs
- * and every address its words name, with a scheme or without (`npm …`, `curl … https://api.x`, `curl … evil.com/c`). So "allow for this chat" on `npm test` covers
+ * and every address its words name, with a scheme or without (`npm …`, `curl … https://api.x`, `curl … evil.com/c`);
+ * for a wrapper or a shell (`timeout 60 …`, `env A=1 …`, `sh -c '…'`), the exact line. So "allow for this chat" on `npm test` covers
  * `npm run build` but never `curl` sending the workspace away with the network a grant brings, and one on `curl` to
  * an API never covers `curl` or `git push` to a stranger's address; null (the whole tool) for anything else.
  */
@@ -72,5 +74,10 @@ export function grantReach(args: Record<string, unknown>, canonical: CanonicalAr
   const argv = canonical.kind === 'command' ? canonical.reading.argv : null;
   if (!argv || argv.length === 0) return { kind: 'tool' };
   const [program = '', ...rest] = argv;
-  return { kind: 'program', program, sites: [...new Set(rest.flatMap((word) => addressesIn(word)))].sort() };
+  const sites = [...new Set(rest.flatMap((word) => addressesIn(word)))].sort();
+  // A wrapper or a shell runs whatever its words say: a grant for `timeout` or `sh` would cover any program, so
+  // it covers exactly the line the person saw.
+  if (runsOtherPrograms(program) && canonical.kind === 'command' && canonical.reading.normal !== null)
+    return { kind: 'program', program: canonical.reading.normal, sites };
+  return { kind: 'program', program, sites };
 }

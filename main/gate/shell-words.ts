@@ -32,6 +32,17 @@ const WRAPPERS = new Set([
   'watch',
   'xargs',
   'strace',
+  'ltrace',
+  'stdbuf',
+  'setsid',
+  'chrt',
+  'taskset',
+  'flock',
+  'unbuffer',
+  'chroot',
+  'nsenter',
+  'runuser',
+  'su',
   'then',
   'do',
   'else',
@@ -42,6 +53,15 @@ const WRAPPERS = new Set([
   '!',
 ]);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'busybox']);
+
+/**
+ * Whether a program runs another program or a command line given in its own arguments (`timeout 60 npm test`,
+ * `env CI=1 …`, `sh -c '…'`): what it does is decided by those words, not by its name.
+ */
+export function runsOtherPrograms(program: string): boolean {
+  const base = basename(program);
+  return WRAPPERS.has(base) || SHELLS.has(base);
+}
 
 /** The words a command line may run as commands: the first of each simple command, every word after a wrapper (`sudo -u root cat`), and inside `sh -c`. */
 export function commandWords(line: string): string[] {

