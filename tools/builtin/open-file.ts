@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { requireProcesses } from './command-runner';
 import { launcherReason } from './open-launchers';
+import { programOutside } from '../sdk/program-path';
 import { defineTool, ToolError } from '../sdk/types';
 import { requiredString } from '../sdk/workspace-path';
 
@@ -48,7 +49,17 @@ export const openFileTool = defineTool({
   handler: async (args, ctx) => {
     const target = await resolveTarget(requiredString(args.target, 'target', '"report.pdf"'), ctx.workspace);
     const port = requireProcesses(ctx);
-    const { command, args: commandArgs, env } = opener(target);
+    const chosen = opener(target);
+    // Found on PATH, but never in the workspace: a repository's `bin/xdg-open` would run unconfined instead.
+    const command = programOutside(chosen.command, ctx.workspace, process.env.PATH);
+    if (command === null) {
+      throw new ToolError(
+        'opener_missing',
+        `cannot open files here: ${chosen.command} was not found on PATH outside the workspace; install it ` +
+          `(xdg-open is in xdg-utils) or set ${OPEN_COMMAND_ENV} to a program that opens files`,
+      );
+    }
+    const { args: commandArgs, env } = chosen;
     const cwd = await fs.stat(ctx.workspace).then(
       (stat) => (stat.isDirectory() ? ctx.workspace : os.tmpdir()),
       () => os.tmpdir(),
