@@ -33,6 +33,9 @@ describe('grantScope', () => {
     expect(command('env CI=1 npm test')).not.toBe(command('env CI=1 npm run x'));
     expect(command("sh -c 'npm test'")).not.toBe(command("sh -c 'node x.js'"));
     expect(command('npm test')).toBe(command('npm run build'));
+    expect(command('npm test')).not.toBe(command("npm exec -c 'node -e 1'"));
+    expect(command('npx prettier --check .')).not.toBe(command('npx evil-package'));
+    expect(command('pnpm --silent dlx a')).not.toBe(command('pnpm --silent dlx b'));
   });
 
   it('takes the site of a URL call', () => {

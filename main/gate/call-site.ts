@@ -50,7 +50,7 @@ export function urlArgument(args: Record<string, unknown>): { key: 'url' | 'targ
 /**
  * What a chat grant covers besides the tool: for a call with a URL its site; for a command line the program it runs
  * and every address its words name, with a scheme or without (`npm …`, `curl … https://api.x`, `curl … evil.com/c`);
- * for a wrapper or a shell (`timeout 60 …`, `env A=1 …`, `sh -c '…'`), the exact line. So "allow for this chat" on `npm test` covers
+ * for a wrapper, a shell or a package runner (`timeout 60 …`, `env A=1 …`, `sh -c '…'`, `npm exec …`), the exact line. So "allow for this chat" on `npm test` covers
  * `npm run build` but never `curl` sending the workspace away with the network a grant brings, and one on `curl` to
  * an API never covers `curl` or `git push` to a stranger's address; null (the whole tool) for anything else.
  */
@@ -77,7 +77,7 @@ export function grantReach(args: Record<string, unknown>, canonical: CanonicalAr
   const sites = [...new Set(rest.flatMap((word) => addressesIn(word)))].sort();
   // A wrapper or a shell runs whatever its words say: a grant for `timeout` or `sh` would cover any program, so
   // it covers exactly the line the person saw.
-  if (runsOtherPrograms(program) && canonical.kind === 'command' && canonical.reading.normal !== null)
+  if (runsOtherPrograms(argv) && canonical.kind === 'command' && canonical.reading.normal !== null)
     return { kind: 'program', program: canonical.reading.normal, sites };
   return { kind: 'program', program, sites };
 }
