@@ -36,6 +36,7 @@ describe('grantScope', () => {
     expect(command('npm test')).not.toBe(command("npm exec -c 'node -e 1'"));
     expect(command('npx prettier --check .')).not.toBe(command('npx evil-package'));
     expect(command('pnpm --silent dlx a')).not.toBe(command('pnpm --silent dlx b'));
+    expect(command('npm test')).not.toBe(command("npm pkg set 'scripts.test=node x.js'"));
   });
 
   it('takes the site of a URL call', () => {

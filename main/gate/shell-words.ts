@@ -56,12 +56,14 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'busybox']);
 
 // Package runners: they fetch or find a program by the name in their words and run it (`npx pkg`, `uvx tool`).
 const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'pipx']);
-// Package managers whose subcommand runs any command line or package (`npm exec -c '…'`, `pnpm dlx pkg`).
+// Package managers whose subcommand runs any command line or package (`npm exec -c '…'`, `pnpm dlx pkg`, `npm init
+// <initializer>` is `npm exec create-<initializer>`), or rewrites the scripts and config the others run (`npm pkg set
+// scripts.test=…`, `npm config set script-shell=…`).
 const RUNNING_SUBCOMMANDS: Record<string, readonly string[]> = {
-  npm: ['exec', 'x'],
-  pnpm: ['exec', 'dlx'],
-  yarn: ['exec', 'dlx'],
-  bun: ['x', 'exec'],
+  npm: ['exec', 'x', 'init', 'create', 'innit', 'pkg', 'set-script', 'config', 'c'],
+  pnpm: ['exec', 'dlx', 'create', 'pkg', 'config'],
+  yarn: ['exec', 'dlx', 'create', 'config'],
+  bun: ['x', 'exec', 'create', 'init'],
 };
 
 /**
