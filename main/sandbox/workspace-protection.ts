@@ -13,6 +13,7 @@ import {
   SYSTEM_AUTORUN_DIRS,
   within,
 } from '../../tools/sdk/protected-names';
+import { hooksPathOf } from '../../tools/sdk/hooks-path';
 
 // The protected names are the one list the safe writer also refuses (tools/sdk/protected-names.ts).
 const FILES = new Set(PROTECTED_FILES.map((name) => name.toLowerCase()));
@@ -81,8 +82,13 @@ export async function scanWorkspace(
         const full = path.join(dir, entry.name);
         if (entry.name === '.git') {
           repositories.push(full);
-          if (entry.isDirectory()) for (const file of await gitControlFiles(full)) readOnly.add(file);
-          else readOnly.add(full);
+          if (entry.isDirectory()) {
+            for (const file of await gitControlFiles(full)) readOnly.add(file);
+            // Hooks the repository's config moved into the work tree (core.hooksPath): as read-only as .git/hooks.
+            const hooks = hooksPathOf(full, dir);
+            if (hooks !== null && within(hooks, workspace) && path.resolve(hooks) !== path.resolve(workspace))
+              readOnly.add(hooks);
+          } else readOnly.add(full);
           continue;
         }
         // Compared case-insensitively, as macOS and Windows file systems read names.

@@ -12,6 +12,7 @@ import {
   protectedPartsReason,
   within,
 } from './protected-names';
+import { hooksPathAbove } from './hooks-path';
 import { ToolError } from './types';
 
 /**
@@ -28,6 +29,7 @@ export function protectedWriteError(
     protectedPartsReason(textParts) ??
     protectedPartsReason(realTarget.split(path.sep).filter(Boolean)) ??
     appFolderReason(realTarget) ??
+    hooksFolderReason(realTarget) ??
     autorunReason(realTarget, homes) ??
     commandFolderReason(realTarget, commandFolders(homes, process.env.PATH));
   if (reason === null) return null;
@@ -76,6 +78,14 @@ function appFolderReason(target: string): string | null {
       return `${target} is in ${path.join(folder, entry)}, this app's own files (AGENVOY_HOME: its MCP servers, tools, rules and secrets)`;
   }
   return null;
+}
+
+// A repository whose config moved its hooks into the work tree (core.hooksPath): git runs what is written there.
+function hooksFolderReason(target: string): string | null {
+  const hooks = hooksPathAbove(target);
+  return hooks !== null && within(target, hooks)
+    ? `${target} is in ${hooks}, the folder git runs hooks from (core.hooksPath of its repository)`
+    : null;
 }
 
 // The home folder as the environment names it and where it really is.
