@@ -10,6 +10,7 @@ import { readArgumentInput } from './argument-input';
 import { lintFindings, printFindings } from './lint-report';
 import { cliGate } from './terminal-approval';
 import { callFailed, outcomeLine } from './human-text';
+import { terminalText } from './terminal-text';
 import { policyGate } from '../core/gate-port';
 import { withCore } from './with-core';
 
@@ -54,15 +55,20 @@ export async function call(argv: string[], io: CliIo): Promise<number> {
         { id: 'cli_1', name, ...request },
         { chatId: 'cli', workspace, signal: controller.signal },
       );
+      // Human output is for a terminal: what a repository or a tool wrote (a commit message, a script's output) shows
+      // its control sequences as escapes, so it cannot set the clipboard or repaint the screen (docs/security.md).
       if (values.json) io.stdout(JSON.stringify(outcome) + '\n');
-      else if (outcome.outcome === 'ok')
-        io.stdout(outcome.text.endsWith('\n') ? outcome.text : outcome.text + '\n');
-      else
+      else if (outcome.outcome === 'ok') {
+        const text = terminalText(outcome.text);
+        io.stdout(text.endsWith('\n') ? text : text + '\n');
+      } else
         io.stderr(
-          outcomeLine(
-            outcome.outcome,
-            outcomeText(outcome),
-            outcome.outcome === 'error' ? outcome.code : undefined,
+          terminalText(
+            outcomeLine(
+              outcome.outcome,
+              outcomeText(outcome),
+              outcome.outcome === 'error' ? outcome.code : undefined,
+            ),
           ) + '\n',
         );
       // A command that ran and failed is an ok outcome for the model, but a failure for the shell that called us.
