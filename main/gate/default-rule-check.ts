@@ -8,6 +8,7 @@ import type { CanonicalArgument } from './canonical-argument';
 import { operandHazard } from './default-rule-operands';
 import { gitConfigHazard } from './git-config-check';
 import { gitRepository } from './git-repository-check';
+import { printsContents, secretFileInHistory } from './git-secret-files';
 import { isInside } from './real-path';
 import type { DefaultRule } from './rule-types';
 
@@ -45,7 +46,8 @@ export async function defaultRuleHazard(
   if (outside) return outside;
   const hazard = await gitConfigHazard(place.cwd, place.workspace);
   if (hazard) return `${hazard}; the default read-only rule does not cover git here`;
-  return null;
+  // A committed .env stays in git's objects, which the sandbox cannot hide: printing contents asks when there is one.
+  return printsContents(argv) ? secretFileInHistory(place.cwd) : null;
 }
 
 // The first PATH entry that is, as written or through its links, the real workspace or a folder inside it.
