@@ -36,6 +36,7 @@ import { SecretStore } from './secrets/secret-store';
 import { TrustedFolders } from './core/trust/trusted-folders';
 import { sensitiveOptions } from './gate/sensitive-paths';
 import { RuntimeSandbox } from './sandbox/runtime-sandbox';
+import { protectAppFolder } from '../tools/sdk/protected-write';
 
 /** What a host passes in. */
 export interface CoreOptions {
@@ -148,6 +149,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     semantic,
   );
   const groups = new ProcessGroups();
+  // No file-writing tool writes in $AGENVOY_HOME, wherever it is (docs/security.md, "Files the tools write").
+  const unprotectAppFolder = protectAppFolder(paths.home);
   const sandbox =
     options.sandbox === undefined
       ? new RuntimeSandbox({
@@ -250,6 +253,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await tasks.cancelAll();
       await groups.killAll();
       await sandbox?.close();
+      unprotectAppFolder();
     },
   };
 }

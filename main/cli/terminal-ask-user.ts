@@ -38,7 +38,13 @@ function renderQuestion(q: Question): string {
   // The model wrote the question and its options: no control sequence of theirs reaches the terminal.
   const options = q.options.map((o, i) => `  ${i + 1}. ${terminalText(o)}\n`).join('');
   const hint = q.kind === 'single' ? ' (number)' : q.kind === 'multiple' ? ' (numbers, comma-separated)' : '';
-  return `\n? ${terminalText(q.prompt)}\n${options}> ${hint ? hint.trim() + ': ' : ''}`;
+  // Every line of it is marked as the model's, so no line can pass for the app's own prompt (the masked secret
+  // prompt, an approval) and ask for a key in plain text (docs/security.md, "What the person sees").
+  const prompt = terminalText(q.prompt)
+    .split('\n')
+    .map((line) => `  │ ${line}`)
+    .join('\n');
+  return `\n? The model asks (your answer goes to the model; never type a password or key here):\n${prompt}\n${options}> ${hint ? hint.trim() + ': ' : ''}`;
 }
 
 function parseAnswer(q: Question, line: string): string | string[] {

@@ -10,9 +10,9 @@ import { readArgumentInput } from './argument-input';
 import { lintFindings, printFindings } from './lint-report';
 import { cliGate } from './terminal-approval';
 import { callFailed, outcomeLine } from './human-text';
+import { terminalText } from './terminal-text';
 import { policyGate } from '../core/gate-port';
 import { withCore } from './with-core';
-import { terminalText } from './terminal-text';
 
 /** `tools lint [--dir DIR] [--json]`. */
 export async function lint(argv: string[], io: CliIo): Promise<number> {

@@ -10,9 +10,17 @@ import type { TrustedFolder } from '../core/trust/trust-file';
 import { realFolder, retrustReason, TrustedFolders, TrustError } from '../core/trust/trusted-folders';
 import type { CliIo } from './io';
 import { UsageError } from './io';
+import { terminalText } from './terminal-text';
 
 /** Runs a `trust` sub-command; resolves to the exit status. */
-export async function trustCommand(argv: string[], io: CliIo): Promise<number> {
+export async function trustCommand(argv: string[], raw: CliIo): Promise<number> {
+  // Folder and file names come from the repository being trusted: control sequences in them show as escapes (JSON
+  // output has none left to escape), so none reaches the terminal while the person decides (docs/security.md).
+  const io: CliIo = {
+    ...raw,
+    stdout: (text) => raw.stdout(terminalText(text)),
+    stderr: (text) => raw.stderr(terminalText(text)),
+  };
   const [sub, ...rest] = argv;
   const store = TrustedFolders.inDesktop(agenvoyPaths(agenvoyHome(io.env)).desktop);
   try {

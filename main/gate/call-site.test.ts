@@ -27,6 +27,18 @@ describe('grantScope', () => {
     expect(command('echo $(cat x)')).toBeNull();
   });
 
+  it('keeps a wrapper or a shell to the exact line, since its words choose the program', () => {
+    expect(command('timeout 60 npm test')).toBe(command("timeout 60 'npm' test"));
+    expect(command('timeout 60 npm test')).not.toBe(command('timeout 60 node -e 1'));
+    expect(command('env CI=1 npm test')).not.toBe(command('env CI=1 npm run x'));
+    expect(command("sh -c 'npm test'")).not.toBe(command("sh -c 'node x.js'"));
+    expect(command('npm test')).toBe(command('npm run build'));
+    expect(command('npm test')).not.toBe(command("npm exec -c 'node -e 1'"));
+    expect(command('npx prettier --check .')).not.toBe(command('npx evil-package'));
+    expect(command('pnpm --silent dlx a')).not.toBe(command('pnpm --silent dlx b'));
+    expect(command('npm test')).not.toBe(command("npm pkg set 'scripts.test=node x.js'"));
+  });
+
   it('takes the site of a URL call', () => {
     expect(scope('fetch_page', { url: 'https://docs.python.org/3/' })).toBe('https://docs.python.org');
     expect(scope('open_file', { target: 'https://evil.example/?d=1' })).toBe('https://evil.example');

@@ -1,5 +1,7 @@
 // The site of a call with a URL, which chat grants and suggested rules are scoped to.
 import type { CanonicalArgument } from './canonical-argument';
+import { runsOtherPrograms } from './shell-words';
+import { addressesIn } from './word-address';
 
 /**
  * The site a call's URL (`url`, or open_file's `target`) goes to (`https://docs.python.org`); null when it has none or it is no plain
@@ -47,7 +49,8 @@ export function urlArgument(args: Record<string, unknown>): { key: 'url' | 'targ
 
 /**
  * What a chat grant covers besides the tool: for a call with a URL its site; for a command line the program it runs
- * and every site its words name (`npm …`, `curl … https://api.x`). So "allow for this chat" on `npm test` covers
+ * and every address its words name, with a scheme or without (`npm …`, `curl … https://api.x`, `curl … evil.com/c`);
+ * for a wrapper, a shell or a package runner (`timeout 60 …`, `env A=1 …`, `sh -c '…'`, `npm exec …`), the exact line. So "allow for this chat" on `npm test` covers
  * `npm run build` but never `curl` sending the workspace away with the network a grant brings, and one on `curl` to
  * an API never covers `curl` or `git push` to a stranger's address; null (the whole tool) for anything else.
  */
@@ -58,23 +61,11 @@ export function grantScope(args: Record<string, unknown>, canonical: CanonicalAr
   return reach.kind === 'program' ? JSON.stringify([reach.program, ...reach.sites]) : null;
 }
 
-// The site of a URL written somewhere in a word (`--url=https://x/`, `https://x/y`), if any.
-function siteIn(word: string): string[] {
-  const found = /[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/i.exec(word);
-  if (!found) return [];
-  try {
-    const url = new URL(found[0]);
-    return [`${url.protocol}//${url.host}`];
-  } catch {
-    return [found[0]];
-  }
-}
-
 /** What "allow for this chat" covers, in a form the prompt and the dialog can name. */
 export type GrantReach =
   { kind: 'site'; site: string } | { kind: 'program'; program: string; sites: string[] } | { kind: 'tool' };
 
-/** grantScope in words for the person: the site, the program (and the sites its words name), or the whole tool. */
+/** grantScope in words for the person: the site, the program (and the addresses its words name), or the whole tool. */
 export function grantReach(args: Record<string, unknown>, canonical: CanonicalArgument): GrantReach {
   if (urlArgument(args)) {
     const site = callSite(args);
@@ -83,5 +74,10 @@ export function grantReach(args: Record<string, unknown>, canonical: CanonicalAr
   const argv = canonical.kind === 'command' ? canonical.reading.argv : null;
   if (!argv || argv.length === 0) return { kind: 'tool' };
   const [program = '', ...rest] = argv;
-  return { kind: 'program', program, sites: [...new Set(rest.flatMap((word) => siteIn(word)))].sort() };
+  const sites = [...new Set(rest.flatMap((word) => addressesIn(word)))].sort();
+  // A wrapper or a shell runs whatever its words say: a grant for `timeout` or `sh` would cover any program, so
+  // it covers exactly the line the person saw.
+  if (runsOtherPrograms(argv) && canonical.kind === 'command' && canonical.reading.normal !== null)
+    return { kind: 'program', program: canonical.reading.normal, sites };
+  return { kind: 'program', program, sites };
 }

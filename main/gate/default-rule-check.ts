@@ -2,11 +2,14 @@
 // workspace could stand in for `ls` or `git`, operands that lead outside the workspace, a folder where git finds no
 // repository of the workspace's own (`git diff` then compares any files directly), and a repository whose config
 // makes git start a program.
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { CanonicalArgument } from './canonical-argument';
 import { operandHazard } from './default-rule-operands';
 import { gitConfigHazard } from './git-config-check';
 import { gitRepository } from './git-repository-check';
+import { printsContents, secretFileInHistory } from './git-secret-files';
+import { isInside } from './real-path';
 import type { DefaultRule } from './rule-types';
 
 /** Why a call the default rule `rule` matched must still ask (the reason goes in the prompt), or null. */
@@ -23,6 +26,11 @@ export async function defaultRuleHazard(
   // An empty or relative entry searches the working folder: a file named `git` there would run instead.
   if (entries.some((entry) => !path.isAbsolute(entry)))
     return 'PATH has an empty or relative entry, so a program in the workspace could run in place of the command';
+  // So does an absolute one inside the workspace (direnv's `PATH_add bin`, `$PWD/node_modules/.bin`): the
+  // repository's own `bin/git` would run under a rule that promised git.
+  const planted = await entryInside(entries, place.workspace);
+  if (planted)
+    return `PATH has ${planted}, a folder inside the workspace, so a program of the workspace could run in place of the command`;
   const operands = rule.operands?.(argv) ?? [];
   if (argv[0] !== 'git') return operandHazard(operands, { place, home });
   const repository = await gitRepository(place.cwd, place.workspace);
@@ -38,5 +46,15 @@ export async function defaultRuleHazard(
   if (outside) return outside;
   const hazard = await gitConfigHazard(place.cwd, place.workspace);
   if (hazard) return `${hazard}; the default read-only rule does not cover git here`;
+  // A committed .env stays in git's objects, which the sandbox cannot hide: printing contents asks when there is one.
+  return printsContents(argv) ? secretFileInHistory(place.cwd) : null;
+}
+
+// The first PATH entry that is, as written or through its links, the real workspace or a folder inside it.
+async function entryInside(entries: readonly string[], workspace: string): Promise<string | null> {
+  for (const entry of entries) {
+    const readings = [path.resolve(entry), await fs.realpath(entry).catch(() => null)];
+    if (readings.some((reading) => reading !== null && isInside(reading, workspace))) return entry;
+  }
   return null;
 }

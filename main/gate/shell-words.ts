@@ -32,6 +32,17 @@ const WRAPPERS = new Set([
   'watch',
   'xargs',
   'strace',
+  'ltrace',
+  'stdbuf',
+  'setsid',
+  'chrt',
+  'taskset',
+  'flock',
+  'unbuffer',
+  'chroot',
+  'nsenter',
+  'runuser',
+  'su',
   'then',
   'do',
   'else',
@@ -42,6 +53,29 @@ const WRAPPERS = new Set([
   '!',
 ]);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'busybox']);
+
+// Package runners: they fetch or find a program by the name in their words and run it (`npx pkg`, `uvx tool`).
+const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'pipx']);
+// Package managers whose subcommand runs any command line or package (`npm exec -c '…'`, `pnpm dlx pkg`, `npm init
+// <initializer>` is `npm exec create-<initializer>`), or rewrites the scripts and config the others run (`npm pkg set
+// scripts.test=…`, `npm config set script-shell=…`).
+const RUNNING_SUBCOMMANDS: Record<string, readonly string[]> = {
+  npm: ['exec', 'x', 'init', 'create', 'innit', 'pkg', 'set-script', 'config', 'c'],
+  pnpm: ['exec', 'dlx', 'create', 'pkg', 'config'],
+  yarn: ['exec', 'dlx', 'create', 'config'],
+  bun: ['x', 'exec', 'create', 'init'],
+};
+
+/**
+ * Whether an argv runs another program or a command line given in its own words (`timeout 60 npm test`,
+ * `env CI=1 …`, `sh -c '…'`, `npx pkg`, `npm exec -c '…'`): what it does is decided by those words, not by its name.
+ */
+export function runsOtherPrograms(argv: readonly string[]): boolean {
+  const base = basename(argv[0] ?? '');
+  if (WRAPPERS.has(base) || SHELLS.has(base) || PACKAGE_RUNNERS.has(base)) return true;
+  const subcommand = argv.slice(1).find((word) => !word.startsWith('-'));
+  return subcommand !== undefined && (RUNNING_SUBCOMMANDS[base]?.includes(subcommand) ?? false);
+}
 
 /** The words a command line may run as commands: the first of each simple command, every word after a wrapper (`sudo -u root cat`), and inside `sh -c`. */
 export function commandWords(line: string): string[] {

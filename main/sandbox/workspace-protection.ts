@@ -4,7 +4,16 @@
 // protected list from process.cwd(), which is not the workspace, so the sandbox passes this one instead.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { APP_TOOL_DIR, PROTECTED_DIRS, PROTECTED_FILES } from '../../tools/sdk/protected-names';
+import {
+  APP_TOOL_DIR,
+  commandFolders,
+  HOME_AUTORUN_DIRS,
+  PROTECTED_DIRS,
+  PROTECTED_FILES,
+  SYSTEM_AUTORUN_DIRS,
+  within,
+} from '../../tools/sdk/protected-names';
+import { hooksPathOf } from '../../tools/sdk/hooks-path';
 
 // The protected names are the one list the safe writer also refuses (tools/sdk/protected-names.ts).
 const FILES = new Set(PROTECTED_FILES.map((name) => name.toLowerCase()));
@@ -40,17 +49,21 @@ export interface WorkspaceScan {
 
 /**
  * Walks the workspace once. Protected names are protected where they exist, git control files of every
- * repository found, and this app's tools always; when the workspace is a home folder, missing start-up files too.
+ * repository found, and this app's tools always; when the workspace is a home folder, missing start-up files too;
+ * and, present or missing, every folder inside it from which programs start later or commands are found
+ * (`startupFolders`).
  */
 export async function scanWorkspace(
   workspace: string,
   homes: readonly string[] = [],
+  pathValue: string | undefined = process.env.PATH,
 ): Promise<WorkspaceScan> {
   const readOnly = new Set<string>(ALWAYS_PROTECTED.map((name) => path.join(workspace, name)));
   const secrets: string[] = [];
   const repositories: string[] = [];
   const isHome = homes.some((home) => path.resolve(home) === path.resolve(workspace));
   if (isHome) for (const name of PROTECTED_FILES) readOnly.add(path.join(workspace, name));
+  for (const folder of startupFolders(workspace, homes, pathValue)) readOnly.add(folder);
   let budget = SCAN_DIRS;
   let level = [workspace];
   // Breadth first, one level's folders read in parallel: no recursion, and the budget goes to shallow folders first.
@@ -69,8 +82,13 @@ export async function scanWorkspace(
         const full = path.join(dir, entry.name);
         if (entry.name === '.git') {
           repositories.push(full);
-          if (entry.isDirectory()) for (const file of await gitControlFiles(full)) readOnly.add(file);
-          else readOnly.add(full);
+          if (entry.isDirectory()) {
+            for (const file of await gitControlFiles(full)) readOnly.add(file);
+            // Hooks the repository's config moved into the work tree (core.hooksPath): as read-only as .git/hooks.
+            const hooks = hooksPathOf(full, dir);
+            if (hooks !== null && within(hooks, workspace) && path.resolve(hooks) !== path.resolve(workspace))
+              readOnly.add(hooks);
+          } else readOnly.add(full);
           continue;
         }
         // Compared case-insensitively, as macOS and Windows file systems read names.
@@ -83,6 +101,33 @@ export async function scanWorkspace(
     level = next;
   }
   return { readOnly: [...readOnly], secrets, repositories, truncated: level.length > 0 };
+}
+
+/**
+ * The folders inside `workspace` (a home folder, or one holding it) from which a program starts later, unconfined:
+ * a home's autostart, service, launcher and git-config folders (`HOME_AUTORUN_DIRS`), the PATH folders a login adds
+ * (`~/.local/bin`, `~/bin`), the absolute PATH entries and system autorun folders that lie inside it. The safe writer
+ * refuses the same places (tools/sdk/protected-write.ts). PATH entries inside a node_modules folder are the
+ * project's own (npm rewrites them on install) and stay writable.
+ */
+export function startupFolders(
+  workspace: string,
+  homes: readonly string[],
+  pathValue: string | undefined,
+): string[] {
+  const inside = homes.filter((home) => within(home, workspace));
+  const candidates = [
+    ...inside.flatMap((home) => HOME_AUTORUN_DIRS.map((dir) => path.join(home, dir))),
+    ...commandFolders(inside, pathValue).filter((folder) => !folder.split(path.sep).includes('node_modules')),
+    ...SYSTEM_AUTORUN_DIRS,
+  ];
+  return [
+    ...new Set(
+      candidates.filter(
+        (folder) => within(folder, workspace) && path.resolve(folder) !== path.resolve(workspace),
+      ),
+    ),
+  ];
 }
 
 // The control files of one .git folder that exist, and those of its submodules' and worktrees' git folders.

@@ -1,5 +1,6 @@
 // ask_user: questions to the user (free text, single or multiple choice), answered in a dialog or on the terminal.
 import type { Question } from '../sdk/chat-ports';
+import { credentialShape } from '../sdk/credential-shapes';
 import { defineTool, NO_TOOL_TIMEOUT, ToolError } from '../sdk/types';
 
 /** The ask_user built-in: no timeout, since a person answers. */
@@ -52,19 +53,35 @@ export const askUserTool = defineTool({
     const result = await port.ask(ctx.chatId, questions, ctx.signal);
     if (!result.answered)
       return `The user did not answer: ${result.reason}. Decide yourself and say what you assumed.`;
+    // A key pasted as an answer would be given to the model and kept in the chat's history: it is withheld, and the
+    // model is pointed at store_secret, whose masked prompt keeps it out of both (docs/security.md).
+    const withheld: string[] = [];
+    const answers: Record<string, string | string[]> = {};
+    for (const [id, answer] of Object.entries(result.answers)) {
+      const shape = credentialShape(Array.isArray(answer) ? answer.join('\n') : answer);
+      if (shape) withheld.push(shape);
+      answers[id] = shape ? `[withheld: the answer looked like ${shape}]` : answer;
+    }
+    const note =
+      withheld.length === 0
+        ? ''
+        : '\n\nAn answer looked like a credential and was not passed on: keys never go through ask_user. If a ' +
+          'tool needs one, call store_secret so the user types it into the masked prompt, and use it by name ' +
+          '(${secret:NAME}).';
     return {
       content: [
         {
           type: 'text',
           text: questions
             .map((q) => {
-              const answer = result.answers[q.id];
+              const answer = answers[q.id];
               return `${q.prompt}\n→ ${Array.isArray(answer) ? answer.join(', ') : (answer ?? '(no answer)')}`;
             })
-            .join('\n\n'),
+            .join('\n\n')
+            .concat(note),
         },
       ],
-      data: result.answers,
+      data: answers,
     };
   },
 });

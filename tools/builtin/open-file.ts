@@ -13,6 +13,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { requireProcesses } from './command-runner';
+import { launcherReason } from './open-launchers';
+import { programOutside } from '../sdk/program-path';
 import { defineTool, ToolError } from '../sdk/types';
 import { requiredString } from '../sdk/workspace-path';
 
@@ -47,7 +49,17 @@ export const openFileTool = defineTool({
   handler: async (args, ctx) => {
     const target = await resolveTarget(requiredString(args.target, 'target', '"report.pdf"'), ctx.workspace);
     const port = requireProcesses(ctx);
-    const { command, args: commandArgs, env } = opener(target);
+    const chosen = opener(target);
+    // Found on PATH, but never in the workspace: a repository's `bin/xdg-open` would run unconfined instead.
+    const command = programOutside(chosen.command, ctx.workspace, process.env.PATH);
+    if (command === null) {
+      throw new ToolError(
+        'opener_missing',
+        `cannot open files here: ${chosen.command} was not found on PATH outside the workspace; install it ` +
+          `(xdg-open is in xdg-utils) or set ${OPEN_COMMAND_ENV} to a program that opens files`,
+      );
+    }
+    const { args: commandArgs, env } = chosen;
     const cwd = await fs.stat(ctx.workspace).then(
       (stat) => (stat.isDirectory() ? ctx.workspace : os.tmpdir()),
       () => os.tmpdir(),
@@ -104,14 +116,22 @@ async function resolveTarget(raw: string, workspace: string): Promise<string> {
   }
   const expanded = raw === '~' || raw.startsWith('~/') ? path.join(os.homedir(), raw.slice(1)) : raw;
   const file = path.resolve(workspace, expanded);
-  const exists = await fs.stat(file).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) {
+  const stat = await fs.stat(file).catch(() => null);
+  if (!stat) {
     throw new ToolError('invalid_arguments', `\`target\` does not exist: ${file}`, { parameter: 'target' });
   }
-  return file;
+  // The opener gets where the path really leads, checked here: a harmless name linked to a launcher must not start it.
+  const real = await fs.realpath(file);
+  const reason = launcherReason(file, real, stat.isFile() && (stat.mode & 0o111) !== 0);
+  if (reason) {
+    throw new ToolError(
+      'refused_launcher',
+      `not opened: ${reason}${real === file ? '' : ` (${raw} leads to ${real})`}; open_file only shows files. To run ` +
+        'a program, use run_command, which runs it in the OS sandbox',
+      { parameter: 'target' },
+    );
+  }
+  return real;
 }
 
 /** The environment variable the Windows opener reads its target from. */

@@ -45,8 +45,8 @@ export const SHELL_STARTUP_FILES: readonly string[] = [
 
 /**
  * Files that make a later program run code or trust something when it starts in (or reads) their folder: submodule
- * commands, git/npm/yarn config (`yarnPath`, scripts), direnv, MCP server lists, ripgrep's `--pre`, and the shell
- * start-up files. Protected at any depth.
+ * commands, git/npm/yarn config (`yarnPath`, scripts), direnv, MCP server lists, ripgrep's `--pre`, the hook
+ * managers' command lists (pre-commit, lefthook), and the shell start-up files. Protected at any depth.
  */
 export const PROTECTED_FILES: readonly string[] = [
   '.gitmodules',
@@ -57,6 +57,17 @@ export const PROTECTED_FILES: readonly string[] = [
   '.yarnrc.yml',
   '.mcp.json',
   '.ripgreprc',
+  // Hook managers: the installed git hook runs the commands these list on every commit.
+  '.pre-commit-config.yaml',
+  '.pre-commit-config.yml',
+  'lefthook.yml',
+  'lefthook.yaml',
+  '.lefthook.yml',
+  '.lefthook.yaml',
+  'lefthook-local.yml',
+  'lefthook-local.yaml',
+  '.lefthook-local.yml',
+  '.lefthook-local.yaml',
   ...SHELL_STARTUP_FILES,
 ];
 

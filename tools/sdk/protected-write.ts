@@ -5,7 +5,14 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { autorunReason, commandFolderReason, commandFolders, protectedPartsReason } from './protected-names';
+import {
+  autorunReason,
+  commandFolderReason,
+  commandFolders,
+  protectedPartsReason,
+  within,
+} from './protected-names';
+import { hooksPathAbove } from './hooks-path';
 import { ToolError } from './types';
 
 /**
@@ -21,6 +28,8 @@ export function protectedWriteError(
   const reason =
     protectedPartsReason(textParts) ??
     protectedPartsReason(realTarget.split(path.sep).filter(Boolean)) ??
+    appFolderReason(realTarget) ??
+    hooksFolderReason(realTarget) ??
     autorunReason(realTarget, homes) ??
     commandFolderReason(realTarget, commandFolders(homes, process.env.PATH));
   if (reason === null) return null;
@@ -30,6 +39,53 @@ export function protectedWriteError(
       'person really wants this file changed, run_command with "sandbox": false can do it, and that always asks them.',
     { parameter, path: textParts.join('/') },
   );
+}
+
+// This app's own folders ($AGENVOY_HOME of each core running in this process), as given and where they really are.
+const appFolders = new Map<string, number>();
+
+/**
+ * Marks `folder` ($AGENVOY_HOME) as this app's own: its `mcp.json` starts programs unconfined, its global tools are
+ * always trusted, its rules decide what runs unasked. No file-writing tool writes its `tools`, `mcp.json`, `.secrets`
+ * or `desktop`, wherever it is (the default `~/.config/agenvoy` is refused by name too). The composition root calls
+ * it; the undo unmarks it.
+ */
+export function protectAppFolder(folder: string): () => void {
+  let real = path.resolve(folder);
+  try {
+    real = fs.realpathSync(folder);
+  } catch {
+    // Not made yet: its name is what a write would reach.
+  }
+  const names = [...new Set([path.resolve(folder), real])];
+  for (const name of names) appFolders.set(name, (appFolders.get(name) ?? 0) + 1);
+  return () => {
+    for (const name of names) {
+      const count = (appFolders.get(name) ?? 1) - 1;
+      if (count > 0) appFolders.set(name, count);
+      else appFolders.delete(name);
+    }
+  };
+}
+
+// What the app keeps in $AGENVOY_HOME (docs/hosts.md, "Files under AGENVOY_HOME"); a workspace may lie beside them.
+const APP_ENTRIES = ['tools', 'mcp.json', '.secrets', 'desktop'];
+
+function appFolderReason(target: string): string | null {
+  for (const folder of appFolders.keys()) {
+    const entry = APP_ENTRIES.find((name) => within(target, path.join(folder, name)));
+    if (entry !== undefined)
+      return `${target} is in ${path.join(folder, entry)}, this app's own files (AGENVOY_HOME: its MCP servers, tools, rules and secrets)`;
+  }
+  return null;
+}
+
+// A repository whose config moved its hooks into the work tree (core.hooksPath): git runs what is written there.
+function hooksFolderReason(target: string): string | null {
+  const hooks = hooksPathAbove(target);
+  return hooks !== null && within(target, hooks)
+    ? `${target} is in ${hooks}, the folder git runs hooks from (core.hooksPath of its repository)`
+    : null;
 }
 
 // The home folder as the environment names it and where it really is.

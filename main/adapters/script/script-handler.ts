@@ -12,6 +12,7 @@ import { capWithinLimit, MAX_OUTPUT_BYTES, ProcessKilledError } from '../../proc
 import { runToolProcess } from '../../process/process-port';
 import type { CommandSandbox } from '../../core/sandbox-port';
 import { HEARTBEAT_MS, startHeartbeat } from './heartbeat';
+import { interpreterPath } from './interpreter-path';
 import type { ScriptTool } from './types';
 
 /** How script calls run; every field but `groups` has a default. */
@@ -36,7 +37,7 @@ export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): Tool
     // Every secret is looked up before anything starts: a missing one must not half-run the script. An untrusted
     // workspace tool gets none and nothing is looked up, so no credential prompt or auto-heal starts for it.
     const env = tool.trusted ? await readSecrets(tool.manifest.secrets, ctx) : withheld(tool, ctx);
-    const [command, scriptArgs] = interpreter(tool, options, env);
+    const [command, scriptArgs] = interpreter(tool, options, env, ctx.workspace);
     const stopBeat = startHeartbeat({
       name: tool.toolName,
       limitMs: tool.manifest.timeoutMs,
@@ -138,6 +139,7 @@ function interpreter(
   tool: ScriptTool,
   options: ScriptRunOptions,
   env: Record<string, string>,
+  workspace: string,
 ): [string, string[]] {
   switch (tool.script.language) {
     case 'js':
@@ -148,7 +150,12 @@ function interpreter(
       // No __pycache__ beside the script: a workspace tool's folder is pinned when its folder is trusted, and a
       // write there would make it count as changed.
       env.PYTHONDONTWRITEBYTECODE = '1';
-      return [options.python ?? 'python3', [tool.script.path]];
+      // Found on PATH as the script will see it, but never in the workspace: a repository's `bin/python3` would get
+      // the tool's secrets.
+      return [
+        interpreterPath(options.python ?? 'python3', workspace, (options.baseEnv?.() ?? process.env).PATH),
+        [tool.script.path],
+      ];
   }
 }
 

@@ -1,0 +1,67 @@
+// Secret files in a repository's objects (docs/security.md): `.env`, `.env.*` and `.envrc` are sensitive targets and
+// hidden from sandboxed commands, but a repository that ever committed one keeps it in its history, where `git show`,
+// `git diff` and `git log -p` print it. Under a default rule those ask when the repository holds one.
+import { execFile } from 'node:child_process';
+import { gitCeiling, gitProtectionEnv } from '../../tools/sdk/git-protection';
+import { childEnvironment } from '../core/child-env';
+
+const CHECK_TIMEOUT_MS = 5000;
+
+// The names the sandbox hides at any depth (main/sandbox/workspace-protection.ts), as git pathspecs.
+const PATHSPECS = [':(glob,icase)**/.env', ':(glob,icase)**/.env.*', ':(glob,icase)**/.envrc'];
+
+// Options of `git log` that print the changes' contents (a patch, a word diff, a line log), not just their names.
+const LOG_CONTENT =
+  /^(?:-[pu]|-U\d*|--patch.*|--unified.*|--word-diff.*|--color-words.*|--cc|-c|-m|--diff-merges.*|-L.*|--full-diff)$/;
+
+/** Whether a default-rule git argv can print file contents: `show`, `diff`, or `log` with a patch option. */
+export function printsContents(argv: readonly string[]): boolean {
+  const sub = argv[1];
+  if (sub === 'show' || sub === 'diff') return true;
+  if (sub !== 'log') return false;
+  return argv
+    .slice(2)
+    .some((word) => LOG_CONTENT.test(word) || /^-[a-zA-Z0-9]*[puLcm][a-zA-Z0-9]*$/.test(word));
+}
+
+/**
+ * Why git must not print contents in `cwd` unasked: the repository tracks, or once tracked, a secret file (named), or
+ * its history could not be read in time. Null when it holds none.
+ */
+export async function secretFileInHistory(cwd: string): Promise<string | null> {
+  const env = { ...childEnvironment(process.env), ...gitProtectionEnv(await gitCeiling(cwd)) };
+  const listed = await gitNames(
+    ['log', '--all', '--format=', '--name-only', '-z', '--', ...PATHSPECS],
+    cwd,
+    env,
+  );
+  const indexed = await gitNames(['ls-files', '-z', '--', ...PATHSPECS], cwd, env);
+  const failed = [listed, indexed].find((answer): answer is { ok: false; message: string } => !answer.ok);
+  if (failed)
+    return `git could not tell in time whether the repository holds a .env file (${failed.message}), whose contents git would print; the default read-only rule does not cover it here`;
+  const found = [indexed, listed].flatMap((answer) => (answer.ok ? answer.names : []))[0];
+  return found === undefined
+    ? null
+    : `the repository holds a .env file in its index or history (${found}), and this git command can print its contents; the default read-only rule does not cover it here`;
+}
+
+type Names = { ok: true; names: string[] } | { ok: false; message: string };
+
+function gitNames(args: string[], cwd: string, env: Record<string, string>): Promise<Names> {
+  return new Promise((resolve) => {
+    try {
+      execFile(
+        'git',
+        args,
+        { cwd, env, timeout: CHECK_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024, encoding: 'utf8' },
+        (error, stdout, stderr) => {
+          if (error)
+            return resolve({ ok: false, message: (stderr || error.message).trim().split('\n')[0] ?? '' });
+          resolve({ ok: true, names: stdout.split('\0').filter((name) => name !== '') });
+        },
+      );
+    } catch (error) {
+      resolve({ ok: false, message: error instanceof Error ? error.message : String(error) });
+    }
+  });
+}

@@ -1,0 +1,44 @@
+// Where a program the app starts by name is found (docs/security.md): on PATH, but never in a PATH folder inside the
+// workspace, nor through an empty or relative entry (which searches the working folder): a repository's own
+// `bin/python3` or `bin/xdg-open` must not run in place of the program the person's approval or trust named.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The absolute path of `program` as PATH finds it, skipping empty and relative entries and every entry that is, as
+ * written or through its links, `workspace` or a folder inside it; null when no other entry has it. A name with a
+ * path separator is returned as it is.
+ */
+export function programOutside(
+  program: string,
+  workspace: string,
+  pathValue: string | undefined,
+): string | null {
+  if (program.includes('/') || program.includes(path.sep)) return program;
+  const workspaces = [path.resolve(workspace), realOr(workspace)];
+  for (const entry of (pathValue ?? '').split(path.delimiter)) {
+    if (entry === '' || !path.isAbsolute(entry)) continue;
+    const readings = [path.resolve(entry), realOr(entry)];
+    if (readings.some((reading) => workspaces.some((root) => inside(reading, root)))) continue;
+    const candidate = path.join(entry, program);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // Not here: the next entry.
+    }
+  }
+  return null;
+}
+
+function realOr(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
+
+function inside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+}
