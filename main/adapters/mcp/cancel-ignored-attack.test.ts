@@ -71,10 +71,12 @@ describe('a stdio server that ignores notifications/cancelled', () => {
       expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(CANCEL_GRACE_MS - 100);
       // The person sees why the server went away, and it comes back by itself with the same tools.
       const why = views.find((view) => view.state.status === 'reconnecting');
-      expect(why?.state).toMatchObject({ reason: expect.stringMatching(/ignoring a cancel/) });
+      expect(why?.state).toMatchObject({
+        reason: expect.stringMatching(/restarted to stop a cancelled call/),
+      });
       await waitFor(() => h.state('stub')?.status === 'ready' && h.manager.pid('stub') !== pid, 5000);
       expect(outcomeText(await h.dispatch('mcp__stub__wait', { ms: 0 }))).toBe('waited');
-      expect(h.core.readLog()).toMatch(/ignoring a cancel/);
+      expect(h.core.readLog()).toMatch(/restarted to stop a cancelled call/);
     },
   );
 
@@ -92,7 +94,7 @@ describe('a stdio server that ignores notifications/cancelled', () => {
     expect(Date.now() - started).toBeLessThan(CANCEL_GRACE_MS + 3000);
     expect(outcome).toMatchObject({ outcome: 'error', code: 'mcp_server_disconnected' });
     expect(outcomeText(outcome)).toMatch(
-      /^MCP server "stub" was stopped for ignoring a cancel .* during the call; the call did not finish/,
+      /^MCP server "stub" was restarted to stop a cancelled call .* during the call; the call did not finish/,
     );
   });
 
@@ -111,6 +113,26 @@ describe('a stdio server that ignores notifications/cancelled', () => {
       expect(restarts().at(-1)?.state).toMatchObject({ attempt: 1 });
       await waitFor(() => h.state('stub')?.status === 'ready', 2500);
     }
+  });
+});
+
+describe('a stdio server whose entry says "restartOnCancel": false', () => {
+  it('is only asked to stop: it keeps running (and its state), and its work is not stopped for it', async () => {
+    const { h, views } = await start({ restartOnCancel: false });
+    const file = path.join(h.home, 'kept.log');
+    const pid = h.manager.pid('stub');
+    const stop = new AbortController();
+    const pending = h.dispatch('mcp__stub__work', { file }, stop.signal);
+    await waitFor(() => size(file) > 0);
+    stop.abort();
+    expect(await pending).toMatchObject({ outcome: 'cancelled' });
+    await sleep(CANCEL_GRACE_MS + 700);
+    // What the person chose: the server's own worker runs on, and nothing was restarted.
+    const grown = size(file);
+    await sleep(300);
+    expect(size(file)).toBeGreaterThan(grown);
+    expect(h.manager.pid('stub')).toBe(pid);
+    expect(views.some((view) => view.state.status === 'reconnecting')).toBe(false);
   });
 });
 

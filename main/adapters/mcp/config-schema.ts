@@ -38,6 +38,7 @@ export const serverSchema = z
       timeout: seconds.optional(),
       connectTimeout: seconds.optional(),
       disabled: z.boolean({ error: expected('true or false') }).optional(),
+      restartOnCancel: z.boolean({ error: expected('true or false') }).optional(),
       trust: z
         .union([z.boolean(), z.array(z.string())], {
           error: expected('true, false or an array of tool names'),
@@ -61,6 +62,8 @@ export const serverSchema = z
       fail('"headers" and an HTTP "type" need "url", not "command"');
     else if (url !== undefined && (server.args !== undefined || server.env !== undefined || type === 'stdio'))
       fail('"args", "env" and "type": "stdio" need "command", not "url"');
+    else if (url !== undefined && server.restartOnCancel !== undefined)
+      fail('"restartOnCancel" needs "command": a server over HTTP is not ours to restart');
   });
 
 /** The keys a server entry knows; others are warned about and ignored. */

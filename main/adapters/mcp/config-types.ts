@@ -24,6 +24,11 @@ export interface McpServerConfig {
   connectTimeoutMs: number;
   disabled: boolean;
   trust: McpTrust;
+  /**
+   * stdio: whether a server that does not answer a cancelled call within the grace is restarted to stop the work
+   * (docs/dispatch.md, "MCP requests"); false keeps it running (and its state) and only asks it to stop.
+   */
+  restartOnCancel: boolean;
 }
 
 /** A server entry as read: valid, or broken with a reason naming the file, the server and the field. */

@@ -57,6 +57,8 @@ export interface ConnectOptions {
   prepare?: (client: Client) => void;
   /** The server sent the result of a tool call after it was cancelled, this long after (late-answers.ts). */
   onLateAnswer?: (afterMs: number) => void;
+  /** stdio: restart a server that does not answer a cancelled call within the grace (default true). */
+  restartOnCancel?: boolean;
 }
 
 /** Starts the server or reaches it and completes `initialize`; throws with a reason the user can act on. */
@@ -76,6 +78,7 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
         onStderr: (line) => options.log.info('mcp server stderr', { server: options.server, line }),
         onLeftOut: (note) =>
           options.log.warn('mcp server output not logged', { server: options.server, note }),
+        restartOnCancel: options.restartOnCancel ?? true,
       });
       const client = await initialise(transport, options, deadline);
       return {

@@ -50,6 +50,8 @@ export interface GroupStdioOptions {
   label?: string;
   /** Overrides CANCEL_GRACE_MS (tests). */
   cancelGraceMs?: number;
+  /** False: a cancelled call is only asked to stop, never ended by a restart (mcp.json `restartOnCancel`). */
+  restartOnCancel?: boolean;
 }
 
 /** How the server process ended. */
@@ -60,7 +62,7 @@ export interface StdioExit {
   stderrTail: string[];
   /** Set when the transport stopped the server for breaking the protocol: why. */
   violation?: string | null;
-  /** The server was stopped for ignoring a cancel: it is restarted at once, not backed off like a crash. */
+  /** The server was stopped to end a cancelled call: it is restarted at once, not backed off like a crash. */
   restart?: boolean;
 }
 
@@ -255,6 +257,7 @@ export class GroupStdioTransport implements Transport {
     // A tool call's work, not a slow tools/list given up at its own timeout (that one only fails the refresh).
     if ((typeof id !== 'string' && typeof id !== 'number') || !this.calls.has(id) || this.violation) return;
     this.calls.delete(id);
+    if (this.options.restartOnCancel === false) return;
     const grace = this.options.cancelGraceMs ?? CANCEL_GRACE_MS;
     const timer = setTimeout(() => this.cancelIgnored(grace), grace);
     timer.unref?.();
@@ -264,7 +267,7 @@ export class GroupStdioTransport implements Transport {
   private cancelIgnored(grace: number): void {
     const pid = this.child?.pid;
     if (this.violation || this.closed || this.exitInfo || pid === undefined) return;
-    this.violation = `was stopped for ignoring a cancel (no answer within ${grace / 1000} s of notifications/cancelled; it may have kept working)`;
+    this.violation = `was restarted to stop a cancelled call (no answer within ${grace / 1000} s of notifications/cancelled, so it may have kept working)`;
     this.restart = true;
     this.clearCancels();
     // No stdin close and wait first: the server already had its grace. The exit then ends the session (onclose).

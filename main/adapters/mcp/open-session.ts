@@ -65,6 +65,7 @@ export async function openSession(
     signal: hooks.signal,
     prepare: hooks.prepare,
     onLateAnswer: hooks.onLateAnswer,
+    restartOnCancel: config.restartOnCancel,
   });
   try {
     return {

@@ -41,6 +41,7 @@ describe('parseMcpConfig', () => {
           connectTimeoutMs: 5000,
           disabled: false,
           trust: { kind: 'none' },
+          restartOnCancel: true,
         },
       },
       {
@@ -58,9 +59,33 @@ describe('parseMcpConfig', () => {
           connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
           disabled: false,
           trust: { kind: 'tools', tools: ['search'] },
+          restartOnCancel: true,
         },
       },
     ]);
+  });
+
+  it('reads restartOnCancel: false for a stdio server, and refuses it of the wrong type or for a URL', () => {
+    const parsed = parseMcpConfig(
+      JSON.stringify({
+        servers: {
+          browser: { command: 'srv', restartOnCancel: false },
+          typo: { command: 'srv', restartOnCancel: 'no' },
+          remote: { url: 'https://example.test/mcp', restartOnCancel: false },
+        },
+      }),
+      FILE,
+    );
+    const [browser, typo, remote] = parsed.servers;
+    expect(browser).toMatchObject({ ok: true, config: { restartOnCancel: false } });
+    expect(typo).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/restartOnCancel.*true or false/),
+    });
+    expect(remote).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/restartOnCancel.*needs "command"/),
+    });
   });
 
   it('accepts the Claude-Desktop form and trust: true', () => {

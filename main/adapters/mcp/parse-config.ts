@@ -61,7 +61,19 @@ function parseServer(name: string, raw: unknown, file: string): McpServerEntry {
   }
   const parsed = serverSchema.safeParse(raw);
   if (!parsed.success) return fail(zodReason(parsed.error));
-  const { command, args, env, url, headers, timeout, connectTimeout, disabled, trust, type } = parsed.data;
+  const {
+    command,
+    args,
+    env,
+    url,
+    headers,
+    timeout,
+    connectTimeout,
+    disabled,
+    trust,
+    type,
+    restartOnCancel,
+  } = parsed.data;
   const config: McpServerConfig = {
     name,
     // The schema lets through exactly one of command and url.
@@ -74,6 +86,7 @@ function parseServer(name: string, raw: unknown, file: string): McpServerEntry {
       connectTimeout === undefined ? DEFAULT_CONNECT_TIMEOUT_MS : Math.round(connectTimeout * 1000),
     disabled: disabled === true,
     trust: toTrust(trust),
+    restartOnCancel: restartOnCancel !== false,
   };
   return { ok: true, config, warnings };
 }
