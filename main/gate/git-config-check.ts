@@ -2,12 +2,12 @@
 // config is what git itself reads from the working folder (`git config --list --show-origin --includes`, which
 // starts no program), found as the command's git will find it (the same GIT_CEILING_DIRECTORIES and
 // safe.bareRepository=explicit the command runs with), plus the config of every repository the workspace carries.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gitCeiling, repositoryRoot } from '../../tools/sdk/git-protection';
 import { childEnvironment } from '../core/child-env';
 import { embeddedRepositories, gitFileTarget } from './embedded-repositories';
+import { runGitCheck } from './git-check-run';
 import { gitHazard } from './git-hazards';
 import { isInside } from './real-path';
 
@@ -19,7 +19,6 @@ interface ConfigEntry {
   value: string | null;
 }
 
-const CHECK_TIMEOUT_MS = 5000;
 const LIST = ['config', '--list', '--show-origin', '--show-scope', '--includes', '-z'];
 
 /**
@@ -71,28 +70,9 @@ function firstHazard(
 type Listed =
   { kind: 'ok'; entries: ConfigEntry[] } | { kind: 'no_git' } | { kind: 'failed'; message: string };
 
-function listConfig(args: string[], cwd: string, env: Record<string, string>): Promise<Listed> {
-  return new Promise((resolve) => {
-    try {
-      execFile(
-        'git',
-        args,
-        { cwd, env, timeout: CHECK_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024, encoding: 'utf8' },
-        (error, stdout, stderr) => {
-          if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return resolve({ kind: 'no_git' });
-          if (error)
-            return resolve({
-              kind: 'failed',
-              message: (stderr || error.message).trim().split('\n')[0] ?? '',
-            });
-          resolve({ kind: 'ok', entries: parseEntries(stdout) });
-        },
-      );
-    } catch (error) {
-      // A spawn that cannot even start (an argument past the system's limit, E2BIG) fails this check, not the gate.
-      resolve({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
-    }
-  });
+async function listConfig(args: string[], cwd: string, env: Record<string, string>): Promise<Listed> {
+  const answer = await runGitCheck(args, cwd, env);
+  return answer.kind === 'ok' ? { kind: 'ok', entries: parseEntries(answer.stdout) } : answer;
 }
 
 // `scope NUL origin NUL key LF value NUL`, a key set without a value having no LF.

@@ -1,11 +1,9 @@
 // Secret files in a repository's objects (docs/security.md): `.env`, `.env.*` and `.envrc` are sensitive targets and
 // hidden from sandboxed commands, but a repository that ever committed one keeps it in its history, where `git show`,
 // `git diff` and `git log -p` print it. Under a default rule those ask when the repository holds one.
-import { execFile } from 'node:child_process';
 import { gitCeiling, gitProtectionEnv } from '../../tools/sdk/git-protection';
 import { childEnvironment } from '../core/child-env';
-
-const CHECK_TIMEOUT_MS = 5000;
+import { runGitCheck } from './git-check-run';
 
 // The names the sandbox hides at any depth (main/sandbox/workspace-protection.ts), as git pathspecs.
 const PATHSPECS = [':(glob,icase)**/.env', ':(glob,icase)**/.env.*', ':(glob,icase)**/.envrc'];
@@ -47,21 +45,14 @@ export async function secretFileInHistory(cwd: string): Promise<string | null> {
 
 type Names = { ok: true; names: string[] } | { ok: false; message: string };
 
-function gitNames(args: string[], cwd: string, env: Record<string, string>): Promise<Names> {
-  return new Promise((resolve) => {
-    try {
-      execFile(
-        'git',
-        args,
-        { cwd, env, timeout: CHECK_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024, encoding: 'utf8' },
-        (error, stdout, stderr) => {
-          if (error)
-            return resolve({ ok: false, message: (stderr || error.message).trim().split('\n')[0] ?? '' });
-          resolve({ ok: true, names: stdout.split('\0').filter((name) => name !== '') });
-        },
-      );
-    } catch (error) {
-      resolve({ ok: false, message: error instanceof Error ? error.message : String(error) });
-    }
-  });
+async function gitNames(args: string[], cwd: string, env: Record<string, string>): Promise<Names> {
+  const answer = await runGitCheck(args, cwd, env);
+  switch (answer.kind) {
+    case 'ok':
+      return { ok: true, names: answer.stdout.split('\0').filter((name) => name !== '') };
+    case 'no_git':
+      return { ok: false, message: 'git was not found' };
+    case 'failed':
+      return { ok: false, message: answer.message };
+  }
 }
