@@ -146,20 +146,24 @@ describe('kill -9 mid-turn', () => {
     run.child.kill('SIGKILL');
     await run.exited;
     const beatOf = () => fs.readFileSync(beat, 'utf8');
-    const beating = async () => {
+    // Whether the heartbeat changes within `ms` (a loaded machine may hold the loop back well past its 50 ms).
+    const beatsWithin = async (ms: number) => {
       const before = beatOf();
-      await new Promise((r) => setTimeout(r, 400));
-      return beatOf() !== before;
+      for (const until = Date.now() + ms; Date.now() < until;) {
+        await new Promise((r) => setTimeout(r, 50));
+        if (beatOf() !== before) return true;
+      }
+      return false;
     };
     // The crash left the tool's process tree running.
-    expect(await beating()).toBe(true);
+    expect(await beatsWithin(5000)).toBe(true);
     const chatId = String(run.events[0]?.event.chatId);
 
     server.enqueue({ events: openAiEvents([{ text: 'recovered' }]) });
     const next = startChat(home, workspace, ['what happened?', '--chat', chatId]);
     expect(await next.exited).toBe(0);
     // The next start killed it: the heartbeat has stopped.
-    expect(await beating()).toBe(false);
+    expect(await beatsWithin(1000)).toBe(false);
     const store = openChatStore(chatStorePath(path.join(home, 'desktop')));
     expect(store.integrityCheck().ok).toBe(true);
     expect(store.toolCalls.get(chatId, 's1')?.status).toBe('interrupted');
