@@ -1,7 +1,13 @@
 // The network addresses a command-line word names, with or without a scheme: curl, wget, httpie, git and most clients
 // take `evil.example/c`, `127.0.0.1:8080/c` or `user@host:path` as an address, so a chat grant scoped to the sites a
 // line names must see those too (docs/security.md, "Data leaving the machine").
-import { parse as parseDomain } from 'tldts';
+import { createRequire } from 'node:module';
+import type * as Tldts from 'tldts';
+
+// The public suffix list is ~80 ms to load: loaded with the first scheme-less word looked at, not with the gate (every
+// host loads the gate at start: docs/hosts.md, "Fast start").
+const requireCjs = createRequire(import.meta.url);
+let tldts: typeof Tldts | null = null;
 
 // host[:port] at the start of a word, then the end, a path, a query, a fragment or scp's `:path`.
 const HOST_AT_START = /^(\[[0-9a-f:.]+\]|[^\s/?#:@[\]'"\\]+)(?::(\d{1,5}))?(?=[/?#:]|$)/iu;
@@ -55,6 +61,7 @@ function hostOf(text: string): string[] {
   // A bare small number (`60`, `4096`) reads as 0.0.x.x, an address nothing answers from.
   if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return host.startsWith('0.') ? [] : [named];
   // A name is an address when its last label is a real top-level domain (a file's extension mostly is not).
-  const parsed = parseDomain(host, { allowPrivateDomains: false });
+  tldts ??= requireCjs('tldts') as typeof Tldts;
+  const parsed = tldts.parse(host, { allowPrivateDomains: false });
   return parsed.isIcann === true && parsed.domain !== null ? [named] : [];
 }
