@@ -3,6 +3,7 @@
 // `bin/python3` or `bin/xdg-open` must not run in place of the program the person's approval or trust named.
 import fs from 'node:fs';
 import path from 'node:path';
+import { inside } from './workspace-real';
 
 /**
  * The absolute path of `program` as PATH finds it, skipping empty and relative entries and every entry that is, as
@@ -19,7 +20,7 @@ export function programOutside(
   for (const entry of (pathValue ?? '').split(path.delimiter)) {
     if (entry === '' || !path.isAbsolute(entry)) continue;
     const readings = [path.resolve(entry), realOr(entry)];
-    if (readings.some((reading) => workspaces.some((root) => inside(reading, root)))) continue;
+    if (readings.some((reading) => workspaces.some((root) => inside(root, reading)))) continue;
     const candidate = path.join(entry, program);
     try {
       fs.accessSync(candidate, fs.constants.X_OK);
@@ -37,8 +38,4 @@ function realOr(file: string): string {
   } catch {
     return path.resolve(file);
   }
-}
-
-function inside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
 }
