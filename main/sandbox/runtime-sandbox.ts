@@ -10,6 +10,7 @@ import { quoteWord } from '../../tools/sdk/shell/quote';
 import type { WebSettings } from '../../tools/sdk/web/web-settings';
 import type { CommandSandbox, SandboxCommand, SandboxState, WrappedCommand } from '../core/sandbox-port';
 import { blockedReport } from './blocked-report';
+import { BRIDGE_READY_SH } from './bridge-ready';
 import { networkAsk, proxyNetworkConfig } from './network-policy';
 import type { Manager, RuntimeLibrary } from './runtime-library';
 import { loadRuntimeLibrary, NO_CWD_SCAN } from './runtime-library';
@@ -91,7 +92,9 @@ export class RuntimeSandbox implements CommandSandbox {
         ...(confinement.network === 'none' ? { network: { allowedDomains: [], deniedDomains: [] } } : {}),
       };
       // The runtime sets its own TMPDIR (a folder every sandbox shares): each call gets its own instead.
-      const line = `export TMPDIR=${quoteWord(temp)}\n${command.line}`;
+      // A networked command first waits for the runtime's proxy listeners (bridge-ready.ts).
+      const ready = confinement.network === 'proxy' ? `${BRIDGE_READY_SH}\n` : '';
+      const line = `${ready}export TMPDIR=${quoteWord(temp)}\n${command.line}`;
       const wrapped = await manager.wrapWithSandbox(line, '/bin/sh', config, command.signal, {
         commandId: command.runId,
         commandText: command.line,
