@@ -1,19 +1,18 @@
 // How a request reads on a terminal: tool, source, flags, limit and the full arguments, long values folded, never cut silently.
 import { domainToASCII } from 'node:url';
+import { escapeHidden } from '../../preload/contract/hidden-characters';
 import type { ApprovalRequest } from '../core/gate-port';
 import type { PromptItem } from './prompter-port';
 
 /** Strings longer than this are folded in the prompt (answer `v` to see them whole). */
 export const FOLD_AT = 600;
 
-// Control characters, C1 controls, bidi overrides and zero-width characters can repaint a terminal or hide text.
-const INVISIBLE =
-  // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-
-/** Makes text safe to print: invisible and terminal-control characters become visible escapes. */
+/**
+ * Makes text safe to print: control characters, C1 controls, bidi overrides and zero-width characters, which can
+ * repaint a terminal or hide text, become visible escapes (the same ones the page shows).
+ */
 export function visible(text: string): string {
-  return text.replace(INVISIBLE, (char) => `\\u{${char.codePointAt(0)?.toString(16).padStart(4, '0')}}`);
+  return escapeHidden(text);
 }
 
 // A URL's scheme and authority in a text: up to the first character that ends a host in a URL, JSON or a command line.

@@ -1,6 +1,7 @@
 // The masked terminal prompt: raw mode on a TTY, so nothing typed is echoed (not even a `*` that would
 // tell the value's length); plus a reader for `--stdin`, where a script pipes the value in.
 import { StringDecoder } from 'node:string_decoder';
+import { escapeHidden } from '../../preload/contract/hidden-characters';
 import type { SecretPrompt, SecretRequest } from './secret-prompt';
 
 /** A terminal input stream (process.stdin on a TTY). */
@@ -63,9 +64,11 @@ export class TerminalSecretPrompt implements SecretPrompt {
       signal.addEventListener('abort', onAbort, { once: true });
       // Echo goes off before the question shows, so nothing typed after it can reach the screen.
       input.setRawMode?.(true);
+      // The model wrote the question: its controls and bidi or zero-width characters show as escapes, so it cannot
+      // move the cursor, repaint the lines above or reorder its words (as the approval prompt, format-request.ts).
       write(
-        `\n${printable(request.question)}\n` +
-          `${request.key}${request.forTool ? ` (for ${printable(request.forTool)})` : ''}, input hidden; Enter stores, Ctrl-C declines: `,
+        `\n${escapeHidden(request.question)}\n` +
+          `${request.key}${request.forTool ? ` (for ${escapeHidden(request.forTool)})` : ''}, input hidden; Enter stores, Ctrl-C declines: `,
       );
       input.on('data', onData);
       input.resume();
@@ -95,14 +98,4 @@ export class StreamSecretPrompt implements SecretPrompt {
       .replace(/\r?\n$/, '');
     return value === '' ? null : value;
   }
-}
-
-// The model wrote the question: control sequences and bidi or zero-width characters are printed as escapes, so it
-// cannot move the cursor, repaint the lines above or reorder its words (as the approval prompt, format-request.ts).
-const HIDDEN =
-  // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-
-function printable(text: string): string {
-  return text.replace(HIDDEN, (char) => `\\u{${char.codePointAt(0)?.toString(16).padStart(4, '0')}}`);
 }

@@ -6,22 +6,14 @@
 // so it could reverse the host a link shows or a file name, and right-to-left text never needs them (marks and
 // joiners, which it does use, stay).
 
-const HIDDEN =
-  // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+import { escapeExplicitBidi, escapeHidden } from '../../../preload/contract/hidden-characters';
 
 /** `code` with its hidden characters shown as escapes. */
 export function shownCode(code: string): string {
-  return code.replace(HIDDEN, escape);
+  return escapeHidden(code);
 }
-
-const EXPLICIT_BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 
 /** A reply's text with its bidi embeddings, overrides and isolates shown as escapes. */
 export function shownProse(text: string): string {
-  return text.replace(EXPLICIT_BIDI, escape);
-}
-
-function escape(char: string): string {
-  return `\\u{${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}}`;
+  return escapeExplicitBidi(text);
 }
