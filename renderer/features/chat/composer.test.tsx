@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttachmentInput } from '../../../preload/contract';
 import { setBridge } from '../../boot/bridge';
@@ -29,7 +29,18 @@ const drop = async (files: File[]) => {
   const dataTransfer = { files, types: ['Files'] };
   fireEvent.dragOver(form(), { dataTransfer });
   fireEvent.drop(form(), { dataTransfer });
-  await act(async () => new Promise((resolve) => setTimeout(resolve, 20)));
+};
+// Files are read asynchronously (FileReader): wait for their chips rather than a fixed time, which a loaded machine
+// outlasts.
+const chips = async (count: number): Promise<HTMLElement[]> => {
+  await waitFor(
+    () =>
+      expect(screen.queryByRole('list', { name: 'Attached files' })?.querySelectorAll('li')).toHaveLength(
+        count,
+      ),
+    { timeout: 5000 },
+  );
+  return within(screen.getByRole('list', { name: 'Attached files' })).getAllByRole('listitem');
 };
 const sent = () =>
   api.calls.filter((call) => call.channel === 'turn.send').map((call) => call.request) as Array<{
@@ -45,13 +56,13 @@ describe('Composer attachments', () => {
       new File(['hello'], 'notes.txt', { type: 'text/plain' }),
       new File(['x'], 'gone.txt', { type: 'text/plain' }),
     ]);
-    const chips = within(screen.getByRole('list', { name: 'Attached files' })).getAllByRole('listitem');
-    expect(chips.map((chip) => chip.textContent)).toEqual([
+    const shown = await chips(3);
+    expect(shown.map((chip) => chip.textContent)).toEqual([
       'shot.png11 bytes×',
       'notes.txt5 bytes×',
       'gone.txt1 byte×',
     ]);
-    expect(chips[0]?.querySelector('img')?.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    expect(shown[0]?.querySelector('img')?.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     fireEvent.click(screen.getByRole('button', { name: 'Remove gone.txt' }));
     fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'look' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
@@ -76,7 +87,7 @@ describe('Composer attachments', () => {
     fireEvent.paste(screen.getByLabelText('Message'), {
       clipboardData: { files: [new File([PNG], 'image.png', { type: 'image/png' })], types: ['Files'] },
     });
-    await act(async () => new Promise((resolve) => setTimeout(resolve, 20)));
+    await chips(2);
     expect(screen.getByRole('button', { name: 'Send' })).toHaveProperty('disabled', false);
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(sent()).toHaveLength(1));
@@ -91,13 +102,11 @@ describe('Composer attachments', () => {
       new File([new Uint8Array(11 * 1024 * 1024)], 'disk.img', { type: '' }),
       ...Array.from({ length: 11 }, (_, i) => new File(['x'], `f${i}.txt`, { type: 'text/plain' })),
     ]);
+    await chips(10);
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain('"huge.png" is a 3.81 MB image; an image may be at most 3.75 MB.');
     expect(alert.textContent).toContain('"disk.img" is 11 MB; a file may be at most 10 MB.');
     expect(alert.textContent).toContain('"f10.txt" was not added: one message may carry at most 10 files.');
-    expect(
-      within(screen.getByRole('list', { name: 'Attached files' })).getAllByRole('listitem'),
-    ).toHaveLength(10);
   });
 
   it("keeps the text and files when main refuses the send, and says main's words", async () => {
@@ -107,6 +116,7 @@ describe('Composer attachments', () => {
     };
     render(<Composer />);
     await drop([new File(['a'], 'a.txt', { type: 'text/plain' })]);
+    await chips(1);
     fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'read it' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(sent()).toHaveLength(1));
