@@ -14,10 +14,7 @@ type Harness = ReturnType<typeof mcpHarness>;
 let harness: Harness | null = null;
 
 afterEach(async () => {
-  if (!harness) return;
-  await harness.close();
-  fs.rmSync(harness.home, { recursive: true, force: true });
-  fs.rmSync(harness.core.dir, { recursive: true, force: true });
+  await harness?.dispose();
   harness = null;
 });
 

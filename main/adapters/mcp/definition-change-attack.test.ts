@@ -18,7 +18,7 @@ type Harness = ReturnType<typeof mcpHarness>;
 let harness: Harness | null = null;
 
 afterEach(async () => {
-  await harness?.close();
+  await harness?.dispose();
   harness = null;
 });
 

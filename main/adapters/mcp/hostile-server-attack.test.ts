@@ -1,7 +1,6 @@
 // A hostile MCP server against the real client (docs/security.md, "A hostile MCP server"): a real stdio child
 // (fixtures/hostile-server.mjs) through McpManager and the real dispatcher. It sends a message past the size limit,
 // floods tools/list_changed while holding tools/list back, starts requests of its own, and floods progress.
-import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STDIO_MAX_MESSAGE_BYTES } from './group-stdio-transport';
 import { PROGRESS_INTERVAL_MS, PROGRESS_MESSAGE_CHARS } from './request-options';
@@ -21,10 +20,7 @@ beforeEach(() => {
 
 afterEach(async () => {
   process.off('uncaughtException', record);
-  if (!harness) return;
-  await harness.close();
-  fs.rmSync(harness.home, { recursive: true, force: true });
-  fs.rmSync(harness.core.dir, { recursive: true, force: true });
+  await harness?.dispose();
   harness = null;
 });
 

@@ -2,7 +2,6 @@
 // message: a JSON answer, or an event of an event stream with no blank line. The real client (McpManager, the SDK's
 // transport, our fetch) must drop it at the message limit instead of reading on until memory runs out. The server is
 // a real HTTP server on 127.0.0.1 that counts what it managed to send.
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
@@ -86,11 +85,7 @@ async function start() {
   const server = await hostileServer();
   cleanup.push(server.close);
   const h = mcpHarness({ servers: { big: { url: server.url, timeout: 30 } } });
-  cleanup.push(() => {
-    fs.rmSync(h.home, { recursive: true, force: true });
-    fs.rmSync(h.core.dir, { recursive: true, force: true });
-  });
-  cleanup.push(h.close);
+  cleanup.push(h.dispose);
   await h.manager.start();
   expect(h.state('big')).toMatchObject({ status: 'ready', transport: 'streamable-http' });
   return { h, server };

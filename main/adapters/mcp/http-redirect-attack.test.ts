@@ -4,7 +4,6 @@
 // address: another party, or a service on this machine's loopback that the remote server cannot reach itself.
 // Two real local HTTP servers: the configured one, and the one it points to. This attack already fails: the SDK's
 // transports follow only same-origin redirects (their `redirectPolicy`); the test pins that for both transports.
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,12 +14,8 @@ const servers: http.Server[] = [];
 let harness: ReturnType<typeof mcpHarness> | null = null;
 
 afterEach(async () => {
-  if (harness) {
-    await harness.close();
-    fs.rmSync(harness.home, { recursive: true, force: true });
-    fs.rmSync(harness.core.dir, { recursive: true, force: true });
-    harness = null;
-  }
+  await harness?.dispose();
+  harness = null;
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

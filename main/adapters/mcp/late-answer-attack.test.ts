@@ -4,7 +4,6 @@
 // log say so. A real child speaking Streamable HTTP (fixtures/late-http-server.mjs) through McpManager.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixture, mcpHarness, waitFor } from './mcp-testing';
 
@@ -14,10 +13,7 @@ let child: ChildProcess | null = null;
 afterEach(async () => {
   child?.kill('SIGKILL');
   child = null;
-  if (!harness) return;
-  await harness.close();
-  fs.rmSync(harness.home, { recursive: true, force: true });
-  fs.rmSync(harness.core.dir, { recursive: true, force: true });
+  await harness?.dispose();
   harness = null;
 });
 

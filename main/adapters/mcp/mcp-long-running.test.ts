@@ -7,7 +7,7 @@ import { everythingStdio, mcpHarness } from './mcp-testing';
 
 let harness: ReturnType<typeof mcpHarness> | null = null;
 afterEach(async () => {
-  await harness?.close();
+  await harness?.dispose();
   harness = null;
 });
 

@@ -15,7 +15,7 @@ function open(mcpJson: unknown, options?: Parameters<typeof mcpHarness>[1]): Har
 }
 
 afterEach(async () => {
-  await harness?.close();
+  await harness?.dispose();
   harness = null;
 });
 

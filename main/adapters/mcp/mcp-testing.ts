@@ -157,6 +157,10 @@ export function mcpHarness(
     backoff: { initialMs: 200, maxMs: 1000, maxAttempts: 20, stableMs: 60_000 },
     ...options,
   });
+  const close = async (): Promise<void> => {
+    await manager.stop();
+    await groups.killAll();
+  };
   let calls = 0;
   const dispatch = (name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
     core.dispatcher.dispatch(
@@ -172,9 +176,12 @@ export function mcpHarness(
     dispatch,
     /** The state of server `name`. */
     state: (name: string) => manager.states().find((view) => view.name === name)?.state,
-    close: async () => {
-      await manager.stop();
-      await groups.killAll();
+    close,
+    /** Closes it and removes its folders (the config's and the core's): what a test's afterEach calls. */
+    dispose: async () => {
+      await close();
+      fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(core.dir, { recursive: true, force: true });
     },
   };
 }

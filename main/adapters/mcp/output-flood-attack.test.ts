@@ -11,10 +11,7 @@ import { fixture, mcpHarness, waitFor } from './mcp-testing';
 let harness: ReturnType<typeof mcpHarness> | null = null;
 
 afterEach(async () => {
-  if (!harness) return;
-  await harness.close();
-  fs.rmSync(harness.home, { recursive: true, force: true });
-  fs.rmSync(harness.core.dir, { recursive: true, force: true });
+  await harness?.dispose();
   harness = null;
 });
 

@@ -4,7 +4,6 @@
 // (not even the call's own timeout), and each more character doubles it. In the output schema the server triggers
 // it itself; in the input schema its description only has to get the model to send such an argument. A real child
 // (fixtures/hostile-server.mjs) through McpManager and the real dispatcher.
-import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { outcomeText } from '../../core/outcome';
 import { fixture, mcpHarness } from './mcp-testing';
@@ -12,10 +11,7 @@ import { fixture, mcpHarness } from './mcp-testing';
 let harness: ReturnType<typeof mcpHarness> | null = null;
 
 afterEach(async () => {
-  if (!harness) return;
-  await harness.close();
-  fs.rmSync(harness.home, { recursive: true, force: true });
-  fs.rmSync(harness.core.dir, { recursive: true, force: true });
+  await harness?.dispose();
   harness = null;
 });
 

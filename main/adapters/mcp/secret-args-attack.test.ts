@@ -12,10 +12,7 @@ const SECRET = 'ghp_s3cretValueThatMustNotBeStored42';
 let harness: ReturnType<typeof mcpHarness> | null = null;
 
 afterEach(async () => {
-  if (!harness) return;
-  await harness.close();
-  fs.rmSync(harness.home, { recursive: true, force: true });
-  fs.rmSync(harness.core.dir, { recursive: true, force: true });
+  await harness?.dispose();
   harness = null;
 });
 

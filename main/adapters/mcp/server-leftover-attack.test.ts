@@ -20,10 +20,7 @@ afterEach(async () => {
       // Gone, as it should be.
     }
   }
-  if (!harness) return;
-  await harness.close();
-  fs.rmSync(harness.home, { recursive: true, force: true });
-  fs.rmSync(harness.core.dir, { recursive: true, force: true });
+  await harness?.dispose();
   harness = null;
 });
 

@@ -2,7 +2,6 @@
 // together (docs/robustness.md, "Limits on untrusted structures"): 2,000 tools of 512 KiB is a gigabyte held, parsed,
 // compiled and indexed when the server connects, page by page within the 10 MiB message limit. The definitions of one
 // server are bounded together. A real child (fixtures/hostile-server.mjs) through McpManager.
-import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_LISTING_BYTES } from './list-tools';
 import { fixture, mcpHarness } from './mcp-testing';
@@ -10,10 +9,7 @@ import { fixture, mcpHarness } from './mcp-testing';
 let harness: ReturnType<typeof mcpHarness> | null = null;
 
 afterEach(async () => {
-  if (!harness) return;
-  await harness.close();
-  fs.rmSync(harness.home, { recursive: true, force: true });
-  fs.rmSync(harness.core.dir, { recursive: true, force: true });
+  await harness?.dispose();
   harness = null;
 });
 
