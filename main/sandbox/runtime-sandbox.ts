@@ -11,6 +11,8 @@ import type { WebSettings } from '../../tools/sdk/web/web-settings';
 import type { CommandSandbox, SandboxCommand, SandboxState, WrappedCommand } from '../core/sandbox-port';
 import { blockedReport } from './blocked-report';
 import { BRIDGE_READY_SH } from './bridge-ready';
+import type { BridgeSocat } from './bridge-socat';
+import { bridgeSocat } from './bridge-socat';
 import { networkAsk, proxyNetworkConfig } from './network-policy';
 import type { Manager, RuntimeLibrary } from './runtime-library';
 import { loadRuntimeLibrary, NO_CWD_SCAN } from './runtime-library';
@@ -29,6 +31,8 @@ export interface RuntimeSandboxOptions {
   cacheDir?: string;
   /** bubblewrap's path when it is not the one on PATH. */
   bwrapPath?: string;
+  /** socat's path when it is not the one on PATH. */
+  socatPath?: string;
   log?: { warn(message: string, fields?: Record<string, unknown>): void };
 }
 
@@ -44,6 +48,7 @@ export class RuntimeSandbox implements CommandSandbox {
   private checked: Promise<SandboxState> | null = null;
   private online: Promise<Manager> | null = null;
   private onlineNetwork = '';
+  private bridge: Promise<BridgeSocat | undefined> | null = null;
   private readonly cacheDir: string;
 
   constructor(private readonly options: RuntimeSandboxOptions) {
@@ -132,6 +137,9 @@ export class RuntimeSandbox implements CommandSandbox {
     const online = this.online;
     this.online = null;
     if (online) await (await online.catch(() => null))?.reset().catch(() => undefined);
+    const bridge = await this.bridge?.catch(() => undefined);
+    this.bridge = null;
+    if (bridge) await fs.rm(bridge.dir, { recursive: true, force: true }).catch(() => undefined);
   }
 
   private load(): Promise<RuntimeLibrary> {
@@ -206,17 +214,24 @@ export class RuntimeSandbox implements CommandSandbox {
     const key = JSON.stringify(network);
     if (!this.online) {
       const manager = library.online;
-      this.online = manager
-        .initialize(
-          {
-            network,
-            filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
-            ripgrep: NO_CWD_SCAN,
-            ...(this.options.bwrapPath ? { bwrapPath: this.options.bwrapPath } : {}),
-            ...(library.seccomp ? { seccomp: library.seccomp } : {}),
-          },
-          networkAsk(this.options.web),
-        )
+      // The bridge's socat dies with the app, even when the app is killed (bridge-socat.ts).
+      this.bridge ??= bridgeSocat(this.options.socatPath).catch(() => undefined);
+      const bridge = this.bridge;
+      this.online = bridge
+        .then((made) => {
+          const socat = made?.path ?? this.options.socatPath;
+          return manager.initialize(
+            {
+              ...(socat ? { socatPath: socat } : {}),
+              network,
+              filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
+              ripgrep: NO_CWD_SCAN,
+              ...(this.options.bwrapPath ? { bwrapPath: this.options.bwrapPath } : {}),
+              ...(library.seccomp ? { seccomp: library.seccomp } : {}),
+            },
+            networkAsk(this.options.web),
+          );
+        })
         .then(() => manager);
       this.onlineNetwork = key;
       this.online.catch(() => (this.online = null));
