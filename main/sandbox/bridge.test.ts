@@ -49,7 +49,12 @@ interface Ran {
 }
 
 /** Starts the child on a scenario; resolves with it and the result line it prints. */
-function start(scenario: { command: string; socatPath?: string; hold?: boolean }): Promise<{
+function start(scenario: {
+  command: string;
+  socatPath?: string;
+  hold?: boolean;
+  tmpInHome?: boolean;
+}): Promise<{
   child: ChildProcess;
   ran: Ran;
 }> {
@@ -134,6 +139,12 @@ describe('the proxy bridge of networked commands', () => {
     expect(ran.stdout.trim()).toBe('ran');
     expect(ran.ms).toBeGreaterThanOrEqual(BRIDGE_WAIT_S * 1000);
     expect(ran.ms).toBeLessThan(BRIDGE_WAIT_S * 1000 + 15_000);
+  }, 30_000);
+
+  it('works where the app’s temp folder lies in the hidden home folder', async () => {
+    const { ran } = await start({ command: `curl -sS -m 5 --noproxy '' ${url}`, tmpInHome: true });
+    expect(ran.stderr).toBe('');
+    expect(ran.stdout).toBe('hello from the host');
   }, 30_000);
 
   it('dies with the app: the host-side socat does not outlive a kill -9 of the process that started it', async () => {

@@ -89,7 +89,7 @@ export class RuntimeSandbox implements CommandSandbox {
       const config: Partial<SandboxRuntimeConfig> = {
         filesystem: {
           denyRead: reads.denyRead,
-          allowRead: reads.allowRead,
+          allowRead: [...reads.allowRead, ...(await this.bridgeFolder(confinement.network))],
           allowWrite: writable,
           denyWrite: readOnly,
         },
@@ -243,6 +243,14 @@ export class RuntimeSandbox implements CommandSandbox {
       this.onlineNetwork = key;
     }
     return manager;
+  }
+
+  // The proxy's socket and the bridge's socat live in the app's temp folder; where that lies inside a home folder
+  // ($TMPDIR=~/tmp), hiding the home hid them too and every networked command got an empty reply. Shown again then.
+  private async bridgeFolder(network: SandboxCommand['confinement']['network']): Promise<string[]> {
+    if (network !== 'proxy') return [];
+    const temp = await fs.realpath(os.tmpdir()).catch(() => null);
+    return temp && this.options.homes.some((home) => isInside(temp, home)) ? [temp] : [];
   }
 
   // Writable places that would let a command change this app or reach other sandboxes: $AGENVOY_HOME when it lies

@@ -12,6 +12,8 @@ interface Scenario {
   command: string;
   socatPath?: string;
   hold?: boolean;
+  /** The app's temp folder inside the hidden home ($TMPDIR=~/tmp). */
+  tmpInHome?: boolean;
 }
 
 const scenario = JSON.parse(process.argv[2] ?? '{}') as Scenario;
@@ -19,6 +21,10 @@ const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-brid
 const home = path.join(root, 'home');
 const workspace = path.join(home, 'project');
 fs.mkdirSync(workspace, { recursive: true });
+if (scenario.tmpInHome) {
+  process.env.TMPDIR = path.join(home, 'tmp');
+  fs.mkdirSync(process.env.TMPDIR);
+}
 const sandbox = new RuntimeSandbox({
   agenvoyHome: path.join(home, '.config', 'agenvoy'),
   homes: [home],
