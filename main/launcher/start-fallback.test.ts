@@ -125,6 +125,22 @@ describe.skipIf(process.platform !== 'linux')('npm start without an Electron bin
     }
   }, 60_000);
 
+  it('stops cleanly when its terminal closes (SIGHUP): exit status 0, the launch page removed', async () => {
+    fs.rmSync(opened(), { force: true });
+    const { child } = await start({ DISPLAY: ':97', PATH: `${fakeBin}:${process.env.PATH}` });
+    await expect.poll(() => fs.existsSync(opened())).toBe(true);
+    const launchPage = fileURLToPath(fs.readFileSync(opened(), 'utf8').trim());
+    expect(fs.existsSync(launchPage)).toBe(true);
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    child.kill('SIGHUP');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    expect(await exited).toEqual({ code: 0, signal: null });
+    clearTimeout(timer);
+    expect(fs.existsSync(launchPage)).toBe(false);
+  }, 60_000);
+
   it('opens nothing without a display, and still serves', async () => {
     fs.rmSync(opened(), { force: true });
     const { child, url, stderr } = await start({ PATH: `${fakeBin}:${process.env.PATH}` });

@@ -19,7 +19,7 @@ export interface WebCommandOptions {
   started?: (url: string) => void;
 }
 
-/** Serves until SIGINT or SIGTERM; resolves to the exit status. */
+/** Serves until SIGINT, SIGTERM or SIGHUP; resolves to the exit status. */
 export async function webCommand(
   argv: string[],
   io: CliIo,
@@ -78,19 +78,21 @@ export async function webCommand(
         : `not opening a browser: ${opened.reason}; open the URL above\n`,
     );
   }
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolve();
+  // A closed terminal (SIGHUP) stops it as Ctrl+C does, cleanly: Node's default for SIGHUP ended the process at once,
+  // leaving the launch page on disk and tasks and MCP servers to the next start's crash recovery.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const hungUp = await new Promise<boolean>((resolve) => {
+    const done = (signal?: NodeJS.Signals) => {
+      for (const name of signals) process.off(name, done);
+      resolve(signal === 'SIGHUP');
     };
-    process.on('SIGINT', done);
-    process.on('SIGTERM', done);
+    for (const name of signals) process.on(name, done);
     if (stop?.aborted) done();
-    stop?.addEventListener('abort', done, { once: true });
+    stop?.addEventListener('abort', () => done(), { once: true });
   });
   launchFile?.remove();
-  io.stderr('stopping: cancelling turns and tasks, stopping MCP servers…\n');
+  // After a hang-up there is no terminal to tell.
+  if (!hungUp) io.stderr('stopping: cancelling turns and tasks, stopping MCP servers…\n');
   await server.close();
   await host.close();
   return 0;
