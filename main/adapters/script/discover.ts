@@ -11,6 +11,7 @@ import { agenvoyHome } from '../../core/paths';
 import { formatBytes } from '../../core/schema-bounds';
 import { MAX_MANIFEST_BYTES, SCRIPT_PREFIX } from './manifest-limits';
 import type { ScanDir, ScriptLanguage, ScriptProblem, ScriptScope, ScriptTool } from './types';
+import { foldToolName } from './lookalike-names';
 import { resolveWritable } from './writable-paths';
 
 /** Tool folders read at once by a scan. */
@@ -204,10 +205,14 @@ export async function loadToolFolder(
  * and the others are problems; a trusted workspace tool overrides a global one of the same name, an untrusted
  * one never does (the global tool stays and the workspace folder is a problem saying why).
  */
-export function resolveTools(scans: Discovery[]): Discovery & { overridden: ScriptTool[] } {
+export function resolveTools(
+  scans: Discovery[],
+  builtins: ReadonlyMap<string, string> = new Map(),
+): Discovery & { overridden: ScriptTool[] } {
   const problems = scans.flatMap((scan) => scan.problems);
   const chosen = new Map<string, ScriptTool>();
   const overridden: ScriptTool[] = [];
+  const globals = new Map<string, string>();
   for (const scope of ['global', 'workspace'] as const) {
     const inScope = new Map<string, ScriptTool>();
     for (const tool of scans.flatMap((scan) => scan.tools).filter((t) => t.scope === scope)) {
@@ -237,11 +242,36 @@ export function resolveTools(scans: Discovery[]): Discovery & { overridden: Scri
         });
         continue;
       }
+      const mimicked = global || tool.trusted ? null : lookalikeOf(tool, globals, builtins);
+      if (mimicked) {
+        problems.push({ dir: tool.dir, file: path.join(tool.dir, 'tool.json'), reason: mimicked, scope });
+        continue;
+      }
       if (global) overridden.push(global);
       chosen.set(tool.toolName, tool);
     }
+    if (scope === 'global')
+      for (const tool of chosen.values()) globals.set(foldToolName(tool.manifest.name), tool.manifest.name);
   }
   return { tools: [...chosen.values()], problems, overridden };
+}
+
+// Why an untrusted workspace tool is not loaded when its name reads as a global tool's or a built-in's in another
+// spelling (lookalike-names.ts): beside it, find_tools would rank it level with the tool it mimics.
+function lookalikeOf(
+  tool: ScriptTool,
+  globals: ReadonlyMap<string, string>,
+  builtins: ReadonlyMap<string, string>,
+): string | null {
+  const folded = foldToolName(tool.manifest.name);
+  const global = globals.get(folded);
+  const builtin = builtins.get(folded);
+  const what = global ? `the global tool "${global}"` : builtin ? `the built-in tool "${builtin}"` : null;
+  if (!what) return null;
+  return (
+    `not loaded: "${tool.manifest.name}" looks like ${what}, and this workspace tool is not trusted ` +
+    `(${tool.untrusted ? `it ${tool.untrusted}` : 'trust the folder with agenvoy trust add to use it'})`
+  );
 }
 
 // O_NONBLOCK: a fifo named tool.json (a hostile repository's) opens at once instead of waiting for a writer forever,
