@@ -38,10 +38,18 @@ export const MAX_TOOL_FOLDERS = 5000;
 /** The most entries of one scan folder read at all: a folder of a million names is not listed whole. */
 export const MAX_FOLDER_ENTRIES = 20_000;
 
+/**
+ * The most bytes of tool.json one scan folder loads together, the first folders by name: each may hold 1 MiB, so
+ * 5,000 of them were gigabytes read, compiled and indexed when a hostile repository opened (as MCP servers' lists).
+ */
+export const MAX_SCAN_BYTES = 16 * 1024 * 1024;
+
 /** Bounds of one scan (the defaults above; tests lower them). */
 export interface ScanLimits {
   folders: number;
   entries: number;
+  /** Bytes of tool.json together (default MAX_SCAN_BYTES). */
+  bytes?: number;
 }
 
 /** Reads one scan folder; a folder that does not exist yet has no tools and no problems. */
@@ -96,12 +104,31 @@ export async function scanDir(
   }
   // Folders load a few at a time: each is a handful of small reads, and one by one the scan would wait on the disk
   // for each in turn. The results keep the folders' sorted order, which decides between duplicate names.
-  const loaded = await mapBounded(folders, SCAN_CONCURRENCY, async (entry) => {
+  // Folders are taken in order, so one skipped because the bytes before it are spent is past the bound anyway.
+  const budget = limits.bytes ?? MAX_SCAN_BYTES;
+  const sizes = new Array<number>(folders.length).fill(0);
+  let spent = 0;
+  const loaded = await mapBounded(folders, SCAN_CONCURRENCY, async (entry, index) => {
+    if (spent > budget) return null;
     const dir = path.join(scan.dir, entry.name);
     // The entry's own type spares a stat; a symlink is followed (a symlinked tool folder is a tool folder).
     const folder = entry.isDirectory() || (await fs.stat(dir).catch(() => null))?.isDirectory() === true;
-    return folder ? loadToolFolder(dir, scan.scope, options) : null;
+    if (!folder) return null;
+    sizes[index] = (await fs.lstat(path.join(dir, 'tool.json')).catch(() => null))?.size ?? 0;
+    spent += sizes[index];
+    return loadToolFolder(dir, scan.scope, options);
   });
+  let total = 0;
+  const past = sizes.findIndex((size) => (total += size) > budget);
+  if (past >= 0) {
+    problems.push(
+      problem(
+        `its tool.json files are more than ${formatBytes(budget)} together: ` +
+          `"${folders[past]?.name}" and the ${(folders.length - past - 1).toLocaleString('en-US')} folders after it are not loaded`,
+      ),
+    );
+    loaded.length = past;
+  }
   const found: Discovery = { tools: [], problems };
   for (const result of loaded) {
     if (result === null) continue;
