@@ -130,7 +130,7 @@ export function runInGroup(options: RunInGroupOptions): Promise<RunInGroupResult
   let settle = (): void => {};
   const done = new Promise<void>((resolve) => (settle = resolve));
   const untrack = options.groups?.add(
-    groupRecord(pgid, [options.command, ...(options.args ?? [])].join(' ')),
+    groupRecord(pgid, [options.command, ...(options.args ?? [])].join(' '), mark),
     () => {
       void killTree(new ProcessKilledError());
       return done;
