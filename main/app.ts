@@ -161,8 +161,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           log,
         })
       : options.sandbox;
-  const tasks = new TaskRegistry((task) =>
-    log.warn('abandoned task that ignored its signal', { task: task.id, name: task.tool }),
+  const tasks = new TaskRegistry(
+    (task) => log.warn('abandoned task that ignored its signal', { task: task.id, name: task.tool }),
+    (text) => redactor.redact(text),
   );
   const dispatcher = new Dispatcher({
     registry,

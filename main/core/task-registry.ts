@@ -31,7 +31,14 @@ export class TaskRegistry implements TaskPort {
   private readonly done = new Map<string, Promise<TaskView>>();
   private readonly changes = new Emitter<TaskView & { chatId: string }>();
 
-  constructor(private readonly onAbandon?: (task: TaskView) => void) {}
+  /**
+   * `redact` scrubs a task's result and error before anyone sees them: the list, the database, the note the model
+   * reads (the dispatcher redacts a call's outcome, and a task's end is no call's outcome).
+   */
+  constructor(
+    private readonly onAbandon?: (task: TaskView) => void,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {}
 
   /** Starts a task and returns its view at once; the work runs on. */
   start(start: TaskStart): TaskView {
@@ -69,13 +76,13 @@ export class TaskRegistry implements TaskPort {
         case 'ok': {
           const ok = okOutcome(outcome.value, task.endedAt - task.startedAt);
           task.status = 'succeeded';
-          task.result = ok.outcome === 'ok' ? ok.text : '';
+          task.result = ok.outcome === 'ok' ? this.redact(ok.text) : '';
           break;
         }
         case 'error': {
           const failed = thrownOutcome(outcome.error, 0);
           task.status = 'failed';
-          task.error = failed.outcome === 'error' ? failed.message : String(outcome.error);
+          task.error = this.redact(failed.outcome === 'error' ? failed.message : String(outcome.error));
           break;
         }
         case 'timed_out':

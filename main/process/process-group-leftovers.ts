@@ -11,7 +11,7 @@
 // an exact pid collision plus that pattern; it is accepted. Without /proc (macOS) nothing can be
 // verified, so such records are left alone.
 import type { KillOptions } from './process-group-kill';
-import { killGroup } from './process-group-kill';
+import { killGroup, killMarked } from './process-group-kill';
 import { bootId, groupMembers, hasProcFs, isExited, readProcStat } from './process-group-proc';
 import type { GroupRecord } from './process-group-tracker';
 
@@ -38,12 +38,20 @@ export async function killLeftoverGroups(
   return Promise.all(
     records.map(async (record): Promise<LeftoverResult> => {
       const outcome = classifyLeftover(record);
-      if (outcome !== 'ours') return { pgid: record.pgid, outcome };
+      // Whatever became of the group, its run mark still finds the processes that left it (setsid, a double fork),
+      // which the crashed run would have swept: the mark is the run's own random value, so all that carry it are
+      // ours (docs/dispatch.md, "Process-tree kill").
+      const swept = async (): Promise<boolean> =>
+        outcome === 'rebooted' || !record.mark || !MARK.test(record.mark) || killMarked(record.mark, options);
+      if (outcome !== 'ours') return { pgid: record.pgid, outcome: (await swept()) ? outcome : 'survived' };
       const gone = await killGroup(record.pgid, options);
-      return { pgid: record.pgid, outcome: gone ? 'killed' : 'survived' };
+      return { pgid: record.pgid, outcome: gone && (await swept()) ? 'killed' : 'survived' };
     }),
   );
 }
+
+// Run marks are UUIDs (randomUUID); a damaged record's anything else is not swept.
+const MARK = /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/;
 
 /** Decides whether a recorded group is still there and still ours, without touching it. */
 export function classifyLeftover(record: GroupRecord): LeftoverOutcome | 'ours' {

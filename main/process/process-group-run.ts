@@ -35,6 +35,11 @@ export interface RunInGroupOptions {
   groups?: ProcessGroups;
   /** Kill schedule (default SIGTERM, 500 ms, SIGKILL). */
   kill?: KillOptions;
+  /**
+   * Also after a normal end, kill what carries the run's mark outside the group (a helper started with setsid or a
+   * double fork): for unconfined runs, which have no sandbox to end with. It costs a pass over /proc (a few ms).
+   */
+  sweepOnExit?: boolean;
 }
 
 /** How a command ended. */
@@ -125,7 +130,7 @@ export function runInGroup(options: RunInGroupOptions): Promise<RunInGroupResult
   let settle = (): void => {};
   const done = new Promise<void>((resolve) => (settle = resolve));
   const untrack = options.groups?.add(
-    groupRecord(pgid, [options.command, ...(options.args ?? [])].join(' ')),
+    groupRecord(pgid, [options.command, ...(options.args ?? [])].join(' '), mark),
     () => {
       void killTree(new ProcessKilledError());
       return done;
@@ -138,6 +143,8 @@ export function runInGroup(options: RunInGroupOptions): Promise<RunInGroupResult
       const exit = await exited;
       // Whatever the leader left behind in its group dies with it.
       if (killing || groupAlive(pgid)) await killTree(abortReason);
+      // One that left the group lives on past an empty group unless the mark finds it (docs/dispatch.md).
+      else if (options.sweepOnExit) await killMarked(mark, options.kill);
       await within(streamsClosed, STREAM_CLOSE_WAIT_MS);
       child.stdout.destroy();
       child.stderr.destroy();

@@ -15,19 +15,25 @@ export interface GroupRecord {
   startTime: string | null;
   /** /proc/sys/kernel/random/boot_id at spawn; null without /proc. */
   bootId: string | null;
+  /**
+   * The run mark every process of the group inherits (RUN_MARK_ENV), so recovery also finds those that left it
+   * (setsid); null when none was given (records of an older version).
+   */
+  mark?: string | null;
 }
 
 /** A group started or finished. */
 export type GroupChange = { type: 'added'; group: GroupRecord } | { type: 'removed'; group: GroupRecord };
 
 /** Builds the record of a group whose leader has just been spawned. */
-export function groupRecord(pgid: number, command: string): GroupRecord {
+export function groupRecord(pgid: number, command: string, mark: string | null = null): GroupRecord {
   return {
     pgid,
     command,
     startedAt: Date.now(),
     startTime: readProcStat(pgid)?.startTime ?? null,
     bootId: bootId(),
+    mark,
   };
 }
 

@@ -95,6 +95,8 @@ export async function runToolProcess(
       onOutput: onOutput ? (stream, text) => onOutput(text, stream) : undefined,
       groups,
       kill: deps.kill,
+      // Only the sandbox ends whatever a confined run left in a session of its own; an unconfined one is swept.
+      sweepOnExit: wrapped === null,
     });
     return {
       exitCode: result.exitCode,

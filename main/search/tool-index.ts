@@ -56,6 +56,14 @@ export const MAX_PHRASINGS = 5;
 // Reciprocal rank fusion's constant: a tool ranked well by several phrasings beats one ranked first by one.
 const FUSION_K = 10;
 
+/**
+ * The most vocabulary words looked up in WordNet (each look-up reads its files, ~0.1 ms): the ~1,000 real tools in
+ * bench/data hold ~3,000 words, while a hostile catalogue of made-up words (a cloned repository's tools, an MCP
+ * server's) held 300,000 and made the first search take 37 s. Words past it are still indexed, only without the
+ * concepts that relate them to a query's synonyms.
+ */
+export const MAX_CONCEPT_WORDS = 30_000;
+
 let sharedSynonyms: WordNetSynonyms | undefined;
 
 /** Incremental search index over tools; every call is synchronous and bounded. */
@@ -73,9 +81,17 @@ export class ToolIndex {
     this.parameters = options.bm25f ?? DEFAULT_BM25F;
     this.weights = options.rerank ?? RERANK_WEIGHTS;
     const { concepts, synonyms } = this;
+    // Words given their WordNet concepts; a vocabulary past the bound is indexed without them (docs/search.md).
+    const related = new Set<number>();
     this.index = new InvertedIndex({
-      wordAdded: (surface, word, term) => concepts.addWord(surface, term, synonyms.concepts(word)),
-      wordRemoved: (surface) => concepts.removeWord(surface),
+      wordAdded: (surface, word, term) => {
+        if (related.size >= MAX_CONCEPT_WORDS) return;
+        related.add(surface);
+        concepts.addWord(surface, term, synonyms.concepts(word));
+      },
+      wordRemoved: (surface) => {
+        if (related.delete(surface)) concepts.removeWord(surface);
+      },
     });
   }
 

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { coreSchema } from './schema-core';
 import { searchSchema } from './schema-search';
 import { chatModelSchema } from './schema-chat-model';
+import { runMarkSchema } from './schema-run-mark';
 import { usageSchema } from './schema-usage';
 
 /** One step of the schema; `version` is what user_version becomes once `up` has run. */
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'full-text search over messages', up: searchSchema },
   { version: 3, name: "round usage, and each chat's reasoning level", up: usageSchema },
   { version: 4, name: "each chat's own model", up: chatModelSchema },
+  { version: 5, name: "each process group's run mark", up: runMarkSchema },
 ];
 
 /** The schema version this code writes. */

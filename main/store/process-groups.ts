@@ -19,6 +19,7 @@ interface GroupRow {
   boot_id: string | null;
   task_id: string | null;
   call_id: string | null;
+  run_mark: string | null;
 }
 
 function toStored(row: GroupRow): StoredGroup {
@@ -31,6 +32,7 @@ function toStored(row: GroupRow): StoredGroup {
     startedAt: row.started_at,
     startTime: row.start_time,
     bootId: row.boot_id,
+    ...(row.run_mark !== null ? { mark: row.run_mark } : {}),
     owner,
   };
 }
@@ -43,8 +45,8 @@ export class ProcessGroupTable {
   constructor(private readonly db: Database.Database) {
     // A pgid recorded earlier and never removed is stale once the kernel hands the pid out again.
     this.insert = db.prepare(`
-      INSERT OR REPLACE INTO process_groups (pgid, command, started_at, start_time, boot_id, task_id, call_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+      INSERT OR REPLACE INTO process_groups (pgid, command, started_at, start_time, boot_id, task_id, call_id, run_mark)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     this.removeStatement = db.prepare('DELETE FROM process_groups WHERE pgid = ?');
   }
 
@@ -58,6 +60,7 @@ export class ProcessGroupTable {
       group.bootId,
       owner.taskId ?? null,
       owner.callId ?? null,
+      group.mark ?? null,
     );
   }
 

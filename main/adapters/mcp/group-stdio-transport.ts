@@ -137,7 +137,7 @@ export class GroupStdioTransport implements Transport {
       child.once('spawn', () => {
         const pid = child.pid as number;
         const untrack = this.options.groups?.add(
-          groupRecord(pid, this.options.label ?? [command, ...args].join(' ')),
+          groupRecord(pid, this.options.label ?? [command, ...args].join(' '), this.mark),
           () => this.close(),
         );
         child.once('exit', (code, signal) => {

@@ -11,6 +11,7 @@ import { agenvoyHome } from '../../core/paths';
 import { formatBytes } from '../../core/schema-bounds';
 import { MAX_MANIFEST_BYTES, SCRIPT_PREFIX } from './manifest-limits';
 import type { ScanDir, ScriptLanguage, ScriptProblem, ScriptScope, ScriptTool } from './types';
+import { foldToolName } from './lookalike-names';
 import { resolveWritable } from './writable-paths';
 
 /** Tool folders read at once by a scan. */
@@ -37,10 +38,18 @@ export const MAX_TOOL_FOLDERS = 5000;
 /** The most entries of one scan folder read at all: a folder of a million names is not listed whole. */
 export const MAX_FOLDER_ENTRIES = 20_000;
 
+/**
+ * The most bytes of tool.json one scan folder loads together, the first folders by name: each may hold 1 MiB, so
+ * 5,000 of them were gigabytes read, compiled and indexed when a hostile repository opened (as MCP servers' lists).
+ */
+export const MAX_SCAN_BYTES = 16 * 1024 * 1024;
+
 /** Bounds of one scan (the defaults above; tests lower them). */
 export interface ScanLimits {
   folders: number;
   entries: number;
+  /** Bytes of tool.json together (default MAX_SCAN_BYTES). */
+  bytes?: number;
 }
 
 /** Reads one scan folder; a folder that does not exist yet has no tools and no problems. */
@@ -95,12 +104,31 @@ export async function scanDir(
   }
   // Folders load a few at a time: each is a handful of small reads, and one by one the scan would wait on the disk
   // for each in turn. The results keep the folders' sorted order, which decides between duplicate names.
-  const loaded = await mapBounded(folders, SCAN_CONCURRENCY, async (entry) => {
+  // Folders are taken in order, so one skipped because the bytes before it are spent is past the bound anyway.
+  const budget = limits.bytes ?? MAX_SCAN_BYTES;
+  const sizes = new Array<number>(folders.length).fill(0);
+  let spent = 0;
+  const loaded = await mapBounded(folders, SCAN_CONCURRENCY, async (entry, index) => {
+    if (spent > budget) return null;
     const dir = path.join(scan.dir, entry.name);
     // The entry's own type spares a stat; a symlink is followed (a symlinked tool folder is a tool folder).
     const folder = entry.isDirectory() || (await fs.stat(dir).catch(() => null))?.isDirectory() === true;
-    return folder ? loadToolFolder(dir, scan.scope, options) : null;
+    if (!folder) return null;
+    sizes[index] = (await fs.lstat(path.join(dir, 'tool.json')).catch(() => null))?.size ?? 0;
+    spent += sizes[index];
+    return loadToolFolder(dir, scan.scope, options);
   });
+  let total = 0;
+  const past = sizes.findIndex((size) => (total += size) > budget);
+  if (past >= 0) {
+    problems.push(
+      problem(
+        `its tool.json files are more than ${formatBytes(budget)} together: ` +
+          `"${folders[past]?.name}" and the ${(folders.length - past - 1).toLocaleString('en-US')} folders after it are not loaded`,
+      ),
+    );
+    loaded.length = past;
+  }
   const found: Discovery = { tools: [], problems };
   for (const result of loaded) {
     if (result === null) continue;
@@ -204,10 +232,14 @@ export async function loadToolFolder(
  * and the others are problems; a trusted workspace tool overrides a global one of the same name, an untrusted
  * one never does (the global tool stays and the workspace folder is a problem saying why).
  */
-export function resolveTools(scans: Discovery[]): Discovery & { overridden: ScriptTool[] } {
+export function resolveTools(
+  scans: Discovery[],
+  builtins: ReadonlyMap<string, string> = new Map(),
+): Discovery & { overridden: ScriptTool[] } {
   const problems = scans.flatMap((scan) => scan.problems);
   const chosen = new Map<string, ScriptTool>();
   const overridden: ScriptTool[] = [];
+  const globals = new Map<string, string>();
   for (const scope of ['global', 'workspace'] as const) {
     const inScope = new Map<string, ScriptTool>();
     for (const tool of scans.flatMap((scan) => scan.tools).filter((t) => t.scope === scope)) {
@@ -237,11 +269,36 @@ export function resolveTools(scans: Discovery[]): Discovery & { overridden: Scri
         });
         continue;
       }
+      const mimicked = global || tool.trusted ? null : lookalikeOf(tool, globals, builtins);
+      if (mimicked) {
+        problems.push({ dir: tool.dir, file: path.join(tool.dir, 'tool.json'), reason: mimicked, scope });
+        continue;
+      }
       if (global) overridden.push(global);
       chosen.set(tool.toolName, tool);
     }
+    if (scope === 'global')
+      for (const tool of chosen.values()) globals.set(foldToolName(tool.manifest.name), tool.manifest.name);
   }
   return { tools: [...chosen.values()], problems, overridden };
+}
+
+// Why an untrusted workspace tool is not loaded when its name reads as a global tool's or a built-in's in another
+// spelling (lookalike-names.ts): beside it, find_tools would rank it level with the tool it mimics.
+function lookalikeOf(
+  tool: ScriptTool,
+  globals: ReadonlyMap<string, string>,
+  builtins: ReadonlyMap<string, string>,
+): string | null {
+  const folded = foldToolName(tool.manifest.name);
+  const global = globals.get(folded);
+  const builtin = builtins.get(folded);
+  const what = global ? `the global tool "${global}"` : builtin ? `the built-in tool "${builtin}"` : null;
+  if (!what) return null;
+  return (
+    `not loaded: "${tool.manifest.name}" looks like ${what}, and this workspace tool is not trusted ` +
+    `(${tool.untrusted ? `it ${tool.untrusted}` : 'trust the folder with agenvoy trust add to use it'})`
+  );
 }
 
 // O_NONBLOCK: a fifo named tool.json (a hostile repository's) opens at once instead of waiting for a writer forever,

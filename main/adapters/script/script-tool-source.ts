@@ -9,6 +9,7 @@ import { stableStringify } from '../../core/stable-json';
 import { watchDirs } from './dir-watcher';
 import type { Discovery } from './discover';
 import { resolveTools } from './discover';
+import { builtinFolds } from './lookalike-names';
 import type { ScriptRunOptions } from './script-handler';
 import { scriptHandler } from './script-handler';
 import { ToolPinner } from './tool-pin';
@@ -145,7 +146,13 @@ export class ScriptToolSource {
       this.dirs.map((scan) => scanTrusted(scan, this.options, this.pinner, trustProblems)),
     );
     if (this.stopped) return;
-    const { tools, problems, overridden } = resolveTools(scans);
+    const builtins = builtinFolds(
+      this.options.registry.all().map((entry) => ({
+        name: entry.spec.name,
+        builtin: entry.spec.source.kind === 'builtin',
+      })),
+    );
+    const { tools, problems, overridden } = resolveTools(scans, builtins);
     // A damaged trust file is only worth saying where it matters: a workspace that has tools.
     problems.push(
       ...trustProblems.filter((problem) => tools.some((tool) => tool.dir.startsWith(problem.dir + path.sep))),
