@@ -309,6 +309,7 @@ export class Dispatcher {
       chatId: scope.chatId,
       summary: this.deps.redactor.redact(summariseArgs(call.args)),
       limitMs,
+      redact: (text) => this.deps.redactor.redact(text),
       run: (signal, report) =>
         spec.handler(
           call.args,

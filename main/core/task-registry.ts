@@ -22,6 +22,11 @@ export interface TaskStart {
   summary: string;
   limitMs: number;
   run: (signal: AbortSignal, report: TaskReporter) => Promise<ToolResult> | ToolResult;
+  /**
+   * Scrubs the result and error before they are kept (docs/security.md, "Redaction"): the task's row, list and events
+   * must never hold a secret its output printed. The caller scrubs the summary and what it appends to the tail.
+   */
+  redact?: (text: string) => string;
 }
 
 /** Tracks background tasks and emits every change. */
@@ -65,17 +70,18 @@ export class TaskRegistry implements TaskPort {
       onAbandon: () => this.onAbandon?.({ ...task }),
     }).then((outcome) => {
       task.endedAt = Date.now();
+      const redact = start.redact ?? ((text: string) => text);
       switch (outcome.kind) {
         case 'ok': {
           const ok = okOutcome(outcome.value, task.endedAt - task.startedAt);
           task.status = 'succeeded';
-          task.result = ok.outcome === 'ok' ? ok.text : '';
+          task.result = ok.outcome === 'ok' ? redact(ok.text) : '';
           break;
         }
         case 'error': {
           const failed = thrownOutcome(outcome.error, 0);
           task.status = 'failed';
-          task.error = failed.outcome === 'error' ? failed.message : String(outcome.error);
+          task.error = redact(failed.outcome === 'error' ? failed.message : String(outcome.error));
           break;
         }
         case 'timed_out':
