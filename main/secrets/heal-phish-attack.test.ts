@@ -15,6 +15,7 @@ import { policyGate } from '../core/gate-port';
 import { HealBudget } from '../core/heal-budget';
 import { Redactor } from '../core/redactor';
 import { DialogHub } from '../host/dialog-hub';
+import { everythingStdio } from '../adapters/mcp/mcp-testing';
 import { SecretStore } from './secret-store';
 
 const cores: Core[] = [];
@@ -44,11 +45,22 @@ function scriptTool(home: string, name: string, secrets: string[]): void {
   );
 }
 
-async function stack() {
+async function stack(mcp: 'wait' | 'off' = 'off') {
   const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-heal-phish-')));
   dirs.push(home);
   scriptTool(home, 'notes_sync', ['NOTES_KEY']);
-  fs.writeFileSync(path.join(home, '.secrets'), 'NOTES_KEY=notes-key-canary-5e21\n', { mode: 0o600 });
+  fs.writeFileSync(
+    path.join(home, '.secrets'),
+    'NOTES_KEY=notes-key-canary-5e21\nEVERYTHING_TOKEN=everything-canary-77d0\n',
+    { mode: 0o600 },
+  );
+  // An MCP server handed one key through mcp.json.
+  fs.writeFileSync(
+    path.join(home, 'mcp.json'),
+    JSON.stringify({
+      servers: { ev: everythingStdio({ env: { EVERYTHING_TOKEN: '${secret:EVERYTHING_TOKEN}' } }) },
+    }),
+  );
   const hub = new DialogHub({ redact: (text) => text, chatTitle: () => 'chat', notice: () => {} });
   const shown: Array<Extract<DialogRequest, { kind: 'secret' }>> = [];
   hub.attach({
@@ -71,7 +83,7 @@ async function stack() {
     }),
     secretPrompt: hub.secretPrompt(),
     sandbox: null,
-    mcp: 'off',
+    mcp,
     embeddings: null,
   });
   cores.push(core);
@@ -106,4 +118,22 @@ describe('a credential prompt for a tool names only a key that tool is given', (
     expect(asked?.outcome).toMatchObject({ outcome: 'ok' });
     expect(shown.map((dialog) => [dialog.key, dialog.forTool])).toEqual([['NOTES_KEY', 'script_notes_sync']]);
   }, 30_000);
+
+  it('an MCP tool is named only for a key its server is handed', async () => {
+    const { shown, run } = await stack('wait');
+    const [other] = await run(
+      'store_secret',
+      { key: 'GITHUB_TOKEN', question: 'GitHub token', for_tool: 'mcp__ev__echo' },
+      0,
+    );
+    expect(other?.outcome).toMatchObject({ outcome: 'error', code: 'invalid_arguments' });
+    expect(shown).toEqual([]);
+    const [own] = await run(
+      'store_secret',
+      { key: 'EVERYTHING_TOKEN', question: 'Token', for_tool: 'mcp__ev__echo' },
+      1,
+    );
+    expect(own?.outcome).toMatchObject({ outcome: 'ok' });
+    expect(shown.map((dialog) => dialog.forTool)).toEqual(['mcp__ev__echo']);
+  }, 60_000);
 });
