@@ -69,10 +69,10 @@ export class ChatService {
     return this.events.on(listener);
   }
 
-  /** Creates a chat working in `workspace`. */
+  /** Creates a chat working in `workspace`; a key in its title is scrubbed (docs/security.md, "Redaction"). */
   createChat(input: { title?: string; workspace: string; id?: string }): ChatRecord {
     return this.options.store.chats.create({
-      title: input.title ?? 'New chat',
+      title: this.options.core.redactor.redact(input.title ?? 'New chat'),
       workspace: input.workspace,
       ...(input.id ? { id: input.id } : {}),
     });
