@@ -118,14 +118,18 @@ export class SecretStore {
     });
   }
 
-  /** Every stored key name with where it lives (the environment is named only for keys stored elsewhere too). */
+  /**
+   * Every stored key name with where it lives (the environment is named only for keys stored elsewhere too). An item
+   * another program stored under a name that is no key (control sequences, say) is left out: `get` never reads it,
+   * and its name would reach the terminal of `agenvoy secrets list` as it is.
+   */
   async list(): Promise<SecretEntry[]> {
     const { keychain } = await this.resolve();
     const locations = new Map<string, SecretLocation[]>();
     const add = (key: string, where: SecretLocation) =>
       locations.set(key, [...(locations.get(key) ?? []), where]);
     for (const key of (await keychain?.keys()) ?? [])
-      if (!key.startsWith(PROBE_ACCOUNT_PREFIX)) add(key, 'keychain');
+      if (!key.startsWith(PROBE_ACCOUNT_PREFIX) && isSecretKey(key)) add(key, 'keychain');
     for (const key of (await this.file?.entries())?.keys() ?? []) add(key, 'file');
     for (const key of locations.keys()) if (nonEmpty(this.env[key]) !== undefined) add(key, 'env');
     return [...locations.entries()]
