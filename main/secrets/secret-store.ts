@@ -69,7 +69,14 @@ export class SecretStore {
     this.env = options.env ?? process.env;
     const platform = options.platform ?? process.platform;
     // docs/secrets.md ("No keychain"): the file is a fallback only where there is no always-present keychain.
-    this.file = platform === 'darwin' || platform === 'win32' ? null : new SecretsFile(options.secretsFile);
+    this.file =
+      platform === 'darwin' || platform === 'win32'
+        ? null
+        : new SecretsFile(options.secretsFile, (key, value) => this.redactor.add(key, value));
+    // docs/security.md ("Redaction"): every value in the file is scrubbed from the start, not only once a tool has used
+    // it, so a stored key a command prints from elsewhere (a clone's remote URL) never shows. Reading a small local
+    // file asks nobody; a keychain is not listed here, since listing it may ask the person to unlock each item.
+    this.file?.seeAll();
   }
 
   /** The active backend and why; runs the probe if it has not run yet. */
