@@ -3,7 +3,7 @@
 // store_secret with `for_tool` set to that tool. The prompt then said "Needed by the tool notes_sync" for a key
 // notes_sync can never receive: the person is asked for their GitHub token under a false pretence, and what they
 // type replaces the GITHUB_TOKEN another tool relies on. Through the real core (createCore), a real global script
-// tool, store_secret and the DialogHub's masked prompt.
+// tool, a real MCP stdio server, store_secret and the DialogHub's masked prompt.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
