@@ -1,6 +1,6 @@
 // The chat service: runs turns for chats over the core and the store; one per host process.
 import type { AskUserPort, SubagentPort } from '../../tools/sdk/chat-ports';
-import type { ToolServices } from '../../tools/sdk/types';
+import type { HealPort, ToolServices } from '../../tools/sdk/types';
 import type { ChatCore } from './chat-core';
 import { Emitter } from '../core/emitter';
 import type { CredentialHealer } from '../core/heal-budget';
@@ -69,10 +69,10 @@ export class ChatService {
     return this.events.on(listener);
   }
 
-  /** Creates a chat working in `workspace`. */
+  /** Creates a chat working in `workspace`; a key in its title is scrubbed (docs/security.md, "Redaction"). */
   createChat(input: { title?: string; workspace: string; id?: string }): ChatRecord {
     return this.options.store.chats.create({
-      title: input.title ?? 'New chat',
+      title: this.options.core.redactor.redact(input.title ?? 'New chat'),
       workspace: input.workspace,
       ...(input.id ? { id: input.id } : {}),
     });
@@ -112,13 +112,14 @@ export class ChatService {
 
   /** The SubagentPort: each subtask runs as a turn of its own child chat, with the child's tool set (docs/agent-loop.md, "Child chats"). */
   private readonly subagents: SubagentPort = {
-    run: async (parentChatId, task, signal) => {
+    run: async (parentChatId, task, signal, heal) => {
       const parent = this.options.store.chats.get(parentChatId);
       const child = this.createChat({
         title: `↳ ${task.title}`,
         workspace: parent?.workspace ?? this.options.core.workspace,
       });
-      const result = await this.runTurn(child.id, task.prompt, signal, true);
+      // The child's turn draws on its parent turn's heal budget: ten subagents are not ten budgets of prompts.
+      const result = await this.runTurn(child.id, task.prompt, signal, true, [], heal);
       return result.error === undefined
         ? { chatId: child.id, status: result.status, text: result.text }
         : { chatId: child.id, status: result.status, text: result.text, error: result.error };
@@ -131,6 +132,7 @@ export class ChatService {
     signal: AbortSignal | undefined,
     child: boolean,
     attachments: UserPart[] = [],
+    heal?: HealPort,
   ): Promise<TurnResult> {
     const { core, store } = this.options;
     const chat = store.chats.get(chatId);
@@ -192,6 +194,7 @@ export class ChatService {
         workspace: chat.workspace,
         signal: controller.signal,
         attachments,
+        ...(heal ? { heal } : {}),
       });
     } finally {
       off();

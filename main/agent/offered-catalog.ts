@@ -41,5 +41,6 @@ export function offeredCatalog(
     loadSchemas: (chatId, names) => catalog.loadSchemas(chatId, names.filter(usable)),
     broken: (name) => catalog.broken?.(name),
     unavailable: (name) => (registry.get(name) !== undefined && !usable(name) ? NOT_OFFERED : undefined),
+    secrets: (name) => (usable(name) ? catalog.secrets?.(name) : undefined),
   };
 }

@@ -1,6 +1,6 @@
 // The turn engine (docs/agent-loop.md, "One turn"): up to 128 streamed rounds, tool calls through the three-pass executor, a final summary call.
 import { createHash, randomUUID } from 'node:crypto';
-import type { ToolServices } from '../../tools/sdk/types';
+import type { HealPort, ToolServices } from '../../tools/sdk/types';
 import type { BatchExecutor } from '../core/batch-executor';
 import type { CredentialHealer } from '../core/heal-budget';
 import { HealBudget, MAX_HEAL_ROUNDS } from '../core/heal-budget';
@@ -81,14 +81,20 @@ export class TurnEngine {
   async run(
     chatId: string,
     userText: string,
-    options: { workspace: string; signal?: AbortSignal; attachments?: UserPart[] },
+    options: {
+      workspace: string;
+      signal?: AbortSignal;
+      attachments?: UserPart[];
+      /** The budget of a parent turn this one is a subagent of (docs/secrets.md, "Credential auto-heal"). */
+      heal?: HealPort;
+    },
   ): Promise<TurnResult> {
     const turnId = randomUUID();
     const controller = new AbortController();
     const onAbort = () => controller.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const { persistence } = this.deps;
-    const heal = new HealBudget();
+    const heal = options.heal ?? new HealBudget();
     this.emit({ type: 'turn.started', chatId, turnId });
     // Attachments (images, files the person gave) follow the typed text in the same user message.
     persistence.appendUser(
@@ -173,7 +179,7 @@ export class TurnEngine {
 
   private async provider(
     chatId: string,
-    heal: HealBudget,
+    heal: HealPort,
     signal: AbortSignal,
   ): Promise<{ provider: Provider } | { error: string }> {
     for (;;) {

@@ -102,7 +102,8 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    const title = (prompt || (attached[0]?.name ?? '')).slice(0, 60);
+    // Scrubbed before it is cut, so no piece of a key survives the cut (docs/security.md, "Redaction").
+    const title = core.redactor.redact(prompt || (attached[0]?.name ?? '')).slice(0, 60);
     const chatId = values.chat ?? chats.service.createChat({ workspace, title }).id;
     if (!chats.store.chats.get(chatId)) chats.service.createChat({ id: chatId, workspace, title });
     // The chat's own level from now on, as the app's Reasoning picker sets it.

@@ -4,6 +4,7 @@ import type { CallScope, Dispatcher } from './dispatcher';
 import type { CredentialHealer } from './heal-budget';
 import { HealBudget, MAX_HEAL_ROUNDS } from './heal-budget';
 import type { CallRequest, PreparedCall } from './prepare-call';
+import type { HealPort } from '../../tools/sdk/types';
 
 /** How many concurrent calls run at once. */
 export const FAN_OUT_LIMIT = 8;
@@ -18,7 +19,7 @@ export interface BatchResult {
 
 /** A turn's scope for batches: the call scope plus the turn's heal budget and a way to stop it. */
 export interface BatchScope extends CallScope {
-  heal?: HealBudget;
+  heal?: HealPort;
   /** Called when the user picks "stop the turn" in an approval. */
   stopTurn?: () => void;
 }
@@ -87,7 +88,7 @@ export class BatchExecutor {
   private async runOne(
     call: ReadyCall,
     scope: BatchScope,
-    heal: HealBudget,
+    heal: HealPort,
     reconfirm: boolean,
   ): Promise<CallOutcome> {
     if (scope.signal?.aborted) {

@@ -27,6 +27,8 @@ export function secretForms(value: string): SecretForm[] {
   if (value.length < DERIVED_MIN_LENGTH || value.length > DERIVED_MAX_LENGTH)
     return [{ text: value, folded: false }];
   const bytes = Buffer.from(value, 'utf8');
+  const json = JSON.stringify(value).slice(1, -1);
+  const asciiJson = unicodeEscaped(json, NON_ASCII_UNITS);
   const texts = [
     value,
     tryEncode(encodeURIComponent, value),
@@ -34,7 +36,12 @@ export function secretForms(value: string): SecretForm[] {
     formEncode(value),
     percentEncode(bytes, (byte) => UNRESERVED.test(String.fromCharCode(byte))),
     percentEncode(bytes, () => false),
-    JSON.stringify(value).slice(1, -1),
+    // JSON as JavaScript writes it, as Python's json.dumps (ensure_ascii), PHP's json_encode (also "\/") and Go's
+    // encoding/json (<, > and & escaped) write it.
+    json,
+    asciiJson,
+    asciiJson.replace(/\//g, '\\/'),
+    unicodeEscaped(json, HTML_UNSAFE),
     ...base64Cores(bytes),
   ];
   const folded = new Set<string>();
@@ -43,6 +50,13 @@ export function secretForms(value: string): SecretForm[] {
 }
 
 const NON_ASCII = /[^\p{ASCII}]/u;
+const NON_ASCII_UNITS = /[\u0080-\uffff]/g;
+const HTML_UNSAFE = /[<>&\u2028\u2029]/g;
+
+// Every UTF-16 unit `units` matches as a \uXXXX escape (a character outside the BMP becomes its surrogate pair).
+function unicodeEscaped(text: string, units: RegExp): string {
+  return text.replace(units, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 
 /**

@@ -44,6 +44,9 @@ const DEFAULT_TITLE = 'New chat';
 /** The chat handlers over the store and the chat service. */
 export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
   const { store, service } = ctx.runtime;
+  // A title is stored, listed and names the chat's folder, which the model is told as its workspace: a key typed into
+  // it is scrubbed like the message it came from (docs/security.md, "Redaction").
+  const scrub = (title: string) => ctx.core.redactor.redact(title);
   const summary = (chat: ChatRecord): ChatSummary => chatSummary(chat, service.isRunning(chat.id));
   const chatOf = (fields: Record<string, unknown>): ChatRecord => {
     const chatId = requiredString(fields, 'chatId', 200);
@@ -77,7 +80,7 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
     },
     'chats.create': async (request) => {
       const fields = requestObject(request);
-      const title = optionalString(fields, 'title', MAX_TITLE)?.trim() || DEFAULT_TITLE;
+      const title = scrub(optionalString(fields, 'title', MAX_TITLE)?.trim() || DEFAULT_TITLE);
       const asked = optionalString(fields, 'workspace', 4096);
       // Without a choice and without a default, a chat works in a folder of its own (docs/security.md).
       const workspace = asked
@@ -94,7 +97,7 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
     'chats.rename': (request) => {
       const fields = requestObject(request);
       const chat = chatOf(fields);
-      store.chats.rename(chat.id, requiredString(fields, 'title', MAX_TITLE).trim());
+      store.chats.rename(chat.id, scrub(requiredString(fields, 'title', MAX_TITLE).trim()));
       changed(chat.id);
       return summary(store.chats.get(chat.id) as ChatRecord);
     },
@@ -163,7 +166,7 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
         throw error;
       }
       if (chat.title === DEFAULT_TITLE && store.messages.list(chat.id, { limit: 1 }).length === 0) {
-        const title = titleFrom(text, attachments);
+        const title = titleFrom(scrub(text), attachments);
         store.chats.rename(chat.id, title);
         // A folder made for "New chat" that is still empty takes the chat's real title.
         const renamed = await renameChatFolder(

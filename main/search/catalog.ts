@@ -117,6 +117,11 @@ export class RegistryCatalog implements ToolCatalogPort {
     return tool ? toolSchemaView(tool) : undefined;
   }
 
+  /** The secret key names `name` is handed; undefined when it may use any (see ToolSpec.secrets). */
+  secrets(name: string): readonly string[] | undefined {
+    return this.registry.get(name)?.spec.secrets?.();
+  }
+
   /** Loads the usable names into the chat; returns those names. */
   loadSchemas(chatId: string, names: string[]): string[] {
     const known = names.filter((n) => this.registry.get(n));

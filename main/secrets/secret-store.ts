@@ -69,7 +69,14 @@ export class SecretStore {
     this.env = options.env ?? process.env;
     const platform = options.platform ?? process.platform;
     // docs/secrets.md ("No keychain"): the file is a fallback only where there is no always-present keychain.
-    this.file = platform === 'darwin' || platform === 'win32' ? null : new SecretsFile(options.secretsFile);
+    this.file =
+      platform === 'darwin' || platform === 'win32'
+        ? null
+        : new SecretsFile(options.secretsFile, (key, value) => this.redactor.add(key, value));
+    // docs/security.md ("Redaction"): every value in the file is scrubbed from the start, not only once a tool has used
+    // it, so a stored key a command prints from elsewhere (a clone's remote URL) never shows. Reading a small local
+    // file asks nobody; a keychain is not listed here, since listing it may ask the person to unlock each item.
+    this.file?.seeAll();
   }
 
   /** The active backend and why; runs the probe if it has not run yet. */
@@ -118,14 +125,18 @@ export class SecretStore {
     });
   }
 
-  /** Every stored key name with where it lives (the environment is named only for keys stored elsewhere too). */
+  /**
+   * Every stored key name with where it lives (the environment is named only for keys stored elsewhere too). An item
+   * another program stored under a name that is no key (control sequences, say) is left out: `get` never reads it,
+   * and its name would reach the terminal of `agenvoy secrets list` as it is.
+   */
   async list(): Promise<SecretEntry[]> {
     const { keychain } = await this.resolve();
     const locations = new Map<string, SecretLocation[]>();
     const add = (key: string, where: SecretLocation) =>
       locations.set(key, [...(locations.get(key) ?? []), where]);
     for (const key of (await keychain?.keys()) ?? [])
-      if (!key.startsWith(PROBE_ACCOUNT_PREFIX)) add(key, 'keychain');
+      if (!key.startsWith(PROBE_ACCOUNT_PREFIX) && isSecretKey(key)) add(key, 'keychain');
     for (const key of (await this.file?.entries())?.keys() ?? []) add(key, 'file');
     for (const key of locations.keys()) if (nonEmpty(this.env[key]) !== undefined) add(key, 'env');
     return [...locations.entries()]

@@ -1,5 +1,6 @@
 // The file fallback `$AGENVOY_HOME/.secrets`: `KEY=value` lines, rewritten atomically with mode 0600.
 import { writeFileAtomic } from '../core/atomic-write';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import { SecretStoreError } from './key-name';
 
@@ -8,14 +9,35 @@ export const SECRETS_FILE_MODE = 0o600;
 
 /** Reads and rewrites one `KEY=value` file; blank lines and `#` comments survive a rewrite. */
 export class SecretsFile {
-  constructor(readonly file: string) {}
+  /** `onValue` is told every entry read, so a value is scrubbed before anything has used it (docs/security.md). */
+  constructor(
+    readonly file: string,
+    private readonly onValue?: (key: string, value: string) => void,
+  ) {}
 
   /** Every entry in file order; an absent file has none. */
   async entries(): Promise<Map<string, string>> {
+    return this.parse(await this.lines());
+  }
+
+  /** Reads the file at once and tells `onValue` every entry (start-up); a missing or unreadable file tells nothing. */
+  seeAll(): void {
+    let text: string;
+    try {
+      text = fsSync.readFileSync(this.file, 'utf8');
+    } catch {
+      return;
+    }
+    this.parse(splitLines(text));
+  }
+
+  private parse(lines: string[]): Map<string, string> {
     const entries = new Map<string, string>();
-    for (const line of await this.lines()) {
+    for (const line of lines) {
       const entry = parseLine(line);
-      if (entry) entries.set(entry.key, entry.value);
+      if (!entry) continue;
+      entries.set(entry.key, entry.value);
+      this.onValue?.(entry.key, entry.value);
     }
     return entries;
   }
@@ -53,9 +75,7 @@ export class SecretsFile {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
-    const lines = text.split(/\r?\n/);
-    if (lines.at(-1) === '') lines.pop();
-    return lines;
+    return splitLines(text);
   }
 
   // Temp file in the same directory + rename: a reader sees the old file or the new one, never half of one,
@@ -66,6 +86,12 @@ export class SecretsFile {
       dirMode: 0o700,
     });
   }
+}
+
+function splitLines(text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
 }
 
 /** One `KEY=value` line (an optional `export ` prefix is allowed); null for blanks, comments and junk. */

@@ -74,6 +74,17 @@ export const storeSecretTool = defineTool({
         { parameter: 'for_tool' },
       );
     }
+    // A tool's error may name any key (a hostile server's "missing credential GITHUB_TOKEN"); the prompt would then
+    // ask for it in the name of a tool that is never handed it, and the value would replace the key another tool uses.
+    const handed = forTool ? catalog?.secrets?.(forTool) : undefined;
+    if (handed && !handed.includes(key)) {
+      throw new ToolError(
+        'invalid_arguments',
+        `${forTool} is never given ${key}, so storing it cannot fix ${forTool}; the keys it is given: ` +
+          `${handed.length > 0 ? handed.join(', ') : 'none'}. Tell the user what ${forTool} reported instead`,
+        { parameter: 'for_tool' },
+      );
+    }
     const prompt = ctx.services.secretPrompt;
     if (!prompt) {
       throw new ToolError(

@@ -156,7 +156,7 @@ async function runLeg(
       : { title: task.title, status: 'cancelled', chatId, text, error: 'cancelled' };
   if (signal.aborted) return stopped(null, '');
   try {
-    const answer = await port.run(ctx.chatId, task, signal);
+    const answer = await port.run(ctx.chatId, task, signal, ctx.services.heal);
     if (answer.status === 'cancelled' && signal.aborted) return stopped(answer.chatId, answer.text);
     const report: LegReport = {
       title: task.title,

@@ -68,5 +68,15 @@ export interface SubagentAnswer {
 
 /** Runs subtasks in child chats (docs/hosts.md, "What each host offers": a child chat has no subagents, background_*, ask_user or store_secret). */
 export interface SubagentPort {
-  run(parentChatId: string, task: SubagentTask, signal: AbortSignal): Promise<SubagentAnswer>;
+  /**
+   * `heal` is the calling turn's credential-prompt budget (ToolServices.heal): the child's turn draws on it, so
+   * subagents never open more prompts for a tool than the turn that started them may (docs/secrets.md, "Credential
+   * auto-heal").
+   */
+  run(
+    parentChatId: string,
+    task: SubagentTask,
+    signal: AbortSignal,
+    heal?: { take(tool: string): boolean },
+  ): Promise<SubagentAnswer>;
 }

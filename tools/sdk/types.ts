@@ -119,6 +119,8 @@ export interface ToolCatalogPort {
   broken?(name: string): string | undefined;
   /** Why a tool of that name exists but is not offered in this host or chat; undefined when it is offered or unknown. */
   unavailable?(name: string): string | undefined;
+  /** The secret key names the tool is handed (ToolSpec.secrets); undefined when it may use any key or is unknown. */
+  secrets?(name: string): readonly string[] | undefined;
 }
 
 /** A background task as tools and the UI see it. */
@@ -270,6 +272,13 @@ export interface ToolSpec {
    * Undefined when no change is being applied: nothing to wait for, and no promise made (docs/dispatch.md).
    */
   settled?: () => Promise<void> | undefined;
+  /**
+   * The secret key names this tool is handed: a script tool's declared `secrets` (none when untrusted), an MCP
+   * server's `${secret:NAME}` references. Absent when it may use any key (built-ins that take one from their
+   * arguments or settings). store_secret names a tool as needing a key only when it is among these (docs/secrets.md,
+   * "The masked prompt").
+   */
+  secrets?: () => readonly string[];
 }
 
 /** What pinArguments may use: the call's workspace and the turn's cancel signal. */

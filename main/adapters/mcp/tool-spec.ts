@@ -39,6 +39,8 @@ export function mcpToolSpec(tool: Tool, name: string, deps: McpToolDeps): ToolSp
     },
     timeoutMs: deps.timeoutMs,
     ...(deps.settled ? { settled: deps.settled } : {}),
+    // The server's `${secret:NAME}` references, all resolved once it connected (its tools exist only then).
+    secrets: () => deps.credentialKeys,
     handler: async (args, ctx) => {
       const client = deps.client();
       try {

@@ -230,6 +230,8 @@ export class ScriptToolSource {
         systemUse: false,
       },
       timeoutMs: manifest.timeoutMs,
+      // An untrusted workspace tool is handed none of its secrets, so no key is asked for in its name.
+      secrets: () => (tool.trusted ? manifest.secrets : []),
       handler: pinGuard(tool, scriptHandler(tool, this.options), this.pinner, () => {
         void this.rescan().catch(() => undefined);
       }),
