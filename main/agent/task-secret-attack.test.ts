@@ -5,25 +5,19 @@
 // tasks, the SQLite store), a real shell command and a scripted model.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openAiEvents } from './providers/testing/openai-test-server';
 import type { ChatFixture } from './testing/chat-fixture';
 import { chatFixture } from './testing/chat-fixture';
+import { withoutKeychain } from '../secrets/testing/no-keychain';
 
 const CANARY = 'task-canary-7Hq2Lm9Zx4';
 
 let fixture: ChatFixture | undefined;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
-beforeEach(() => {
-  // No keychain: the store uses $AGENVOY_HOME/.secrets, and the probe does not wait for one.
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
-});
+withoutKeychain();
 afterEach(async () => {
   await fixture?.close();
   fixture = undefined;
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 const call = (id: string, name: string, args: unknown) => ({

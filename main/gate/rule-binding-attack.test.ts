@@ -19,14 +19,13 @@ import {
 import type { ScriptedServer } from '../agent/providers/testing/scripted-server';
 import { startOpenAiTestServer } from '../agent/providers/testing/openai-test-server';
 import { definitionHash } from '../core/registry';
+import { withoutKeychain } from '../secrets/testing/no-keychain';
 
 let place: AttackPlace;
 let server: ScriptedServer | null = null;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+withoutKeychain();
 
 beforeEach(() => {
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
   place = attackPlace();
 });
 
@@ -34,8 +33,6 @@ afterEach(async () => {
   await server?.close();
   server = null;
   fs.rmSync(place.tmp, { recursive: true, force: true });
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 const outcome = (stdout: string) => (JSON.parse(stdout) as { outcome: string }).outcome;

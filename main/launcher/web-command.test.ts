@@ -3,21 +3,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeRendererDir } from '../web/testing/web-fixture';
 import type { CliIo } from '../cli/io';
 import { main } from './main';
 import { webCommand } from './web-command';
+import { withoutKeychain } from '../secrets/testing/no-keychain';
 
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
-beforeAll(() => {
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
-});
-afterAll(() => {
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
-});
+withoutKeychain();
 
 function io(home: string): CliIo & { out: string[]; err: string[] } {
   const out: string[] = [];

@@ -8,16 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import type { TestClient, WebFixture } from './testing/web-fixture';
 import { value, webFixture } from './testing/web-fixture';
+import { withoutKeychain } from '../secrets/testing/no-keychain';
 
 const KEY = 'Tq4CanaryTASK8LmZv2';
 
 let fixture: WebFixture;
 let client: TestClient;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+withoutKeychain();
 
 beforeAll(async () => {
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
   fixture = await webFixture({
     prepare: (home, workspace) => {
       fs.writeFileSync(path.join(home, '.secrets'), `CANARY_KEY=${KEY}\n`, { mode: 0o600 });
@@ -29,8 +28,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fixture?.close();
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 function allowEverything(chatId: string): () => void {

@@ -7,16 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import type { TestClient, WebFixture } from './testing/web-fixture';
 import { value, webFixture, writeScript } from './testing/web-fixture';
+import { withoutKeychain } from '../secrets/testing/no-keychain';
 
 const CANARY = 'canary-WebSecret-5d1e77aa-value';
 let fixture: WebFixture;
 let client: TestClient;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+withoutKeychain();
 
 beforeAll(async () => {
-  // No keychain here: stored secrets go to the temp home's 0600 file.
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
   fixture = await webFixture({
     prepare: (home) => {
       writeScript(
@@ -54,8 +52,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fixture?.close();
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 async function newChat(title: string): Promise<string> {

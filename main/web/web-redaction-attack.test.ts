@@ -9,6 +9,7 @@ import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import { base64Cores } from '../core/secret-forms';
 import type { TestClient, WebFixture } from './testing/web-fixture';
 import { value, webFixture } from './testing/web-fixture';
+import { withoutKeychain } from '../secrets/testing/no-keychain';
 
 const KEY = 'Zq7CanaryKEY9XpWm4';
 const PW = 'p@ss w0rd/Kanary+Zz!';
@@ -45,11 +46,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let fixture: WebFixture;
 let client: TestClient;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+withoutKeychain();
 
 beforeAll(async () => {
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
   fixture = await webFixture({
     prepare: (home, workspace) => {
       // No keychain in tests: the secrets live in the 0600 file fallback.
@@ -63,8 +62,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fixture?.close();
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 function expectNoLeak(where: string, text: string | Buffer): void {

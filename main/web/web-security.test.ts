@@ -9,18 +9,15 @@ import { WebSocket } from 'ws';
 import type { WebFixture } from './testing/web-fixture';
 import { testClient, webFixture } from './testing/web-fixture';
 import { LaunchCode } from './web-token';
+import { withoutKeychain } from '../secrets/testing/no-keychain';
 
 let fixture: WebFixture;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+withoutKeychain();
 beforeAll(async () => {
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
   fixture = await webFixture();
 });
 afterAll(async () => {
   await fixture?.close();
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 function get(

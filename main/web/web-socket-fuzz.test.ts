@@ -7,6 +7,7 @@ import { WebSocket } from 'ws';
 import type { TestClient, WebFixture } from './testing/web-fixture';
 import { webFixture } from './testing/web-fixture';
 import { MAX_FRAME } from './web-server';
+import { withoutKeychain } from '../secrets/testing/no-keychain';
 
 // Every invoke channel but secrets.prompt, which rightly waits for a person's answer.
 const CHANNELS = [
@@ -51,19 +52,15 @@ const REPLY_WAIT_MS = 5_000;
 
 let fixture: WebFixture;
 let good: TestClient;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+withoutKeychain();
 
 beforeAll(async () => {
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
   fixture = await webFixture();
   good = await fixture.connect();
 }, 60_000);
 
 afterAll(async () => {
   await fixture?.close();
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 type Frame = { text: string } | { binary: Uint8Array };

@@ -4,22 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import type { TestClient, WebFixture } from './testing/web-fixture';
 import { value, webFixture } from './testing/web-fixture';
+import { withoutKeychain } from '../secrets/testing/no-keychain';
 
 let fixture: WebFixture;
 let client: TestClient;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+withoutKeychain();
 
 beforeAll(async () => {
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
   fixture = await webFixture();
   client = await fixture.connect();
 });
 
 afterAll(async () => {
   await fixture?.close();
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 async function newChat(title: string): Promise<string> {

@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceScripts } from '../core/paths';
 import type { TestClient, WebFixture } from './testing/web-fixture';
 import { value, webFixture } from './testing/web-fixture';
+import { withoutKeychain } from '../secrets/testing/no-keychain';
 
 let fixture: WebFixture;
 let client: TestClient;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+withoutKeychain();
 
 function writeTool(scanDir: string, name: string, extra: Record<string, unknown> = {}) {
   const dir = path.join(scanDir, name);
@@ -28,8 +29,6 @@ function writeTool(scanDir: string, name: string, extra: Record<string, unknown>
 }
 
 beforeAll(async () => {
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
   fixture = await webFixture({
     prepare: (home, workspace) => {
       writeTool(path.join(home, 'tools', 'script'), 'deploy', { always_allow: true });
@@ -42,8 +41,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fixture?.close();
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 const source = (name: string) => fixture.host.core.registry.get(name)?.spec;

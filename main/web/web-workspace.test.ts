@@ -8,15 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import type { TestClient, WebFixture } from './testing/web-fixture';
 import { value, webFixture } from './testing/web-fixture';
+import { withoutKeychain } from '../secrets/testing/no-keychain';
 
 let fixture: WebFixture;
 let client: TestClient;
 let home: string;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+withoutKeychain();
 
 beforeAll(async () => {
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
   home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-user-home-')));
   fixture = await webFixture({ workspace: null, env: { HOME: home } });
   client = await fixture.connect();
@@ -25,8 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fixture?.close();
   fs.rmSync(home, { recursive: true, force: true });
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 const root = () => path.join(home, 'Agenvoy');

@@ -6,20 +6,17 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttackPlace } from './trust-attack-testing';
 import { attackPlace, cli, evidence, evidenceTool } from './trust-attack-testing';
+import { withoutKeychain } from '../../secrets/testing/no-keychain';
 
 let place: AttackPlace;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+withoutKeychain();
 
 beforeEach(() => {
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
   place = attackPlace();
 });
 
 afterEach(() => {
   fs.rmSync(place.tmp, { recursive: true, force: true });
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 const RUN_COMMAND_COPY = {

@@ -21,14 +21,13 @@ import {
   storeSecret,
   useProvider,
 } from './trust-attack-testing';
+import { withoutKeychain } from '../../secrets/testing/no-keychain';
 
 let place: AttackPlace;
 let server: ScriptedServer | null = null;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+withoutKeychain();
 
 beforeEach(() => {
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
   place = attackPlace();
 });
 
@@ -36,8 +35,6 @@ afterEach(async () => {
   await server?.close();
   server = null;
   fs.rmSync(place.tmp, { recursive: true, force: true });
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 type CallOutcome = { outcome: string; message?: string; text?: string };

@@ -22,15 +22,13 @@ import {
   storeSecret,
   useProvider,
 } from './trust-attack-testing';
+import { withoutKeychain } from '../../secrets/testing/no-keychain';
 
 let place: AttackPlace;
 let server: ScriptedServer | null = null;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
+withoutKeychain();
 
 beforeEach(() => {
-  // No keychain: stored secrets go to the 0600 file ($AGENVOY_HOME/.secrets), and no D-Bus call can hang.
-  delete process.env.DBUS_SESSION_BUS_ADDRESS;
-  delete process.env.DISPLAY;
   place = attackPlace();
 });
 
@@ -38,8 +36,6 @@ afterEach(async () => {
   await server?.close();
   server = null;
   fs.rmSync(place.tmp, { recursive: true, force: true });
-  if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
-  if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
 
 const callJson = (stdout: string) =>
