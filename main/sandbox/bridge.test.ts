@@ -13,6 +13,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BRIDGE_WAIT_S } from './bridge-ready';
+import { processAlive } from '../process/testing/process-alive';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const childScript = path.join(here, 'testing', 'bridge-child.ts');
@@ -107,15 +108,6 @@ function childrenOf(pid: number): Array<{ pid: number; cmdline: string }> {
   return found;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe('the proxy bridge of networked commands', () => {
   it('is waited for: a command whose first act is a request is not refused by a bridge still starting', async () => {
     // The runtime starts its in-sandbox listeners in the background and runs the command at once; on a loaded machine
@@ -154,9 +146,9 @@ describe('the proxy bridge of networked commands', () => {
     expect(bridges.length).toBeGreaterThan(0);
     child.kill('SIGKILL');
     const deadline = Date.now() + 5000;
-    while (bridges.some((bridge) => alive(bridge.pid)) && Date.now() < deadline)
+    while (bridges.some((bridge) => processAlive(bridge.pid)) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50));
-    const left = bridges.filter((bridge) => alive(bridge.pid));
+    const left = bridges.filter((bridge) => processAlive(bridge.pid));
     for (const bridge of left) process.kill(bridge.pid, 'SIGKILL');
     expect(left.map((bridge) => bridge.cmdline.replace(/\0/g, ' '))).toEqual([]);
   }, 30_000);

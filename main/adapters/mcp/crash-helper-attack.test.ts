@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedServer } from '../../agent/providers/testing/scripted-server';
 import { openAiEvents, startOpenAiTestServer } from '../../agent/providers/testing/openai-test-server';
 import { fixture, waitFor } from './mcp-testing';
+import { processAlive } from '../../process/testing/process-alive';
 
 const bin = path.resolve(__dirname, '../../../bin/agenvoy');
 let server: ScriptedServer | undefined;
@@ -20,20 +21,11 @@ let helpers: number[] = [];
 
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
-  for (const pid of helpers) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  for (const pid of helpers) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   helpers = [];
   await server?.close();
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 function pids(file: string): number[] {
   try {
@@ -96,12 +88,12 @@ describe.skipIf(process.platform !== 'linux')('a setsid helper of a stdio MCP se
     first.child.kill('SIGKILL');
     await first.exited;
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(alive(helper as number)).toBe(true);
+    expect(processAlive(helper as number)).toBe(true);
 
     server.enqueue({ events: openAiEvents([{ text: 'back' }]) });
     const second = chat(home, workspace, 'again');
     await second.exited;
     helpers = pids(pidFile);
-    await waitFor(() => !alive(helper as number), 3000);
+    await waitFor(() => !processAlive(helper as number), 3000);
   }, 60_000);
 });

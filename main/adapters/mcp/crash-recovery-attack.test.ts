@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppHost } from '../../host/open-app-host';
 import { openAppHost } from '../../host/open-app-host';
 import { fixture, waitFor } from './mcp-testing';
+import { processAlive } from '../../process/testing/process-alive';
 
 const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, display: process.env.DISPLAY };
 const hosts: AppHost[] = [];
@@ -22,15 +23,6 @@ afterEach(async () => {
   if (saved.bus !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved.bus;
   if (saved.display !== undefined) process.env.DISPLAY = saved.display;
 });
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
 
 describe.skipIf(process.platform !== 'linux')('a stdio MCP server after a crash of the app', () => {
   it.each(['wait', 'background'] as const)(
@@ -51,7 +43,7 @@ describe.skipIf(process.platform !== 'linux')('a stdio MCP server after a crash 
       const first = await openAppHost({ mode: 'web', home, workspace, env, mcp, watchScripts: false });
       hosts.push(first);
       const pid = await waitFor(() => first.core.mcp.pid('stub'), 10_000);
-      expect(alive(pid)).toBe(true);
+      expect(processAlive(pid)).toBe(true);
       // The first host crashes here: it never closes, so nothing of it stops the server.
       const second = await openAppHost({
         mode: 'web',
@@ -62,7 +54,7 @@ describe.skipIf(process.platform !== 'linux')('a stdio MCP server after a crash 
         watchScripts: false,
       });
       hosts.push(second);
-      await waitFor(() => !alive(pid), 3000);
+      await waitFor(() => !processAlive(pid), 3000);
     },
   );
 });

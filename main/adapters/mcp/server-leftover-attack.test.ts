@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { outcomeText } from '../../core/outcome';
 import { fixture, mcpHarness, waitFor } from './mcp-testing';
+import { processAlive } from '../../process/testing/process-alive';
 
 type Harness = ReturnType<typeof mcpHarness>;
 let harness: Harness | null = null;
@@ -24,15 +25,6 @@ afterEach(async () => {
   harness = null;
 });
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
-
 async function startHelper(): Promise<{ h: Harness; helper: number }> {
   harness = mcpHarness({
     servers: { stub: { command: process.execPath, args: [fixture('stubborn-server.mjs')] } },
@@ -44,7 +36,7 @@ async function startHelper(): Promise<{ h: Harness; helper: number }> {
   const helper = Number(outcomeText(outcome));
   helpers.push(helper);
   await waitFor(() => fs.existsSync(file));
-  expect(alive(helper)).toBe(true);
+  expect(processAlive(helper)).toBe(true);
   return { h, helper };
 }
 
@@ -52,14 +44,14 @@ describe.skipIf(process.platform !== 'linux')('a server whose helper left its pr
   it('the helper dies when the app stops the server (quit)', async () => {
     const { h, helper } = await startHelper();
     await h.manager.stop();
-    await waitFor(() => !alive(helper), 3000);
+    await waitFor(() => !processAlive(helper), 3000);
   });
 
   it('the helper dies when the server exits by itself', async () => {
     const { h, helper } = await startHelper();
     const pid = h.manager.pid('stub') as number;
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => !alive(helper), 3000);
+    await waitFor(() => !processAlive(helper), 3000);
     // The server itself comes back.
     await waitFor(() => h.state('stub')?.status === 'ready' && h.manager.pid('stub') !== pid, 5000);
   });
