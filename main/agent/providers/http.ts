@@ -67,12 +67,19 @@ async function open(
       body: JSON.stringify(post.body),
       signal,
       dispatcher: agent,
+      // Never followed: undici re-sends the POST, its body (the transcript) and its headers to the new address,
+      // dropping only Authorization across origins, so Anthropic's x-api-key went with it (docs/security.md).
+      redirect: 'manual',
     });
   } catch (error) {
     if (post.signal.aborted) throw cancelledError(post.signal);
     if (stall.fired) throw stall.error(post.label);
     const message = `${post.label}: cannot reach ${post.url}: ${describe(error)}`;
     throw new ProviderError('network', message, undefined, { cause: error });
+  }
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel().catch(() => undefined);
+    throw redirectError(post, response.status, response.headers.get('location'));
   }
   if (!response.ok) {
     const text = await boundedText(response, limits.eventBytes);
@@ -114,6 +121,17 @@ export function statusError(
   }
   const details = retryAfterMs === undefined ? {} : { retryAfterMs };
   return new ProviderError(kind, `${post.label}: HTTP ${status}: ${detail}`, status, details);
+}
+
+/** A redirect is refused, not followed: the settings name the one address the key and the chat go to. */
+function redirectError(post: Pick<StreamPost, 'label' | 'url'>, status: number, location: string | null) {
+  return new ProviderError(
+    'bad_request',
+    `${post.label}: ${post.url} answered with a redirect (HTTP ${status})` +
+      `${location ? ` to ${location}` : ''}: the request, its key and the chat are not sent on; ` +
+      'use the address it names as the base URL if you trust it',
+    status,
+  );
 }
 
 /** The kind a status maps to: 401/403 auth, 429 rate limit, 408/409/5xx server, other 4xx bad request. */
