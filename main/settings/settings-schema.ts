@@ -67,9 +67,9 @@ export interface RuntimeLimits {
   toolArgumentsBytes: number;
   /** One server-sent event of the model's stream; past it the round fails. */
   providerEventBytes: number;
-  /** From the request to the first byte of the answer. */
+  /** From the request to the first event of the answer (a comment is not one). */
   providerFirstByteSeconds: number;
-  /** Between two bytes of the answer once it has started. */
+  /** Between two events of the answer once it has started. */
   providerIdleSeconds: number;
 }
 

@@ -1,5 +1,5 @@
 // The HTTP side of a streaming model call: POST, map statuses to ProviderError kinds, read SSE.
-// undici's own timeouts are off: our StallTimer bounds the wait for the first byte and between bytes with the
+// undici's own timeouts are off: our StallTimer bounds the wait for the first event and between events with the
 // settings' limits (a local CPU model may think for minutes), and the SSE parser bounds one event.
 import type * as Undici from 'undici';
 import type { Agent, Response } from 'undici';
@@ -42,7 +42,7 @@ export async function openEventStream(post: StreamPost): Promise<AsyncIterable<S
   const http = await providerClient();
   const stall = new StallTimer(limits);
   const signal = AbortSignal.any([post.signal, stall.signal]);
-  // The first-byte wait covers connecting, the headers and the body's first bytes.
+  // The first-byte wait covers connecting, the headers and the body up to its first event.
   stall.waitFirstByte();
   try {
     return await open(http, post, signal, stall, limits);
@@ -171,7 +171,13 @@ async function* readEvents(
   limits: StreamLimits,
 ): AsyncGenerator<SseMessage> {
   try {
-    yield* parseSse(timed(body, stall), { maxEventBytes: limits.eventBytes });
+    // Timed per event, not per byte: a comment (`: keep-alive`) is not an answer, so comments without end still
+    // stall (docs/robustness.md). Only the server is timed, not the caller's handling of an event.
+    for await (const message of parseSse(body, { maxEventBytes: limits.eventBytes })) {
+      stall.pause();
+      yield message;
+      stall.waitNext();
+    }
   } catch (error) {
     if (post.signal.aborted) throw cancelledError(post.signal);
     if (stall.fired) throw stall.error(post.label);
@@ -187,15 +193,6 @@ async function* readEvents(
     throw new ProviderError('stream_cut', message, undefined, { cause: error });
   } finally {
     stall.stop();
-  }
-}
-
-// Times only the server: the wait runs while the body is asked for more, not while the caller handles a chunk.
-async function* timed(body: AsyncIterable<Uint8Array>, stall: StallTimer): AsyncGenerator<Uint8Array> {
-  for await (const chunk of body) {
-    stall.pause();
-    yield chunk;
-    stall.waitNext();
   }
 }
 
