@@ -33,8 +33,8 @@ export type RoundResult =
 export const MAX_ROUND_PARTS = 1000;
 
 /**
- * The most characters of text and reasoning one round may stream (docs/robustness.md): about 4,000 times a long
- * answer, so only a server that ignores max_tokens and streams without end reaches it.
+ * The most characters of text, reasoning and tool-call arguments one round may stream (docs/robustness.md): about
+ * 4,000 times a long answer, so only a server that ignores max_tokens and streams without end reaches it.
  */
 export const MAX_ROUND_TEXT_CHARS = 16 * 1024 * 1024;
 
@@ -155,6 +155,7 @@ class RoundParts {
   }
 
   toolCall(call: ToolCallPart): void {
+    this.count(call.args);
     this.add(call);
   }
 
@@ -164,8 +165,8 @@ class RoundParts {
     if (this.chars > MAX_ROUND_TEXT_CHARS) {
       throw new ProviderError(
         'too_large',
-        `the model's answer has more than ${MAX_ROUND_TEXT_CHARS.toLocaleString('en-US')} characters of text and ` +
-          'reasoning; it was stopped there',
+        `the model's answer has more than ${MAX_ROUND_TEXT_CHARS.toLocaleString('en-US')} characters of text, ` +
+          'reasoning and tool-call arguments; it was stopped there',
       );
     }
   }
