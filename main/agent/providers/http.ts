@@ -1,5 +1,5 @@
 // The HTTP side of a streaming model call: POST, map statuses to ProviderError kinds, read SSE.
-// undici's own timeouts are off: our StallTimer bounds the wait for the first event and between events with the
+// undici's own timeouts are off: our StallTimer bounds the wait for the first byte of an event and between them with the
 // settings' limits (a local CPU model may think for minutes), and the SSE parser bounds one event.
 import type * as Undici from 'undici';
 import type { Agent, Response } from 'undici';
@@ -8,7 +8,7 @@ import type { ProviderErrorKind } from './provider';
 import { ProviderError } from './provider';
 import { cancelledError, parseRetryAfter } from './retry';
 import type { SseMessage } from './sse';
-import { parseSse, SseEventTooLarge } from './sse';
+import { SseEventTooLarge, SseParser } from './sse';
 import type { StreamLimits } from './stream-limits';
 import { resolveStreamLimits, StallTimer } from './stream-limits';
 
@@ -42,7 +42,7 @@ export async function openEventStream(post: StreamPost): Promise<AsyncIterable<S
   const http = await providerClient();
   const stall = new StallTimer(limits);
   const signal = AbortSignal.any([post.signal, stall.signal]);
-  // The first-byte wait covers connecting, the headers and the body up to its first event.
+  // The first-byte wait covers connecting, the headers and the body up to the first byte of an event.
   stall.waitFirstByte();
   try {
     return await open(http, post, signal, stall, limits);
@@ -171,13 +171,22 @@ async function* readEvents(
   limits: StreamLimits,
 ): AsyncGenerator<SseMessage> {
   try {
-    // Timed per event, not per byte: a comment (`: keep-alive`) is not an answer, so comments without end still
-    // stall (docs/robustness.md). Only the server is timed, not the caller's handling of an event.
-    for await (const message of parseSse(body, { maxEventBytes: limits.eventBytes })) {
+    // Only bytes of events count, not comments (`: keep-alive`): comments without end still stall
+    // (docs/robustness.md). A long event arriving slowly is progress. Only the server is timed, not the caller's
+    // handling of what arrived.
+    const parser = new SseParser({ maxEventBytes: limits.eventBytes });
+    let pending = 0;
+    for await (const chunk of body) {
+      const messages = parser.push(chunk);
+      const progressed = messages.length > 0 || parser.pendingBytes > pending;
+      pending = parser.pendingBytes;
+      if (!progressed) continue;
       stall.pause();
-      yield message;
+      yield* messages;
+      parser.check();
       stall.waitNext();
     }
+    yield* parser.end();
   } catch (error) {
     if (post.signal.aborted) throw cancelledError(post.signal);
     if (stall.fired) throw stall.error(post.label);

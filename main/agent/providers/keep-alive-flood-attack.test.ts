@@ -1,7 +1,7 @@
 // A model server that keeps the connection busy without ever answering (docs/robustness.md, "A provider stream always
 // ends"): SSE comments (`: keep-alive`) every few milliseconds, forever. Each one reset the idle wait, so the round,
-// and a headless `agenvoy chat`, never ended. The waits now count the server's silence between events: a comment is
-// not an answer.
+// and a headless `agenvoy chat`, never ended. The waits now count only bytes of events: a comment is not an answer,
+// while one long event arriving slowly still is progress (chat-stall.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicProvider } from './anthropic';
 import { OpenAiProvider } from './openai';
@@ -39,7 +39,9 @@ function keepAliveForever(frames: string[]) {
     yield* frames;
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      yield ': keep-alive\n\n';
+      // Split as a proxy may write it: the unfinished comment line is no progress either.
+      yield ': keep-';
+      yield 'alive\n\n';
     }
   };
 }
