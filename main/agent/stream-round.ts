@@ -32,6 +32,12 @@ export type RoundResult =
 /** The most parts (text runs, reasoning blocks, tool calls) one round may have (docs/robustness.md). */
 export const MAX_ROUND_PARTS = 1000;
 
+/**
+ * The most characters of text, reasoning and tool-call arguments one round may stream (docs/robustness.md): about
+ * 4,000 times a long answer, so only a server that ignores max_tokens and streams without end reaches it.
+ */
+export const MAX_ROUND_TEXT_CHARS = 16 * 1024 * 1024;
+
 /** Streams one response into `sink`; never throws for provider failures. `toolArgumentsBytes` bounds each call. */
 export async function streamRound(
   provider: Provider,
@@ -122,14 +128,17 @@ function toolCallPart(event: Extract<StreamEvent, { type: 'tool_call' }>, limit:
 class RoundParts {
   private readonly parts: AssistantPart[] = [];
   private open: ReasoningPart | null = null;
+  private chars = 0;
 
   text(delta: string): void {
+    this.count(delta);
     const last = this.parts.at(-1);
     if (last?.type === 'text') last.text += delta;
     else this.add({ type: 'text', text: delta });
   }
 
   reasoning(delta: string): void {
+    this.count(delta);
     if (!this.open) {
       this.open = { type: 'reasoning', text: '' };
       this.add(this.open);
@@ -146,7 +155,20 @@ class RoundParts {
   }
 
   toolCall(call: ToolCallPart): void {
+    this.count(call.args);
     this.add(call);
+  }
+
+  // Each checkpoint saves all of it: past the bound the round ends, keeping what streamed before this delta.
+  private count(delta: string): void {
+    this.chars += delta.length;
+    if (this.chars > MAX_ROUND_TEXT_CHARS) {
+      throw new ProviderError(
+        'too_large',
+        `the model's answer has more than ${MAX_ROUND_TEXT_CHARS.toLocaleString('en-US')} characters of text, ` +
+          'reasoning and tool-call arguments; it was stopped there',
+      );
+    }
   }
 
   // Every part is copied on each checkpoint: past the bound the round ends, so a stream cannot make that quadratic.

@@ -7,7 +7,7 @@ import { CallContext } from './call-context';
 import type { ApprovalResult, CallEvent, CallScope } from './call-types';
 import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from './gate-port';
 import type { CallOutcome } from './outcome';
-import { okOutcome, thrownOutcome } from './outcome';
+import { errorOutcome, okOutcome, thrownOutcome } from './outcome';
 import { changedSinceApproval, currentDefinitions } from './definition-check';
 import { Emitter } from './emitter';
 import type { CallRequest, PrepareDeps, PreparedCall } from './prepare-call';
@@ -303,6 +303,8 @@ export class Dispatcher {
 
   private startTask(call: ReadyCall, scope: CallScope, startedAt: number): CallOutcome {
     const { spec } = call.tool;
+    const refusal = this.deps.tasks.refusal(scope.chatId);
+    if (refusal !== null) return errorOutcome('too_many_tasks', refusal);
     const limitMs = this.scaled(limitOf(call));
     const task = this.deps.tasks.start({
       tool: call.name,

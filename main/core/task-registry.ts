@@ -9,6 +9,9 @@ import { runWithLimit } from './run-with-limit';
 /** How much of a task's output the registry keeps. */
 export const TASK_TAIL_BYTES = 8 * 1024;
 
+/** The most background tasks one chat runs at once (docs/robustness.md, "Background tasks are bounded"). */
+export const MAX_RUNNING_TASKS = 16;
+
 /** What a task's work can report while it runs. */
 export interface TaskReporter {
   /** Appends streamed output to the task's tail. */
@@ -39,6 +42,18 @@ export class TaskRegistry implements TaskPort {
     private readonly onAbandon?: (task: TaskView) => void,
     private readonly redact: (text: string) => string = (text) => text,
   ) {}
+
+  /** Why `chatId` may not start another task now (it runs MAX_RUNNING_TASKS); null when it may. */
+  refusal(chatId: string): string | null {
+    let running = 0;
+    for (const task of this.tasks.values())
+      if (task.chatId === chatId && task.status === 'running') running++;
+    if (running < MAX_RUNNING_TASKS) return null;
+    return (
+      `this chat already runs ${MAX_RUNNING_TASKS} background tasks, the most at once; ` +
+      'wait for one with check_task or stop one with cancel_task first'
+    );
+  }
 
   /** Starts a task and returns its view at once; the work runs on. */
   start(start: TaskStart): TaskView {

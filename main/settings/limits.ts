@@ -4,8 +4,8 @@
 //   "limits": {
 //     "toolArgumentsBytes": 1048576,      // one tool call's arguments (JSON text); past it the call is refused
 //     "providerEventBytes": 8388608,      // one server-sent event of the model's stream; past it the round fails
-//     "providerFirstByteSeconds": 300,    // from the request to the first byte of the answer
-//     "providerIdleSeconds": 300          // between two bytes of the answer once it has started
+//     "providerFirstByteSeconds": 300,    // from the request to the first byte of an event
+//     "providerIdleSeconds": 300          // between bytes of events once the answer has started
 //   }
 import type { SettingsReading } from './settings-file';
 import { parseSettings, readSettings } from './settings-file';

@@ -71,7 +71,7 @@ const KEYS_LISTED = 5;
 export function readSettings(file: string): SettingsReading {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return parseSettings({}, file);
     return unusable(file, `${file}: cannot read: ${(error as Error).message}`);
@@ -83,6 +83,24 @@ export function readSettings(file: string): SettingsReading {
     return unusable(file, `${file}: not valid JSON: ${(error as Error).message}`);
   }
   return parseSettings(raw, file);
+}
+
+/** The most bytes settings.json may hold; it is read whole on every turn. */
+export const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
+
+// O_NONBLOCK: a fifo opens at once instead of blocking the whole process for a writer; it is then refused as not a
+// file, as a device (a link to /dev/zero, read until memory ran out) is. The size is checked on the open handle.
+function readRegularFile(file: string): string {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new Error('it is not a regular file');
+    if (stat.size > MAX_SETTINGS_BYTES)
+      throw new Error(`it is larger than ${formatBytes(MAX_SETTINGS_BYTES, true)}`);
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Checks the parsed content of settings.json (`file` names it in messages). Never throws. */

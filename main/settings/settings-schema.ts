@@ -67,9 +67,9 @@ export interface RuntimeLimits {
   toolArgumentsBytes: number;
   /** One server-sent event of the model's stream; past it the round fails. */
   providerEventBytes: number;
-  /** From the request to the first byte of the answer. */
+  /** From the request to the first byte of an event of the answer (comments do not count). */
   providerFirstByteSeconds: number;
-  /** Between two bytes of the answer once it has started. */
+  /** Between two bytes of events once the answer has started (comments do not count). */
   providerIdleSeconds: number;
 }
 

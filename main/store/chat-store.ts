@@ -129,12 +129,21 @@ export class ChatStore {
 
 /** Opens (creating and migrating as needed) the history at `file`, with WAL and synchronous=FULL. */
 export function openChatStore(file: string, options: OpenOptions = {}): ChatStore {
-  const db = openDatabase(file, options);
+  // SQLite's own words ("file is not a database") do not say which file: a damaged history is named, and left as it
+  // is (it is the only copy of the chats; docs/robustness.md).
+  const named = (error: unknown) =>
+    new Error(`the chat history ${file} cannot be opened: ${(error as Error).message}`, { cause: error });
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(file, options);
+  } catch (error) {
+    throw named(error);
+  }
   try {
     migrate(db);
     return new ChatStore(db);
   } catch (error) {
     db.close();
-    throw error;
+    throw named(error);
   }
 }

@@ -1,5 +1,5 @@
 // The HTTP side of a streaming model call: POST, map statuses to ProviderError kinds, read SSE.
-// undici's own timeouts are off: our StallTimer bounds the wait for the first byte and between bytes with the
+// undici's own timeouts are off: our StallTimer bounds the wait for the first byte of an event and between them with the
 // settings' limits (a local CPU model may think for minutes), and the SSE parser bounds one event.
 import type * as Undici from 'undici';
 import type { Agent, Response } from 'undici';
@@ -8,7 +8,7 @@ import type { ProviderErrorKind } from './provider';
 import { ProviderError } from './provider';
 import { cancelledError, parseRetryAfter } from './retry';
 import type { SseMessage } from './sse';
-import { parseSse, SseEventTooLarge } from './sse';
+import { SseEventTooLarge, SseParser } from './sse';
 import type { StreamLimits } from './stream-limits';
 import { resolveStreamLimits, StallTimer } from './stream-limits';
 
@@ -42,7 +42,7 @@ export async function openEventStream(post: StreamPost): Promise<AsyncIterable<S
   const http = await providerClient();
   const stall = new StallTimer(limits);
   const signal = AbortSignal.any([post.signal, stall.signal]);
-  // The first-byte wait covers connecting, the headers and the body's first bytes.
+  // The first-byte wait covers connecting, the headers and the body up to the first byte of an event.
   stall.waitFirstByte();
   try {
     return await open(http, post, signal, stall, limits);
@@ -67,12 +67,19 @@ async function open(
       body: JSON.stringify(post.body),
       signal,
       dispatcher: agent,
+      // Never followed: undici re-sends the POST, its body (the transcript) and its headers to the new address,
+      // dropping only Authorization across origins, so Anthropic's x-api-key went with it (docs/security.md).
+      redirect: 'manual',
     });
   } catch (error) {
     if (post.signal.aborted) throw cancelledError(post.signal);
     if (stall.fired) throw stall.error(post.label);
     const message = `${post.label}: cannot reach ${post.url}: ${describe(error)}`;
     throw new ProviderError('network', message, undefined, { cause: error });
+  }
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel().catch(() => undefined);
+    throw redirectError(post, response.status, response.headers.get('location'));
   }
   if (!response.ok) {
     const text = await boundedText(response, limits.eventBytes);
@@ -116,6 +123,17 @@ export function statusError(
   return new ProviderError(kind, `${post.label}: HTTP ${status}: ${detail}`, status, details);
 }
 
+/** A redirect is refused, not followed: the settings name the one address the key and the chat go to. */
+function redirectError(post: Pick<StreamPost, 'label' | 'url'>, status: number, location: string | null) {
+  return new ProviderError(
+    'bad_request',
+    `${post.label}: ${post.url} answered with a redirect (HTTP ${status})` +
+      `${location ? ` to ${location}` : ''}: the request, its key and the chat are not sent on; ` +
+      'use the address it names as the base URL if you trust it',
+    status,
+  );
+}
+
 /** The kind a status maps to: 401/403 auth, 429 rate limit, 408/409/5xx server, other 4xx bad request. */
 export function statusKind(status: number): ProviderErrorKind {
   if (status === 401 || status === 403) return 'auth';
@@ -153,7 +171,22 @@ async function* readEvents(
   limits: StreamLimits,
 ): AsyncGenerator<SseMessage> {
   try {
-    yield* parseSse(timed(body, stall), { maxEventBytes: limits.eventBytes });
+    // Only bytes of events count, not comments (`: keep-alive`): comments without end still stall
+    // (docs/robustness.md). A long event arriving slowly is progress. Only the server is timed, not the caller's
+    // handling of what arrived.
+    const parser = new SseParser({ maxEventBytes: limits.eventBytes });
+    let pending = 0;
+    for await (const chunk of body) {
+      const messages = parser.push(chunk);
+      const progressed = messages.length > 0 || parser.pendingBytes > pending;
+      pending = parser.pendingBytes;
+      if (!progressed) continue;
+      stall.pause();
+      yield* messages;
+      parser.check();
+      stall.waitNext();
+    }
+    yield* parser.end();
   } catch (error) {
     if (post.signal.aborted) throw cancelledError(post.signal);
     if (stall.fired) throw stall.error(post.label);
@@ -169,15 +202,6 @@ async function* readEvents(
     throw new ProviderError('stream_cut', message, undefined, { cause: error });
   } finally {
     stall.stop();
-  }
-}
-
-// Times only the server: the wait runs while the body is asked for more, not while the caller handles a chunk.
-async function* timed(body: AsyncIterable<Uint8Array>, stall: StallTimer): AsyncGenerator<Uint8Array> {
-  for await (const chunk of body) {
-    stall.pause();
-    yield chunk;
-    stall.waitNext();
   }
 }
 

@@ -73,6 +73,12 @@ export class SseParser {
     return out;
   }
 
+  /** The bytes of the event still being read (its data lines so far and its unfinished line, unless a comment). */
+  get pendingBytes(): number {
+    const comment = this.partial[0]?.startsWith(':') ?? false;
+    return (comment ? 0 : this.partialBytes) + this.dataBytes;
+  }
+
   /** Throws the pending SseEventTooLarge, if an event passed the cap. */
   check(): void {
     if (this.failure) throw this.failure;

@@ -1,5 +1,5 @@
 // Bounds on one model response (docs/robustness.md): the size of one event and of one tool call's arguments, the wait
-// for the first byte and between bytes. A stalled or runaway server ends the round with an error that names the
+// for the first byte of an event and between them. A stalled or runaway server ends the round with an error that names the
 // setting, instead of hanging a turn or filling memory.
 import { DEFAULT_TOOL_ARGUMENTS_BYTES } from '../../core/argument-size';
 import { ProviderError } from './provider';
@@ -9,7 +9,7 @@ import { DEFAULT_MAX_EVENT_BYTES } from './sse';
 export interface StreamLimits {
   /** The most UTF-8 bytes one server-sent event may hold. */
   eventBytes: number;
-  /** The longest wait from the request to the first byte of the answer. */
+  /** The longest wait from the request to the first byte of an event (comments do not count). */
   firstByteMs: number;
   /** The longest wait between two bytes once the answer has started. */
   idleMs: number;
@@ -17,7 +17,7 @@ export interface StreamLimits {
   toolCallBytes: number;
 }
 
-/** The defaults: 8 MiB per event, 300 s to the first byte and between bytes, 1 MiB of tool-call arguments. */
+/** The defaults: 8 MiB per event, 300 s to the first event byte and between them, 1 MiB of tool-call arguments. */
 export const DEFAULT_STREAM_LIMITS: Readonly<StreamLimits> = {
   eventBytes: DEFAULT_MAX_EVENT_BYTES,
   firstByteMs: 300_000,
@@ -42,7 +42,7 @@ export function resolveStreamLimits(given: Partial<StreamLimits> = {}): StreamLi
 }
 
 /**
- * Aborts a request that waits too long for bytes: first for the first byte, then between bytes. It is paused while
+ * Aborts a request that waits too long for bytes of events (not comments): first for the first, then between them. It is paused while
  * the caller is busy with what arrived, so only the server's silence is timed.
  */
 export class StallTimer {
