@@ -42,7 +42,7 @@ describe('fileStamp', () => {
       damagedError: (problem) => new Error(problem),
     };
     const store = new JsonFileStore(file, kind);
-    const reads = vi.spyOn(fs.promises, 'readFile');
+    const reads = vi.spyOn(fs.promises, 'open');
     fs.writeFileSync(file, JSON.stringify({ rule: 'allow' }));
     expect(await store.read()).toMatchObject({ kind: 'ok', file: { rule: 'allow' } });
     // Same size, same tick: whether or not this file system's clock tells the writes apart, a fresh file is read
