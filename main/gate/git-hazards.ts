@@ -64,6 +64,12 @@ export function gitHazard(key: string, value: string | null): string | null {
   if (/^submodule\..+\.update$/.test(lower))
     return value?.trimStart().startsWith('!') ? `${key} runs a shell command` : null;
   if (lower === 'log.showsignature') return isTrue(value) ? `${key} makes git log run gpg` : null;
+  // A default or named format with a `%G…` placeholder makes git log verify signatures: it runs gpg.
+  if (lower === 'format.pretty' || lower.startsWith('pretty.'))
+    return value?.includes('%G') ? `${key} = ${clipValue(value)} makes git log run gpg` : null;
+  // Inline submodule diffs run `git diff` in each submodule without the protections of tools/sdk/git-protection.ts.
+  if (lower === 'diff.submodule')
+    return value?.trim().toLowerCase() === 'diff' ? `${key} = diff runs git diff in each submodule` : null;
   if (KEYS.has(lower) || PATTERNS.some((pattern) => pattern.test(lower)))
     return `${key} = ${clipValue(value)}`;
   return null;

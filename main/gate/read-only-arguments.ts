@@ -33,11 +33,20 @@ const GIT_FORBIDDEN_SHORT = /^-[A-Za-z0-9]*[Oo]/;
 // Whole options that merely begin like a forbidden one (`--text` is not `--textconv`).
 const GIT_HARMLESS_LONG = new Set(['text', 'no-ext-diff', 'no-textconv']);
 
+// A `%G…` placeholder of --format/--pretty (`%G?`, `%GS`, `%GK`…) makes git run gpg (or gpg.ssh.program) to
+// verify each commit's signature, as --show-signature does; so is the word anywhere it is not a placeholder.
+const SIGNATURE_PLACEHOLDER = '%G';
+
 /** Whether one git argument is an option the read-only defaults never accept. */
 export function forbiddenGitArgument(argument: string): boolean {
+  if (argument.includes(SIGNATURE_PLACEHOLDER)) return true;
   if (argument.startsWith('--') && argument.length > 2) {
-    const name = argument.slice(2).split('=')[0] as string;
+    const [name, ...value] = argument.slice(2).split('=') as [string, ...string[]];
     if (GIT_HARMLESS_LONG.has(name) && !argument.includes('=')) return false;
+    // `--submodule=diff` runs `git diff` in each submodule as a child that has none of the protections
+    // (tools/sdk/git-protection.ts): git drops GIT_CONFIG_COUNT for it, so textconv and diff.external run there.
+    if ('submodule'.startsWith(name) && value.length > 0 && !['log', 'short'].includes(value.join('=')))
+      return true;
     return GIT_FORBIDDEN_LONG.some((option) => option.startsWith(name));
   }
   return GIT_FORBIDDEN_SHORT.test(argument);
