@@ -1,8 +1,9 @@
 // Attacks on the default git rules through programs git starts on its own, end to end through the real dispatcher,
 // the ConfirmGate and a real run_command, with nobody to ask: a `%G?` format placeholder that verifies a commit's
-// signature (git runs gpg, whatever log.showSignature says), and an inline submodule diff (`--submodule=diff`,
+// signature (git runs gpg, whatever log.showSignature says); an inline submodule diff (`--submodule=diff`,
 // `diff.submodule=diff`) whose `git diff` child in the submodule runs without the second layer's overrides, so the
-// user's textconv or diff.external runs on the repository's files. None may run a program without a question.
+// user's textconv or diff.external runs on the repository's files; a merge re-done for `--remerge-diff`, which runs
+// the user's merge driver that the repository's `.gitattributes` names. None may run a program without a question.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -162,5 +163,68 @@ describe('inline submodule diffs', () => {
     expect(outcome.outcome).toBe('ok');
     expect(own.repo.ran()).toEqual([]);
     expect(outcomeText(outcome)).toContain('Subproject commit');
+  });
+});
+
+// A merge commit whose merge conflicted in `f`, which `.gitattributes` gives the user's merge driver `mine`.
+function mergeGround(config: Record<string, string> = {}): AttackGround {
+  const ground = attackGround({ config });
+  const bin = userPrograms(ground, ['merge-driver']);
+  const run = (args: string[]) => git(ground.base, ground.workspace, args);
+  const write = (text: string) => fs.writeFileSync(path.join(ground.workspace, 'f'), text);
+  fs.writeFileSync(path.join(ground.workspace, '.gitattributes'), 'f merge=mine\n');
+  write('1\n2\n3\n');
+  run(['add', '.']);
+  run(['commit', '-q', '-m', 'base']);
+  run(['checkout', '-q', '-b', 'side']);
+  write('1\nside\n3\n');
+  run(['commit', '-q', '-a', '-m', 'side']);
+  run(['checkout', '-q', '-']);
+  write('1\nmain\n3\n');
+  run(['commit', '-q', '-a', '-m', 'main']);
+  // The merge conflicts in `f` (git exits 1), and is then committed by hand.
+  expect(() => run(['merge', '-q', 'side'])).toThrow();
+  write('1\nmerged\n3\n');
+  run(['commit', '-q', '-a', '-m', 'merged']);
+  fs.writeFileSync(
+    path.join(ground.home, '.gitconfig'),
+    `[merge "mine"]\n\tdriver = ${bin}/merge-driver %O %A %B\n`,
+  );
+  return ground;
+}
+
+describe('re-done merges', () => {
+  it('asks before --remerge-diff or --diff-merges re-do a merge and run the user’s merge driver', async () => {
+    const ground = mergeGround();
+    // The control: git runs the driver the work tree's .gitattributes names, from the user's own config.
+    execFileSync('git', ['log', '-1', '--remerge-diff', '--no-ext-diff', '--no-textconv'], {
+      cwd: ground.workspace,
+      env: { PATH: process.env.PATH ?? '', HOME: ground.home, GIT_CONFIG_NOSYSTEM: '1' },
+    });
+    expect(ground.repo.ran()).toEqual(['merge-driver']);
+    clearMarks(ground);
+    await expectAsks(ground, [
+      'git log -1 --remerge-diff',
+      'git show --remerge-diff HEAD',
+      'git log -1 --diff-merges=remerge',
+      'git log -1 --diff-merges=r',
+      'git show --diff-merges remerge',
+    ]);
+    expect(ground.repo.ran()).toEqual([]);
+    const plain = await ground.call({ command: 'git show --stat HEAD' });
+    expect(plain.outcome).toBe('ok');
+    expect(ground.repo.ran()).toEqual([]);
+  });
+
+  it('asks when the repository config makes -m re-do merges, and overrides the user’s own', async () => {
+    const hostile = mergeGround({ 'log.diffMerges': 'remerge' });
+    await expectAsks(hostile, ['git log -1 -m -p']);
+    expect(hostile.repo.ran()).toEqual([]);
+    const own = mergeGround();
+    fs.appendFileSync(path.join(own.home, '.gitconfig'), '[log]\n\tdiffMerges = remerge\n');
+    const outcome = await own.call({ command: 'git log -1 -m -p' });
+    expect(outcome.outcome).toBe('ok');
+    expect(own.repo.ran()).toEqual([]);
+    expect(outcomeText(outcome)).toContain('merged');
   });
 });

@@ -25,6 +25,10 @@ const GIT_FORBIDDEN_LONG = [
   'config-env',
   'super-prefix',
   'ignore-revs-file',
+  // A merge re-done for `--remerge-diff` (or `--diff-merges=remerge`) runs the merge driver a work-tree
+  // `.gitattributes` names, from the user's own config too (mergiraf, npm-merge-driver…).
+  'remerge-diff',
+  'diff-merges',
 ];
 
 // Short options of the same kind: `-O<orderfile>` (reads a file), `-o` (`git grep -O`/`--output` forms).

@@ -32,6 +32,8 @@ const CONFIG_OVERRIDES: ReadonlyArray<[string, string]> = [
   // Inline submodule diffs (`diff.submodule=diff` in any config) run `git diff` in each submodule as a child
   // that git starts without these overrides, so textconv and diff.external would run there.
   ['diff.submodule', 'short'],
+  // `-m` re-doing merges (log.diffMerges=remerge) would run merge drivers: git's default instead.
+  ['log.diffMerges', 'separate'],
   ['credential.helper', ''],
   ['protocol.allow', 'never'],
   ['gc.auto', '0'],
