@@ -1,7 +1,7 @@
 // Attacks on the default git rules through programs git starts on its own, end to end through the real dispatcher,
 // the ConfirmGate and a real run_command, with nobody to ask: a `%G?` format placeholder that verifies a commit's
 // signature (git runs gpg, whatever log.showSignature says); an inline submodule diff (`--submodule=diff`,
-// `diff.submodule=diff`) whose `git diff` child in the submodule runs without the second layer's overrides, so the
+// `diff.submodule=diff`) whose `git diff` child in the submodule runs without the second layer's --no-textconv, so the
 // user's textconv or diff.external runs on the repository's files; a merge re-done for `--remerge-diff`, which runs
 // the user's merge driver that the repository's `.gitattributes` names. None may run a program without a question.
 import { execFileSync } from 'node:child_process';
@@ -127,7 +127,7 @@ function submoduleGround(config: Record<string, string> = {}): AttackGround {
 }
 
 describe('inline submodule diffs', () => {
-  it('asks before --submodule=diff runs git diff in a submodule without the protections', async () => {
+  it('asks before --submodule=diff runs git diff in a submodule without --no-textconv', async () => {
     const ground = submoduleGround();
     // The control: even with --no-ext-diff --no-textconv, the submodule's git diff runs the user's programs.
     execFileSync('git', ['diff', '--no-ext-diff', '--no-textconv', '--submodule=diff'], {

@@ -70,7 +70,7 @@ export function gitHazard(key: string, value: string | null): string | null {
   // `-m` then re-does each merge (`--remerge-diff`), running the merge driver `.gitattributes` names.
   if (lower === 'log.diffmerges')
     return /^(r|remerge)$/i.test(value?.trim() ?? '') ? `${key} = remerge runs merge drivers` : null;
-  // Inline submodule diffs run `git diff` in each submodule without the protections of tools/sdk/git-protection.ts.
+  // Inline submodule diffs run `git diff` in each submodule without --no-ext-diff --no-textconv.
   if (lower === 'diff.submodule')
     return value?.trim().toLowerCase() === 'diff' ? `${key} = diff runs git diff in each submodule` : null;
   if (KEYS.has(lower) || PATTERNS.some((pattern) => pattern.test(lower)))

@@ -47,8 +47,8 @@ export function forbiddenGitArgument(argument: string): boolean {
   if (argument.startsWith('--') && argument.length > 2) {
     const [name, ...value] = argument.slice(2).split('=') as [string, ...string[]];
     if (GIT_HARMLESS_LONG.has(name) && !argument.includes('=')) return false;
-    // `--submodule=diff` runs `git diff` in each submodule as a child that has none of the protections
-    // (tools/sdk/git-protection.ts): git drops GIT_CONFIG_COUNT for it, so textconv and diff.external run there.
+    // `--submodule=diff` runs `git diff` in each submodule as a child without the --no-ext-diff --no-textconv of
+    // tools/sdk/git-protection.ts, so textconv and diff.external run there.
     if ('submodule'.startsWith(name) && value.length > 0 && !['log', 'short'].includes(value.join('=')))
       return true;
     return GIT_FORBIDDEN_LONG.some((option) => option.startsWith(name));

@@ -30,7 +30,7 @@ const CONFIG_OVERRIDES: ReadonlyArray<[string, string]> = [
   ['gpg.x509.program', NO_PROGRAM],
   ['gpg.ssh.program', NO_PROGRAM],
   // Inline submodule diffs (`diff.submodule=diff` in any config) run `git diff` in each submodule as a child
-  // that git starts without these overrides, so textconv and diff.external would run there.
+  // that git starts without --no-ext-diff --no-textconv, so textconv and diff.external would run there.
   ['diff.submodule', 'short'],
   // `-m` re-doing merges (log.diffMerges=remerge) would run merge drivers: git's default instead.
   ['log.diffMerges', 'separate'],
