@@ -3,8 +3,9 @@
 // signature (git runs gpg, whatever log.showSignature says); an inline submodule diff (`--submodule=diff`,
 // `diff.submodule=diff`) whose `git diff` child in the submodule runs without the second layer's --no-textconv, so the
 // user's textconv or diff.external runs on the repository's files; a merge re-done for `--remerge-diff`, which runs
-// the user's merge driver that the repository's `.gitattributes` names. None may run a program without a question.
-import { execFileSync } from 'node:child_process';
+// the user's merge driver that the repository's `.gitattributes` names; `--help`, which is `git help` and runs man, or
+// a browser on an address the repository's config gives. None may run a program without a question.
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -226,5 +227,38 @@ describe('re-done merges', () => {
     expect(outcome.outcome).toBe('ok');
     expect(own.repo.ran()).toEqual([]);
     expect(outcomeText(outcome)).toContain('merged');
+  });
+});
+
+describe('help pages', () => {
+  it('asks before --help runs man, or a browser on the repository’s help address', async () => {
+    const ground = attackGround({
+      config: {
+        'help.format': 'web',
+        'help.browser': 'w3m',
+        'help.htmlPath': 'https://attacker.example/docs',
+      },
+    });
+    userPrograms(ground, ['man', 'w3m']);
+    // The control: git itself starts the browser for the repository's help address.
+    spawnSync('git', ['status', '--help'], {
+      cwd: ground.workspace,
+      env: { ...quietGitEnv(ground.base), PATH: process.env.PATH ?? '' },
+      stdio: 'ignore',
+    });
+    expect(ground.repo.ran()).toEqual(['w3m']);
+    clearMarks(ground);
+    await expectAsks(ground, [
+      'git status --help',
+      'git rev-parse --help',
+      'git log --help',
+      'git diff --he',
+    ]);
+    expect(ground.repo.ran()).toEqual([]);
+    // Without the config, `git status --help` runs man.
+    const plain = attackGround();
+    userPrograms(plain, ['man']);
+    await expectAsks(plain, ['git status --help', 'git rev-parse --help']);
+    expect(plain.repo.ran()).toEqual([]);
   });
 });

@@ -29,6 +29,8 @@ const GIT_FORBIDDEN_LONG = [
   // `.gitattributes` names, from the user's own config too (mergiraf, npm-merge-driver…).
   'remerge-diff',
   'diff-merges',
+  // `git status --help` is `git help status`: it runs man, or (help.format=web) a browser on help.htmlPath.
+  'help',
 ];
 
 // Short options of the same kind: `-O<orderfile>` (reads a file), `-o` (`git grep -O`/`--output` forms).
