@@ -64,6 +64,15 @@ export function gitHazard(key: string, value: string | null): string | null {
   if (/^submodule\..+\.update$/.test(lower))
     return value?.trimStart().startsWith('!') ? `${key} runs a shell command` : null;
   if (lower === 'log.showsignature') return isTrue(value) ? `${key} makes git log run gpg` : null;
+  // A default or named format with a `%G…` placeholder makes git log verify signatures: it runs gpg.
+  if (lower === 'format.pretty' || lower.startsWith('pretty.'))
+    return value?.includes('%G') ? `${key} = ${clipValue(value)} makes git log run gpg` : null;
+  // `-m` then re-does each merge (`--remerge-diff`), running the merge driver `.gitattributes` names.
+  if (lower === 'log.diffmerges')
+    return /^(r|remerge)$/i.test(value?.trim() ?? '') ? `${key} = remerge runs merge drivers` : null;
+  // Inline submodule diffs run `git diff` in each submodule without --no-ext-diff --no-textconv.
+  if (lower === 'diff.submodule')
+    return value?.trim().toLowerCase() === 'diff' ? `${key} = diff runs git diff in each submodule` : null;
   if (KEYS.has(lower) || PATTERNS.some((pattern) => pattern.test(lower)))
     return `${key} = ${clipValue(value)}`;
   return null;

@@ -8,18 +8,18 @@ import { runGitCheck } from './git-check-run';
 // The names the sandbox hides at any depth (main/sandbox/workspace-protection.ts), as git pathspecs.
 const PATHSPECS = [':(glob,icase)**/.env', ':(glob,icase)**/.env.*', ':(glob,icase)**/.envrc'];
 
-// Options of `git log` that print the changes' contents (a patch, a word diff, a line log), not just their names.
+// Options of `git log` that print the changes' contents (a patch, a word diff, a line log; `--binary` implies a
+// patch, `--check` prints each line with trailing blanks), not just their names, or test them: the pickaxe (`-G`,
+// `-S`) lists a commit only when a change matches, so one call per character spells a secret out.
 const LOG_CONTENT =
-  /^(?:-[pu]|-U\d*|--patch.*|--unified.*|--word-diff.*|--color-words.*|--cc|-c|-m|--diff-merges.*|-L.*|--full-diff)$/;
+  /^(?:-[pu]|-U\d*|--patch.*|--unified.*|--word-diff.*|--color-words.*|--cc|-c|-m|--diff-merges.*|-L.*|--full-diff|--binary|--check|-[GS].*|--pickaxe.*)$/s;
 
 /** Whether a default-rule git argv can print file contents: `show`, `diff`, or `log` with a patch option. */
 export function printsContents(argv: readonly string[]): boolean {
   const sub = argv[1];
   if (sub === 'show' || sub === 'diff') return true;
   if (sub !== 'log') return false;
-  return argv
-    .slice(2)
-    .some((word) => LOG_CONTENT.test(word) || /^-[a-zA-Z0-9]*[puLcm][a-zA-Z0-9]*$/.test(word));
+  return argv.slice(2).some((word) => LOG_CONTENT.test(word) || /^-[a-zA-Z0-9]*[puLcmGS]/.test(word));
 }
 
 /**

@@ -25,6 +25,12 @@ const GIT_FORBIDDEN_LONG = [
   'config-env',
   'super-prefix',
   'ignore-revs-file',
+  // A merge re-done for `--remerge-diff` (or `--diff-merges=remerge`) runs the merge driver a work-tree
+  // `.gitattributes` names, from the user's own config too (mergiraf, npm-merge-driver…).
+  'remerge-diff',
+  'diff-merges',
+  // `git status --help` is `git help status`: it runs man, or (help.format=web) a browser on help.htmlPath.
+  'help',
 ];
 
 // Short options of the same kind: `-O<orderfile>` (reads a file), `-o` (`git grep -O`/`--output` forms).
@@ -33,11 +39,20 @@ const GIT_FORBIDDEN_SHORT = /^-[A-Za-z0-9]*[Oo]/;
 // Whole options that merely begin like a forbidden one (`--text` is not `--textconv`).
 const GIT_HARMLESS_LONG = new Set(['text', 'no-ext-diff', 'no-textconv']);
 
+// A `%G…` placeholder of --format/--pretty (`%G?`, `%GS`, `%GK`…) makes git run gpg (or gpg.ssh.program) to
+// verify each commit's signature, as --show-signature does; so is the word anywhere it is not a placeholder.
+const SIGNATURE_PLACEHOLDER = '%G';
+
 /** Whether one git argument is an option the read-only defaults never accept. */
 export function forbiddenGitArgument(argument: string): boolean {
+  if (argument.includes(SIGNATURE_PLACEHOLDER)) return true;
   if (argument.startsWith('--') && argument.length > 2) {
-    const name = argument.slice(2).split('=')[0] as string;
+    const [name, ...value] = argument.slice(2).split('=') as [string, ...string[]];
     if (GIT_HARMLESS_LONG.has(name) && !argument.includes('=')) return false;
+    // `--submodule=diff` runs `git diff` in each submodule as a child without the --no-ext-diff --no-textconv of
+    // tools/sdk/git-protection.ts, so textconv and diff.external run there.
+    if ('submodule'.startsWith(name) && value.length > 0 && !['log', 'short'].includes(value.join('=')))
+      return true;
     return GIT_FORBIDDEN_LONG.some((option) => option.startsWith(name));
   }
   return GIT_FORBIDDEN_SHORT.test(argument);

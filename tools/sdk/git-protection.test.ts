@@ -83,4 +83,30 @@ describe('git under a default rule', () => {
     ).toThrow();
     expect(bare.ran()).toEqual([]);
   });
+
+  it('lets no %G? placeholder start a signature program, and the log still prints', async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-gitsig-'));
+    const repo = hostileRepo(base, path.join(base, 'ws'), {});
+    const bin = path.join(base, 'user-bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'gpg'), `#!/bin/sh\ntouch "${repo.marks}/gpg"\nexit 1\n`, {
+      mode: 0o755,
+    });
+    const env = { ...quietGitEnv(base), PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+    const tree = run('git rev-parse "HEAD^{tree}"', repo.root, env).trim();
+    const object = path.join(base, 'commit');
+    fs.writeFileSync(
+      object,
+      `tree ${tree}\nauthor T <t@example.com> 1 +0000\ncommitter T <t@example.com> 1 +0000\n` +
+        'gpgsig -----BEGIN PGP SIGNATURE-----\n \n wsBc\n -----END PGP SIGNATURE-----\n\nsigned\n',
+    );
+    run(`git update-ref HEAD "$(git hash-object -t commit -w '${object}')"`, repo.root, env);
+    const line = "git log -1 '--format=%s %G?'";
+    run(line, repo.root, env);
+    expect(repo.ran()).toEqual(['gpg']);
+    fs.rmSync(path.join(repo.marks, 'gpg'));
+    const guarded = await protectDefaultRuleCommand(line, repo.root);
+    expect(run(guarded?.command as string, repo.root, { ...env, ...guarded?.env })).toContain('signed N');
+    expect(repo.ran()).toEqual([]);
+  });
 });

@@ -8,6 +8,9 @@ import path from 'node:path';
 import { readCommandLine } from './shell/parse';
 import { quoteArgv } from './shell/quote';
 
+// A program path nothing can create: `/dev/null` is not a folder.
+const NO_PROGRAM = '/dev/null/agenvoy-no-program';
+
 // Overrides given as GIT_CONFIG_COUNT/KEY/VALUE: the command-line scope, above every config file.
 const CONFIG_OVERRIDES: ReadonlyArray<[string, string]> = [
   ['core.fsmonitor', 'false'],
@@ -20,6 +23,17 @@ const CONFIG_OVERRIDES: ReadonlyArray<[string, string]> = [
   ['pager.branch', 'false'],
   ['safe.bareRepository', 'explicit'],
   ['log.showSignature', 'false'],
+  // A `%G?` placeholder verifies signatures whatever log.showSignature says: every signature program is a path
+  // that cannot run (`/dev/null` is no folder), so git reports no signature and starts nothing.
+  ['gpg.program', NO_PROGRAM],
+  ['gpg.openpgp.program', NO_PROGRAM],
+  ['gpg.x509.program', NO_PROGRAM],
+  ['gpg.ssh.program', NO_PROGRAM],
+  // Inline submodule diffs (`diff.submodule=diff` in any config) run `git diff` in each submodule as a child
+  // that git starts without --no-ext-diff --no-textconv, so textconv and diff.external would run there.
+  ['diff.submodule', 'short'],
+  // `-m` re-doing merges (log.diffMerges=remerge) would run merge drivers: git's default instead.
+  ['log.diffMerges', 'separate'],
   ['credential.helper', ''],
   ['protocol.allow', 'never'],
   ['gc.auto', '0'],
