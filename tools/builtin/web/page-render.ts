@@ -33,6 +33,9 @@ const CHROMIUM_ARGS = [
   '--proxy-server=http://127.0.0.1:9',
   '--proxy-bypass-list=<-loopback>',
   '--host-resolver-rules=MAP * ~NOTFOUND',
+  // WebRTC's UDP (STUN and TURN servers named by address) goes around any proxy: none at all, and no local
+  // addresses in candidates, as in the app's render window (main/electron/render-guards.ts).
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 // Hop-by-hop and framing headers are the client's business, not the page's.
