@@ -1,7 +1,7 @@
 // Attack: web.allowedHosts holds a range the guard cannot read ("10.0.0.0/8 office", two ranges joined by a comma,
 // "/8x", "/-1", "/"): its prefix was read as NaN or a negative number, which matched every address, so one mistyped
 // entry meant for one private network let the model reach this machine and cloud metadata. Through the real
-// http_request and a real server on 127.0.0.1.
+// http_request and a real server on 127.0.0.1 (through `agenvoy tools call`: main/cli/allowed-range-attack.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { httpRequestTool } from '../http-request';
 import { testContext } from '../../sdk/testing/tool-context';
