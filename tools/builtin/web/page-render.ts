@@ -8,7 +8,6 @@ import { ToolError } from '../../sdk/types';
 import type { AddressGuard } from '../../sdk/web/address-guard';
 import type { GuardedResponse } from './guarded-client';
 import { GuardedClient } from './guarded-client';
-import { readCapped } from './read-body';
 import type { RenderFormat } from '../../sdk/web/page-renderer-port';
 
 /** What a rendered page is saved as, by the target's extension. */
@@ -16,6 +15,22 @@ export type { RenderFormat } from '../../sdk/web/page-renderer-port';
 
 /** Largest single resource the page may load. */
 export const MAX_RESOURCE_BYTES = 50 * 1024 * 1024;
+
+/**
+ * Most bytes of one page's resources held together: each is read whole into this process before the page gets it,
+ * and Chromium asks for a hundred at a time (render-memory-attack.test.ts).
+ */
+export const MAX_PAGE_BYTES = 200 * 1024 * 1024;
+
+/** What one page's resources may still take; shared by every resource of one render. */
+export interface PageBudget {
+  left: number;
+}
+
+/** A fresh budget for one render. */
+export function pageBudget(): PageBudget {
+  return { left: MAX_PAGE_BYTES };
+}
 
 // After the DOM is ready: how long to wait for `load` (a resource that never arrives must not hold the page
 // hostage), then for script-driven requests to settle. The call's own limit still bounds everything.
@@ -33,6 +48,9 @@ const CHROMIUM_ARGS = [
   '--proxy-server=http://127.0.0.1:9',
   '--proxy-bypass-list=<-loopback>',
   '--host-resolver-rules=MAP * ~NOTFOUND',
+  // WebRTC's UDP (STUN and TURN servers named by address) goes around any proxy: none at all, and no local
+  // addresses in candidates, as in the app's render window (main/electron/render-guards.ts).
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 // Hop-by-hop and framing headers are the client's business, not the page's.
@@ -84,6 +102,7 @@ export async function renderPage(options: {
     );
   }
   const client = new GuardedClient(options.guard);
+  const budget = pageBudget();
   let browser: Browser | undefined;
   let closing: Promise<void> | undefined;
   // One close, shared: a second close() call returns before the first has ended the process.
@@ -92,7 +111,11 @@ export async function renderPage(options: {
   signal.addEventListener('abort', stop, { once: true });
   try {
     // The page itself is fetched first, so its redirects are followed (and checked) before Chromium sees it.
-    const first = await fetchResource(client, { method: 'GET', url: options.url, headers: {}, signal });
+    const first = await fetchResource(
+      client,
+      { method: 'GET', url: options.url, headers: {}, signal },
+      budget,
+    );
     if (first.status >= 400)
       throw new ToolError('http_error', `HTTP ${first.status} from ${first.url.href}`, {
         status: first.status,
@@ -108,7 +131,7 @@ export async function renderPage(options: {
     await page.route('**/*', async (route) => {
       const cached = pending && route.request().url() === pending.url.href ? pending : undefined;
       pending = undefined;
-      await answer(route, client, signal, cached);
+      await answer(route, client, signal, budget, cached);
     });
     await page.goto(first.url.href, { waitUntil: 'domcontentloaded', timeout: 0 });
     await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => undefined);
@@ -135,21 +158,31 @@ export interface Fetched {
   body: Buffer;
 }
 
-async function answer(route: Route, client: GuardedClient, signal: AbortSignal, cached: Fetched | undefined) {
+async function answer(
+  route: Route,
+  client: GuardedClient,
+  signal: AbortSignal,
+  budget: PageBudget,
+  cached: Fetched | undefined,
+) {
   const request = route.request();
   try {
     const url = new URL(request.url());
     const fetched =
       cached ??
-      (await fetchResource(client, {
-        method: request.method(),
-        url,
-        headers: Object.fromEntries(
-          Object.entries(request.headers()).filter(([name]) => !DROP_REQUEST.has(name.toLowerCase())),
-        ),
-        body: request.postDataBuffer() ?? undefined,
-        signal,
-      }));
+      (await fetchResource(
+        client,
+        {
+          method: request.method(),
+          url,
+          headers: Object.fromEntries(
+            Object.entries(request.headers()).filter(([name]) => !DROP_REQUEST.has(name.toLowerCase())),
+          ),
+          body: request.postDataBuffer() ?? undefined,
+          signal,
+        },
+        budget,
+      ));
     await route.fulfill({ status: fetched.status, headers: fetched.headers, body: fetched.body });
   } catch {
     // Blocked, unreachable or too large: the page sees a failed request, as with a network error.
@@ -167,6 +200,7 @@ export async function fetchResource(
     body?: Buffer | undefined;
     signal: AbortSignal;
   },
+  budget: PageBudget,
 ): Promise<Fetched> {
   // Identity encoding: the body goes to Chromium as received, and undici does not decompress.
   const response: GuardedResponse = await client.request({
@@ -176,13 +210,38 @@ export async function fetchResource(
     ...(request.body ? { body: request.body } : {}),
     signal: request.signal,
   });
-  const body = await readCapped(response.body, MAX_RESOURCE_BYTES);
-  if (body.cut)
-    throw new ToolError('too_large', `${request.url.href} is larger than ${MAX_RESOURCE_BYTES} bytes`);
+  const body = await readResource(response.body, request.url, budget);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value === undefined || DROP_RESPONSE.has(name)) continue;
     headers[name] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : value;
   }
-  return { status: response.status, url: response.url, headers, body: body.bytes };
+  return { status: response.status, url: response.url, headers, body };
+}
+
+// Reads one resource whole, counting every chunk against the page's budget as it arrives (so resources read at once
+// cannot each see the whole budget); a resource that fails gives its bytes back.
+async function readResource(body: GuardedResponse['body'], url: URL, budget: PageBudget): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      const buffer = Buffer.from(chunk as Uint8Array);
+      size += buffer.length;
+      budget.left -= buffer.length;
+      if (size > MAX_RESOURCE_BYTES)
+        throw new ToolError('too_large', `${url.href} is larger than ${MAX_RESOURCE_BYTES} bytes`);
+      if (budget.left < 0)
+        throw new ToolError(
+          'too_large',
+          `the page's resources are larger than ${MAX_PAGE_BYTES} bytes together`,
+        );
+      chunks.push(buffer);
+    }
+  } catch (error) {
+    budget.left += size;
+    body.destroy();
+    throw error;
+  }
+  return Buffer.concat(chunks);
 }

@@ -5,7 +5,7 @@ import type { AddressGuard } from '../../sdk/web/address-guard';
 import { GuardedClient } from './guarded-client';
 import { socketBlockReason, startGuardedProxy } from './guarded-proxy';
 import type { RenderFormat } from './page-render';
-import { fetchResource } from './page-render';
+import { fetchResource, pageBudget } from './page-render';
 import type { PageRendererPort } from '../../sdk/web/page-renderer-port';
 
 /** Renders `url` with the app's renderer; returns the bytes to save. */
@@ -19,6 +19,7 @@ export async function renderInApp(
   ctx.progress({ message: `rendering ${url.href} in an offscreen window` });
   const client = new GuardedClient(guard);
   const proxy = await startGuardedProxy(guard);
+  const budget = pageBudget();
   try {
     const bytes = await renderer.render({
       url: url.href,
@@ -27,13 +28,17 @@ export async function renderInApp(
       proxy: proxy.url,
       checkSocket: (socketUrl) => socketBlockReason(guard, socketUrl),
       fetch: async (request) => {
-        const fetched = await fetchResource(client, {
-          method: request.method,
-          url: new URL(request.url),
-          headers: request.headers,
-          ...(request.body ? { body: Buffer.from(request.body) } : {}),
-          signal: ctx.signal,
-        });
+        const fetched = await fetchResource(
+          client,
+          {
+            method: request.method,
+            url: new URL(request.url),
+            headers: request.headers,
+            ...(request.body ? { body: Buffer.from(request.body) } : {}),
+            signal: ctx.signal,
+          },
+          budget,
+        );
         return { status: fetched.status, headers: fetched.headers, body: fetched.body };
       },
     });

@@ -26,10 +26,15 @@ export class AddressGuard {
     private readonly settings: Pick<ResolvedWebSettings, 'allowPrivateNetwork' | 'allowedHosts' | 'resolve'>,
   ) {
     for (const entry of settings.allowedHosts.map((h) => h.trim().toLowerCase()).filter(Boolean)) {
-      const [ip, bits] = entry.split('/');
+      const [ip, bits, ...rest] = entry.split('/');
       const bytes = parseIp(ip ?? '');
-      if (bytes) this.ranges.push({ bytes, prefix: bits === undefined ? bytes.length * 8 : Number(bits) });
-      else if (entry.startsWith('*.')) this.suffixes.push(entry.slice(1));
+      if (bytes) {
+        // A prefix that is not a whole number of bits in range allows nothing: read as NaN or a negative number it
+        // matched every address, cloud metadata included (allowed-range-attack.test.ts).
+        const prefix = bits === undefined ? bytes.length * 8 : /^\d{1,3}$/.test(bits) ? Number(bits) : -1;
+        if (rest.length === 0 && prefix >= 0 && prefix <= bytes.length * 8)
+          this.ranges.push({ bytes, prefix });
+      } else if (entry.startsWith('*.')) this.suffixes.push(entry.slice(1));
       else this.names.push(entry);
     }
     this.resolver = settings.resolve ?? systemResolve;
