@@ -133,6 +133,10 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       void answer(res, options.answerFor ? options.answerFor(body, next) : next, options);
     });
   });
+  // Idle keep-alive sockets are closed by the client (its 30 s), never first by this server: with Node's 5 s default,
+  // a test whose event loop was busy longer than that (building 16 MB of attachments under load) sent its next
+  // request on a socket the server was closing, and tests run without retries (ECONNRESET, "cannot reach").
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
