@@ -23,10 +23,18 @@ export function createMcpFetch(timeouts: HttpClientTimeouts): McpFetch {
   const stream = new Agent({ headersTimeout: timeouts.headersTimeoutMs, bodyTimeout: 0 });
   const fetch: FetchLike = (url, init) => {
     const dispatcher = (init?.method ?? 'GET').toUpperCase() === 'GET' ? stream : calls;
+    const link = linkedSignal(init?.signal ?? undefined);
     // undici's Request/Response types are its own; at runtime they are the WHATWG ones the SDK expects.
-    return undiciFetch(url, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1]).then(
+    const request = { ...(init as object), dispatcher, signal: link.signal } as Parameters<
+      typeof undiciFetch
+    >[1];
+    return undiciFetch(url, request).then(
       // One message is bounded (docs/security.md, "A hostile MCP server").
-      (response) => limitResponse(response as unknown as Response),
+      (response) => limitResponse(response as unknown as Response, undefined, link.unlink),
+      (error: unknown) => {
+        link.unlink();
+        throw error;
+      },
     );
   };
   return {
@@ -36,4 +44,25 @@ export function createMcpFetch(timeouts: HttpClientTimeouts): McpFetch {
       await Promise.allSettled([calls.destroy(), stream.destroy()]);
     },
   };
+}
+
+/**
+ * A signal of the request's own, aborted with `outer` until `unlink`. The SDK hands every request its transport's
+ * signal, which lives as long as the session, and undici adds a listener to a request's signal that goes only when
+ * the request is collected: one per call piled up on it (1,501 after 2,000 calls of the MCP bench). Here the outer
+ * signal holds one listener per request in flight, removed when its response ends.
+ */
+function linkedSignal(outer: AbortSignal | undefined): {
+  signal: AbortSignal | undefined;
+  unlink: () => void;
+} {
+  if (!outer) return { signal: undefined, unlink: () => undefined };
+  const inner = new AbortController();
+  if (outer.aborted) {
+    inner.abort(outer.reason);
+    return { signal: inner.signal, unlink: () => undefined };
+  }
+  const forward = () => inner.abort(outer.reason);
+  outer.addEventListener('abort', forward, { once: true });
+  return { signal: inner.signal, unlink: () => outer.removeEventListener('abort', forward) };
 }

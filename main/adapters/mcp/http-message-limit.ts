@@ -18,11 +18,18 @@ export class MessageTooLargeError extends Error {
 }
 
 /** `response` with a body that errors once one message of it passes `limitBytes`. */
-export function limitResponse(response: Response, limitBytes: number = HTTP_MAX_MESSAGE_BYTES): Response {
-  if (response.body === null) return response;
+export function limitResponse(
+  response: Response,
+  limitBytes: number = HTTP_MAX_MESSAGE_BYTES,
+  onEnd?: () => void,
+): Response {
+  if (response.body === null) {
+    onEnd?.();
+    return response;
+  }
   const events = /^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '');
   const body = response.body as ReadableStream<Uint8Array>;
-  const limited = new Response(body.pipeThrough(messageLimit(events, limitBytes)), {
+  const limited = new Response(body.pipeThrough(messageLimit(events, limitBytes, onEnd)), {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
@@ -37,14 +44,24 @@ export function limitResponse(response: Response, limitBytes: number = HTTP_MAX_
 
 // Counts the bytes of the message being read: the whole body, or for an event stream the bytes since the last
 // blank line (an event ends at a blank line; lines end with CRLF, LF or CR).
-function messageLimit(events: boolean, limitBytes: number): TransformStream<Uint8Array, Uint8Array> {
+// `onEnd` is told once the body has ended, whole or cut at the limit.
+function messageLimit(
+  events: boolean,
+  limitBytes: number,
+  onEnd?: () => void,
+): TransformStream<Uint8Array, Uint8Array> {
   const scan: EventScan = { held: 0, lineBytes: 0, afterCR: false };
   return new TransformStream({
     transform(chunk, controller) {
       if (events) countEventBytes(chunk, scan);
       else scan.held += chunk.length;
-      if (scan.held > limitBytes) controller.error(new MessageTooLargeError(limitBytes));
-      else controller.enqueue(chunk);
+      if (scan.held > limitBytes) {
+        controller.error(new MessageTooLargeError(limitBytes));
+        onEnd?.();
+      } else controller.enqueue(chunk);
+    },
+    flush() {
+      onEnd?.();
     },
   });
 }
