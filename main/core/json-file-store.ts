@@ -1,10 +1,10 @@
 // A small JSON file the app and the CLI beside it both change (approval-rules.json, trusted-folders.json): every
 // read sees what another process wrote (cached until the file's stamp changes), a file too large is damaged without
 // being read, each change reads the file fresh and is written atomically, one change at a time in this process.
-import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-write';
 import { fileStamp } from './file-stamp';
+import { FileTooLargeError, NOT_A_REGULAR_FILE, readRegularFile } from './regular-file';
 
 /** What reading found: the file's content, or why it cannot be used. */
 export type JsonFileState<F> = { kind: 'ok'; file: F } | { kind: 'damaged'; problem: string };
@@ -44,7 +44,8 @@ export class JsonFileStore<F> {
     }
     // A file changed in the last moments has no stamp and is read again (main/core/file-stamp.ts): another process's
     // rewrite of the same size within one tick of the file clock must not be served from the old reading.
-    if (!stat.isFile()) return { kind: 'damaged', problem: `cannot read ${this.file}: ${NOT_A_FILE}` };
+    if (!stat.isFile())
+      return { kind: 'damaged', problem: `cannot read ${this.file}: ${NOT_A_REGULAR_FILE}` };
     const stamp = fileStamp(stat);
     if (stamp !== null && this.cache?.stamp === stamp) return this.cache.state;
     const state = stat.size > this.kind.maxBytes ? this.tooLarge(stat.size) : await this.load();
@@ -79,27 +80,12 @@ export class JsonFileStore<F> {
   private async load(): Promise<JsonFileState<F>> {
     let text: string;
     try {
-      text = await readRegular(this.file, this.kind.maxBytes);
+      text = await readRegularFile(this.file, this.kind.maxBytes);
     } catch (error) {
+      if (error instanceof FileTooLargeError) return this.tooLarge(error.size);
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'ok', file: this.kind.empty() };
       return { kind: 'damaged', problem: `cannot read ${this.file}: ${(error as Error).message}` };
     }
     return this.kind.parse(text, this.file);
-  }
-}
-
-const NOT_A_FILE = 'it is not a regular file';
-
-// O_NONBLOCK: a fifo put in the file's place since the stat opens at once and is refused on the handle, instead of
-// waiting for a writer forever with one of libuv's file threads (and every gate decision behind it).
-async function readRegular(file: string, maxBytes: number): Promise<string> {
-  const handle = await fs.open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) throw new Error(NOT_A_FILE);
-    if (stat.size > maxBytes) throw new Error(`it is ${stat.size} bytes, more than ${maxBytes}`);
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
   }
 }

@@ -5,7 +5,7 @@
 // word, shared by every tool that uses it. The file is a hint: a damaged, oversized or foreign file is ignored and
 // rewritten, and the worst a forged entry can do is change which words a search relates — it cannot add a tool,
 // change a definition, or reach anything but the ranking.
-import fs from 'node:fs';
+import { readRegularFileSync } from '../core/regular-file';
 import { writeCacheFileSync } from '../core/atomic-write';
 import type { WordConcept } from './synonyms';
 
@@ -91,8 +91,7 @@ export class WordConceptFile implements WordConceptStore {
   private read(): Map<string, readonly WordConcept[]> {
     const known = new Map<string, readonly WordConcept[]>();
     try {
-      if (fs.statSync(this.file).size > MAX_FILE_BYTES) return known;
-      const raw: unknown = JSON.parse(fs.readFileSync(this.file, 'utf8'));
+      const raw: unknown = JSON.parse(readRegularFileSync(this.file, MAX_FILE_BYTES));
       if (!raw || typeof raw !== 'object') return known;
       const { key, words } = raw as Partial<ConceptFileBody>;
       if (key !== this.keyName() || !words || typeof words !== 'object' || Array.isArray(words)) return known;

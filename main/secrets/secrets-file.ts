@@ -1,11 +1,13 @@
 // The file fallback `$AGENVOY_HOME/.secrets`: `KEY=value` lines, rewritten atomically with mode 0600.
 import { writeFileAtomic } from '../core/atomic-write';
-import fsSync from 'node:fs';
-import fs from 'node:fs/promises';
+import { readRegularFile, readRegularFileSync } from '../core/regular-file';
 import { SecretStoreError } from './key-name';
 
 /** The permission bits of the secrets file: owner read/write only. */
 export const SECRETS_FILE_MODE = 0o600;
+
+/** The most bytes the secrets file may hold (thousands of keys); it is read whole, also at start-up. */
+const MAX_SECRETS_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Reads and rewrites one `KEY=value` file; blank lines and `#` comments survive a rewrite. */
 export class SecretsFile {
@@ -20,11 +22,14 @@ export class SecretsFile {
     return this.parse(await this.lines());
   }
 
-  /** Reads the file at once and tells `onValue` every entry (start-up); a missing or unreadable file tells nothing. */
+  /**
+   * Reads the file at once and tells `onValue` every entry (start-up); a missing or unreadable file tells nothing,
+   * and one that is not a regular file (a fifo would stop start-up) is not waited on (main/core/regular-file.ts).
+   */
   seeAll(): void {
     let text: string;
     try {
-      text = fsSync.readFileSync(this.file, 'utf8');
+      text = readRegularFileSync(this.file, MAX_SECRETS_FILE_BYTES);
     } catch {
       return;
     }
@@ -70,7 +75,7 @@ export class SecretsFile {
   private async lines(): Promise<string[]> {
     let text: string;
     try {
-      text = await fs.readFile(this.file, 'utf8');
+      text = await readRegularFile(this.file, MAX_SECRETS_FILE_BYTES);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;

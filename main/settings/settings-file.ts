@@ -3,10 +3,10 @@
 // app. A provider field that cannot be used is the problem the next model call reports (loadSettings throws it);
 // any other bad value, and an unknown key, is named in a warning (the file and the field) and its default applies.
 // Nothing here walks the input beyond the schema's own few levels, so a value nested 100,000 deep costs nothing.
-import fs from 'node:fs';
 import type { z } from 'zod';
 import type { WebSettings } from '../../tools/sdk/web/web-settings';
 import { formatBytes } from '../core/argument-size';
+import { FileTooLargeError, readRegularFileSync } from '../core/regular-file';
 import { issueField } from '../core/zod-issues';
 import type { ModelPrice } from './model-prices';
 import type { ReasoningLevel } from '../core/model-usage';
@@ -71,10 +71,14 @@ const KEYS_LISTED = 5;
 export function readSettings(file: string): SettingsReading {
   let text: string;
   try {
-    text = readRegularFile(file);
+    text = readRegularFileSync(file, MAX_SETTINGS_BYTES);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return parseSettings({}, file);
-    return unusable(file, `${file}: cannot read: ${(error as Error).message}`);
+    const why =
+      error instanceof FileTooLargeError
+        ? `it is larger than ${formatBytes(MAX_SETTINGS_BYTES, true)}`
+        : (error as Error).message;
+    return unusable(file, `${file}: cannot read: ${why}`);
   }
   let raw: unknown;
   try {
@@ -87,21 +91,6 @@ export function readSettings(file: string): SettingsReading {
 
 /** The most bytes settings.json may hold; it is read whole on every turn. */
 export const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
-
-// O_NONBLOCK: a fifo opens at once instead of blocking the whole process for a writer; it is then refused as not a
-// file, as a device (a link to /dev/zero, read until memory ran out) is. The size is checked on the open handle.
-function readRegularFile(file: string): string {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new Error('it is not a regular file');
-    if (stat.size > MAX_SETTINGS_BYTES)
-      throw new Error(`it is larger than ${formatBytes(MAX_SETTINGS_BYTES, true)}`);
-    return fs.readFileSync(fd, 'utf8');
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 /** Checks the parsed content of settings.json (`file` names it in messages). Never throws. */
 export function parseSettings(raw: unknown, file: string): SettingsReading {

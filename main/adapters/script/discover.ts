@@ -2,12 +2,12 @@
 // script.js or script.py; a broken folder becomes a problem and the others still load.
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { mapBounded } from '../../core/map-bounded';
 import { agenvoyHome } from '../../core/paths';
+import { FileTooLargeError, readRegularFile } from '../../core/regular-file';
 import { formatBytes } from '../../core/schema-bounds';
 import { MAX_MANIFEST_BYTES, SCRIPT_PREFIX } from './manifest-limits';
 import type { ScanDir, ScriptLanguage, ScriptProblem, ScriptScope, ScriptTool } from './types';
@@ -301,45 +301,23 @@ function lookalikeOf(
   );
 }
 
-// O_NONBLOCK: a fifo named tool.json (a hostile repository's) opens at once instead of waiting for a writer forever,
-// which would hold one of libuv's four file threads for good; it is then refused as not a regular file.
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
 /**
  * A tool.json's text, or null when it holds more than `limit` bytes; never reads more than limit + 1 bytes, and throws
- * for anything but a regular file (never waiting on a fifo).
+ * for anything but a regular file (a fifo named tool.json, a hostile repository's, is never waited on:
+ * main/core/regular-file.ts).
  */
 export async function readBounded(
   file: string,
   limit: number,
   options: { noFollow?: boolean } = {},
 ): Promise<string | null> {
-  const flags = READ_FLAGS | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
-  const handle = await fs.open(file, flags).catch((error: NodeJS.ErrnoException) => {
-    if (options.noFollow && error.code === 'ELOOP')
+  try {
+    return await readRegularFile(file, limit, options);
+  } catch (error) {
+    if (error instanceof FileTooLargeError) return null;
+    if (options.noFollow && (error as NodeJS.ErrnoException).code === 'ELOOP')
       throw new Error('it is a link (a workspace tool.json must be a file)');
     throw error;
-  });
-  try {
-    // Sized by the file, so a folder rescan does not allocate the limit for every small tool.json.
-    const opened = await handle.stat();
-    if (!opened.isFile()) throw new Error('it is not a regular file');
-    const { size } = opened;
-    if (size > limit) return null;
-    const buffer = Buffer.alloc(Math.min(size, limit) + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      // A short read of a regular file is its end: no second read to learn it.
-      if (length === size) break;
-    }
-    // A file that grew while being read is read whole on the next scan (the folder watcher sees the write).
-    if (length > size) throw new Error('it changed while being read');
-    return buffer.toString('utf8', 0, length);
-  } finally {
-    await handle.close();
   }
 }
 

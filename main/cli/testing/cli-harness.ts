@@ -11,7 +11,8 @@ import { main } from '../../launcher/main';
 
 /** What a command printed and how it ended. */
 export interface CliRun {
-  code: number;
+  /** null: runBin killed it at its timeout. */
+  code: number | null;
   stdout: string;
   stderr: string;
 }
@@ -26,6 +27,8 @@ export interface CliPlace {
   interactive?: boolean;
   /** What standard input holds (default: nothing); runCli only. */
   stdin?: string | Buffer;
+  /** runBin only: the run is killed (code null) past this many ms (default 120,000). */
+  timeoutMs?: number;
 }
 
 /** Runs `agenvoy <argv>` in-process. */
@@ -54,9 +57,9 @@ export function runBin(argv: string[], place: CliPlace): Promise<CliRun> {
     execFile(
       process.execPath,
       [bin, ...argv],
-      { cwd: place.cwd, env, timeout: 120_000 },
+      { cwd: place.cwd, env, timeout: place.timeoutMs ?? 120_000, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        const code = error ? (typeof error.code === 'number' ? error.code : error.killed ? null : 1) : 0;
         resolve({ code, stdout, stderr });
       },
     );
