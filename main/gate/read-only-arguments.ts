@@ -84,6 +84,23 @@ function verboseStatus(argument: string): boolean {
   return name !== '' && 'verbose'.startsWith(name);
 }
 
+/**
+ * `ls` with no `-L`/`--dereference` before `--`: operands are checked to lead inside the workspace, but with `-L` a
+ * recursive listing follows every link it meets below them, so a committed `up -> ../..` lists the folders outside.
+ */
+export function lsListing(argv: readonly string[]): boolean {
+  if (!plainCommand(argv, 'ls', { arguments: true })) return false;
+  const options = argv.slice(1);
+  const end = options.indexOf('--');
+  return !(end === -1 ? options : options.slice(0, end)).some(
+    (argument) =>
+      (/^-[^-]/.test(argument) && argument.includes('L')) ||
+      (argument.startsWith('--') &&
+        argument.length > 2 &&
+        'dereference'.startsWith(argument.slice(2).split('=')[0] as string)),
+  );
+}
+
 /** `git branch`, bare or with options that only list. */
 export function gitBranchListing(argv: readonly string[]): boolean {
   if (argv[0] !== 'git' || argv[1] !== 'branch') return false;
