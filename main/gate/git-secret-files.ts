@@ -8,6 +8,18 @@ import { runGitCheck } from './git-check-run';
 // The names the sandbox hides at any depth (main/sandbox/workspace-protection.ts), as git pathspecs.
 const PATHSPECS = [':(glob,icase)**/.env', ':(glob,icase)**/.env.*', ':(glob,icase)**/.envrc'];
 
+// Commits no branch holds that git still prints by name: a `.env` committed by mistake and reset or amended away
+// stays in the reflog (`git log -g -p`, `git show 'HEAD@{1}'`) and in ORIG_HEAD, so the history read for secret
+// files takes in every reflog (`--reflog`) and these names, when they exist (`--ignore-missing`).
+const PSEUDO_REFS = [
+  'ORIG_HEAD',
+  'FETCH_HEAD',
+  'MERGE_HEAD',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'BISECT_HEAD',
+];
+
 // Options of `git log` that print the changes' contents (a patch, a word diff, a line log; `--binary` implies a
 // patch, `--check` prints each line with trailing blanks), not just their names, or test them: the pickaxe (`-G`,
 // `-S`) lists a commit only when a change matches, so one call per character spells a secret out.
@@ -29,7 +41,18 @@ export function printsContents(argv: readonly string[]): boolean {
 export async function secretFileInHistory(cwd: string): Promise<string | null> {
   const env = { ...childEnvironment(process.env), ...gitProtectionEnv(await gitCeiling(cwd)) };
   const listed = await gitNames(
-    ['log', '--all', '--format=', '--name-only', '-z', '--', ...PATHSPECS],
+    [
+      'log',
+      '--all',
+      '--reflog',
+      '--ignore-missing',
+      ...PSEUDO_REFS,
+      '--format=',
+      '--name-only',
+      '-z',
+      '--',
+      ...PATHSPECS,
+    ],
     cwd,
     env,
   );
