@@ -47,7 +47,7 @@ export async function defaultRuleHazard(
   const hazard = await gitConfigHazard(place.cwd, place.workspace);
   if (hazard) return `${hazard}; the default read-only rule does not cover git here`;
   // A committed .env stays in git's objects, which the sandbox cannot hide: printing contents asks when there is one.
-  return printsContents(argv) ? secretFileInHistory(place.cwd) : null;
+  return printsContents(argv) ? secretFileInHistory(place.cwd, argv) : null;
 }
 
 // The first PATH entry that is, as written or through its links, the real workspace or a folder inside it.

@@ -4,7 +4,7 @@
 // never accepts an option that writes a file or starts a program. Their operands that may name paths (`operands`)
 // must lead inside the workspace: `ls /` or `git diff /srv ~/.config` ask.
 import { pathOperands } from './default-rule-operands';
-import { gitBranchListing, gitSubcommand, plainCommand } from './read-only-arguments';
+import { gitBranchListing, gitStatus, gitSubcommand, lsListing, plainCommand } from './read-only-arguments';
 import type { DefaultRule } from './rule-types';
 
 const GIT_NOTE =
@@ -32,8 +32,8 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     pattern: 'ls **',
     except: [],
     effect: 'allow',
-    note: 'lists files (inside the workspace)',
-    accepts: (argv) => plainCommand(argv, 'ls', { arguments: true }),
+    note: 'lists files (inside the workspace; no -L, which follows links out while it recurses)',
+    accepts: lsListing,
     operands: (argv) => pathOperands(argv.slice(1)),
   },
   {
@@ -42,8 +42,8 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     pattern: 'git status **',
     except: [],
     effect: 'allow',
-    note: `shows the work tree state (${GIT_NOTE})`,
-    accepts: (argv) => gitSubcommand(argv, 'status'),
+    note: `shows the work tree state (${GIT_NOTE}; no -v, which prints the staged diff)`,
+    accepts: gitStatus,
     operands: gitOperands,
   },
   {

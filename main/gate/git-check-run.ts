@@ -12,11 +12,16 @@ const CHECK_MAX_BUFFER = 8 * 1024 * 1024;
 export type GitAnswer =
   { kind: 'ok'; stdout: string } | { kind: 'no_git' } | { kind: 'failed'; message: string };
 
-/** Runs `git ARGS` in `cwd` with `env`, within the check's limits. */
-export function runGitCheck(args: string[], cwd: string, env: Record<string, string>): Promise<GitAnswer> {
+/** Runs `git ARGS` in `cwd` with `env` (and `input` on its stdin), within the check's limits. */
+export function runGitCheck(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  input = '',
+): Promise<GitAnswer> {
   return new Promise((resolve) => {
     try {
-      execFile(
+      const child = execFile(
         'git',
         args,
         { cwd, env, timeout: CHECK_TIMEOUT_MS, maxBuffer: CHECK_MAX_BUFFER, encoding: 'utf8' },
@@ -30,6 +35,9 @@ export function runGitCheck(args: string[], cwd: string, env: Record<string, str
           resolve({ kind: 'ok', stdout });
         },
       );
+      // A child that exits before reading it all must not fail the gate with EPIPE: the callback answers.
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(input);
     } catch (error) {
       // A spawn that cannot even start (an argument past the system's limit, E2BIG) fails the check, not the gate.
       resolve({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });

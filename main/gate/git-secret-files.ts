@@ -8,6 +8,18 @@ import { runGitCheck } from './git-check-run';
 // The names the sandbox hides at any depth (main/sandbox/workspace-protection.ts), as git pathspecs.
 const PATHSPECS = [':(glob,icase)**/.env', ':(glob,icase)**/.env.*', ':(glob,icase)**/.envrc'];
 
+// Commits no branch holds that git still prints by name: a `.env` committed by mistake and reset or amended away
+// stays in the reflog (`git log -g -p`, `git show 'HEAD@{1}'`) and in ORIG_HEAD, so the history read for secret
+// files takes in every reflog (`--reflog`) and these names, when they exist (`--ignore-missing`).
+const PSEUDO_REFS = [
+  'ORIG_HEAD',
+  'FETCH_HEAD',
+  'MERGE_HEAD',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'BISECT_HEAD',
+];
+
 // Options of `git log` that print the changes' contents (a patch, a word diff, a line log; `--binary` implies a
 // patch, `--check` prints each line with trailing blanks), not just their names, or test them: the pickaxe (`-G`,
 // `-S`) lists a commit only when a change matches, so one call per character spells a secret out.
@@ -22,14 +34,35 @@ export function printsContents(argv: readonly string[]): boolean {
   return argv.slice(2).some((word) => LOG_CONTENT.test(word) || /^-[a-zA-Z0-9]*[puLcmGS]/.test(word));
 }
 
+// Object ids in the words of a command (`55df3c7`, `55df3c7:config/.env`, `HEAD..55df3c7`): what git keeps in
+// .git/objects that no commit, index entry or reflog names (a .env staged by mistake and unstaged again, a commit
+// reset away whose reflog expired) is still printed by id, and `ls -R .git/objects` lists the ids.
+const OBJECT_ID = /(?<![0-9A-Za-z_])[0-9a-fA-F]{4,64}(?![0-9A-Za-z_])/g;
+const MAX_OBJECT_IDS = 32;
+
 /**
- * Why git must not print contents in `cwd` unasked: the repository tracks, or once tracked, a secret file (named), or
- * its history could not be read in time. Null when it holds none.
+ * Why git must not print contents in `cwd` unasked: the repository tracks, or once tracked, a secret file (named);
+ * `argv` names a blob or tree by id, whose file git cannot tell; or its history could not be read in time. Null
+ * when it holds none.
  */
-export async function secretFileInHistory(cwd: string): Promise<string | null> {
+export async function secretFileInHistory(cwd: string, argv: readonly string[] = []): Promise<string | null> {
   const env = { ...childEnvironment(process.env), ...gitProtectionEnv(await gitCeiling(cwd)) };
+  const named = await namedCommits(objectIds(argv), cwd, env);
+  if (typeof named === 'string') return named;
   const listed = await gitNames(
-    ['log', '--all', '--format=', '--name-only', '-z', '--', ...PATHSPECS],
+    [
+      'log',
+      '--all',
+      '--reflog',
+      '--ignore-missing',
+      ...PSEUDO_REFS,
+      ...named,
+      '--format=',
+      '--name-only',
+      '-z',
+      '--',
+      ...PATHSPECS,
+    ],
     cwd,
     env,
   );
@@ -55,4 +88,47 @@ async function gitNames(args: string[], cwd: string, env: Record<string, string>
     case 'failed':
       return { ok: false, message: answer.message };
   }
+}
+
+function objectIds(argv: readonly string[]): string[] {
+  const ids = new Set<string>();
+  for (const word of argv.slice(2)) {
+    if (word === '--') break;
+    if (!word.startsWith('-')) for (const id of word.match(OBJECT_ID) ?? []) ids.add(id);
+  }
+  return [...ids];
+}
+
+// The commits and tags among `ids` (their history joins the check), or why the command must ask: an id names a blob
+// or a tree (which file it was, git cannot say), more than one object, or could not be looked up.
+async function namedCommits(
+  ids: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<string[] | string> {
+  if (ids.length === 0) return [];
+  const why = (what: string) =>
+    `${what}, which may hold a .env file git still keeps in its objects, and this git command can print it; the default read-only rule does not cover it here`;
+  if (ids.length > MAX_OBJECT_IDS) return why(`it names ${ids.length} objects by id`);
+  const answer = await runGitCheck(
+    ['cat-file', '--batch-check=%(objecttype) %(objectname)'],
+    cwd,
+    env,
+    ids.map((id) => `${id}\n`).join(''),
+  );
+  if (answer.kind !== 'ok')
+    return why(
+      `git could not look up the objects it names by id (${answer.kind === 'failed' ? answer.message : 'no git'})`,
+    );
+  const commits: string[] = [];
+  for (const [i, line] of answer.stdout.split('\n').slice(0, ids.length).entries()) {
+    const [type, name] = line.split(' ');
+    if (name === 'missing') continue;
+    if (type === 'commit' || type === 'tag') commits.push(name as string);
+    else
+      return why(
+        `its word \`${ids[i]}\` names ${name === 'ambiguous' ? 'more than one object' : `a ${type}`} by id`,
+      );
+  }
+  return commits;
 }

@@ -69,6 +69,38 @@ export function gitSubcommand(argv: readonly string[], subcommand: string, allow
   return !rest.some(forbiddenGitArgument);
 }
 
+/**
+ * `git status` with no `-v`/`--verbose` in any spelling (`-sv`, `-vv`, `--verb`): a verbose status prints the staged
+ * diff (a staged .env too, which the secret check looks for only in diff, show and log) through the textconv driver
+ * a work-tree `.gitattributes` picks from the user's own config, and status takes no --no-textconv.
+ */
+export function gitStatus(argv: readonly string[]): boolean {
+  return gitSubcommand(argv, 'status') && !argv.slice(2).some(verboseStatus);
+}
+
+function verboseStatus(argument: string): boolean {
+  if (/^-[^-]/.test(argument)) return argument.includes('v');
+  const name = argument.startsWith('--') ? (argument.slice(2).split('=')[0] as string) : '';
+  return name !== '' && 'verbose'.startsWith(name);
+}
+
+/**
+ * `ls` with no `-L`/`--dereference` before `--`: operands are checked to lead inside the workspace, but with `-L` a
+ * recursive listing follows every link it meets below them, so a committed `up -> ../..` lists the folders outside.
+ */
+export function lsListing(argv: readonly string[]): boolean {
+  if (!plainCommand(argv, 'ls', { arguments: true })) return false;
+  const options = argv.slice(1);
+  const end = options.indexOf('--');
+  return !(end === -1 ? options : options.slice(0, end)).some(
+    (argument) =>
+      (/^-[^-]/.test(argument) && argument.includes('L')) ||
+      (argument.startsWith('--') &&
+        argument.length > 2 &&
+        'dereference'.startsWith(argument.slice(2).split('=')[0] as string)),
+  );
+}
+
 /** `git branch`, bare or with options that only list. */
 export function gitBranchListing(argv: readonly string[]): boolean {
   if (argv[0] !== 'git' || argv[1] !== 'branch') return false;

@@ -2,11 +2,13 @@
 // config of the repository git will find; git then runs with settings that stop it from starting programs
 // (fsmonitor, pager, hooks, external diff, textconv, signature checks, transports) and from finding any other
 // repository than the one that was checked.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readCommandLine } from './shell/parse';
 import { quoteArgv } from './shell/quote';
+import { ToolError } from './types';
 
 // A program path nothing can create: `/dev/null` is not a folder.
 const NO_PROGRAM = '/dev/null/agenvoy-no-program';
@@ -73,18 +75,22 @@ export async function gitCeiling(cwd: string): Promise<string> {
   return path.dirname(root ?? path.resolve(cwd));
 }
 
-/** The environment git runs with under a default rule. */
-export function gitProtectionEnv(ceiling: string): Record<string, string> {
+/** The environment git runs with under a default rule; `extra` overrides follow the fixed ones. */
+export function gitProtectionEnv(
+  ceiling: string,
+  extra: ReadonlyArray<[string, string]> = [],
+): Record<string, string> {
+  const overrides = [...CONFIG_OVERRIDES, ...extra];
   const env: Record<string, string> = {
     GIT_CEILING_DIRECTORIES: ceiling,
-    GIT_CONFIG_COUNT: String(CONFIG_OVERRIDES.length),
+    GIT_CONFIG_COUNT: String(overrides.length),
     GIT_PAGER: 'cat',
     PAGER: 'cat',
     GIT_OPTIONAL_LOCKS: '0',
     GIT_TERMINAL_PROMPT: '0',
     GIT_NO_LAZY_FETCH: '1',
   };
-  CONFIG_OVERRIDES.forEach(([key, value], i) => {
+  overrides.forEach(([key, value], i) => {
     env[`GIT_CONFIG_KEY_${i}`] = key;
     env[`GIT_CONFIG_VALUE_${i}`] = value;
   });
@@ -106,5 +112,53 @@ export async function protectDefaultRuleCommand(line: string, cwd: string): Prom
   const reading = readCommandLine(line, { home: os.homedir() });
   if (!reading.argv) return null;
   if (reading.argv[0] !== 'git') return { command: quoteArgv(reading.argv), env: {} };
-  return { command: quoteArgv(protectGitArgv(reading.argv)), env: gitProtectionEnv(await gitCeiling(cwd)) };
+  const ceiling = await gitCeiling(cwd);
+  const filters = await filterOverrides(cwd, ceiling);
+  return { command: quoteArgv(protectGitArgv(reading.argv)), env: gitProtectionEnv(ceiling, filters) };
+}
+
+// Filter drivers: `.gitattributes` (or `.git/info/attributes`) of the repository picks which one runs on its files,
+// and `git status` and `git diff` run its clean command on changed files. The repository's own config may not name
+// one (the gate asks then), but the user's may (git-lfs, git-crypt, a formatter): a hostile repository would feed its
+// files to that program under a rule that promised git alone. Every driver the config knows is emptied, so git reads
+// the files as they are (a file whose clean form differs may then show as changed).
+const FILTER_KEY = /^filter\.(.+)\.(?:clean|smudge|process|required)$/is;
+const MAX_FILTERS = 64;
+
+async function filterOverrides(cwd: string, ceiling: string): Promise<Array<[string, string]>> {
+  // The config the command's git will read: HOME and PATH as it gets them, no XDG_CONFIG_HOME or GIT_CONFIG_*.
+  const env: Record<string, string> = { GIT_CEILING_DIRECTORIES: ceiling };
+  for (const name of ['PATH', 'HOME'] as const)
+    if (process.env[name]) env[name] = process.env[name] as string;
+  const args = [
+    '-c',
+    'safe.bareRepository=explicit',
+    'config',
+    '-z',
+    '--name-only',
+    '--get-regexp',
+    '^filter\\.',
+  ];
+  const listed = await new Promise<string>((resolve, reject) => {
+    execFile('git', args, { cwd, env, timeout: 5000, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+      // Exit code 1: no such key. Git missing: the command itself will not run git's filters either.
+      const code = (error as { code?: unknown } | null)?.code;
+      if (!error || code === 1 || code === 'ENOENT') resolve(error ? '' : stdout);
+      else reject(new ToolError('start_failed', filterFailure(stderr || error.message)));
+    });
+  });
+  const names = new Set(listed.split('\0').flatMap((key) => FILTER_KEY.exec(key)?.slice(1, 2) ?? []));
+  if (names.size > MAX_FILTERS)
+    throw new ToolError('start_failed', filterFailure(`${names.size} filter drivers`));
+  return [...names].flatMap((name): Array<[string, string]> => [
+    [`filter.${name}.clean`, ''],
+    [`filter.${name}.smudge`, ''],
+    [`filter.${name}.process`, ''],
+    [`filter.${name}.required`, 'false'],
+  ]);
+}
+
+function filterFailure(reason: string): string {
+  const first = reason.trim().split('\n')[0] ?? '';
+  return `git's filter drivers could not be switched off (${first}), so git does not run under the default read-only rule`;
 }
