@@ -46,21 +46,25 @@ export function okOutcome(result: ToolResult, durationMs: number): CallOutcome {
     : { outcome: 'ok', text, content: capped, data, durationMs };
 }
 
-/** Turns a thrown value into an error outcome with a stable code. */
+/**
+ * Turns a thrown value into an error outcome with a stable code. Its message is capped like result text: an MCP
+ * server's JSON-RPC error may be 10 MiB, and the chat's history kept it for every later request
+ * (docs/dispatch.md, "Output caps"; main/adapters/mcp/long-error-attack.test.ts).
+ */
 export function thrownOutcome(error: unknown, durationMs: number): CallOutcome {
   if (error instanceof CredentialError) {
     return {
       outcome: 'error',
       code: error.code,
-      message: error.message,
+      message: capText(error.message),
       durationMs,
       credential: { key: error.key, reason: error.reason },
     };
   }
   if (error instanceof ToolError)
-    return { outcome: 'error', code: error.code, message: error.message, durationMs };
+    return { outcome: 'error', code: error.code, message: capText(error.message), durationMs };
   const message = error instanceof Error ? error.message : String(error);
-  return { outcome: 'error', code: 'tool_failed', message: `tool failed: ${message}`, durationMs };
+  return { outcome: 'error', code: 'tool_failed', message: capText(`tool failed: ${message}`), durationMs };
 }
 
 /** Cuts text past `max` bytes, with a note saying how much was cut. */
