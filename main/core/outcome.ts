@@ -5,6 +5,13 @@ import { CredentialError, ToolError } from '../../tools/sdk/types';
 /** The largest text a result carries before it is cut with a note. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
 
+/**
+ * The most content parts a result carries; past it the rest is cut with a note. The byte caps count what parts hold,
+ * not how many there are: 150,000 empty images of an MCP result are 7 MB of JSON within every cap, and each became a
+ * line in every later request of the chat, 14 MB of them (docs/dispatch.md, "Output caps").
+ */
+export const MAX_RESULT_PARTS = 1000;
+
 /** How one call ended. `message` is what the model reads for everything but ok. */
 export type CallOutcome =
   | { outcome: 'ok'; text: string; content: ContentPart[]; data?: unknown; durationMs: number }
@@ -35,7 +42,9 @@ export function okOutcome(result: ToolResult, durationMs: number): CallOutcome {
       : Array.isArray(result?.content)
         ? result.content
         : [{ type: 'text', text: JSON.stringify(result) ?? '' }];
-  const capped = content.map((part) => (part.type === 'text' ? { ...part, text: capText(part.text) } : part));
+  const capped = limitParts(content).map((part) =>
+    part.type === 'text' ? { ...part, text: capText(part.text) } : part,
+  );
   const text = capped
     .filter((p): p is Extract<ContentPart, { type: 'text' }> => p.type === 'text')
     .map((p) => p.text)
@@ -44,6 +53,15 @@ export function okOutcome(result: ToolResult, durationMs: number): CallOutcome {
   return data === undefined
     ? { outcome: 'ok', text, content: capped, durationMs }
     : { outcome: 'ok', text, content: capped, data, durationMs };
+}
+
+// The first MAX_RESULT_PARTS - 1 parts and a note of how many more were cut.
+function limitParts(content: ContentPart[]): ContentPart[] {
+  if (content.length <= MAX_RESULT_PARTS) return content;
+  const kept = content.slice(0, MAX_RESULT_PARTS - 1);
+  const cut = content.length - kept.length;
+  const note = `[output truncated: ${cut.toLocaleString('en-US')} more parts cut; a result holds at most ${MAX_RESULT_PARTS.toLocaleString('en-US')}]`;
+  return [...kept, { type: 'text', text: note }];
 }
 
 /**
