@@ -43,7 +43,7 @@ export function okOutcome(result: ToolResult, durationMs: number): CallOutcome {
         ? result.content
         : [{ type: 'text', text: JSON.stringify(result) ?? '' }];
   const capped = limitParts(content).map((part) =>
-    part.type === 'text' ? { ...part, text: capText(part.text) } : part,
+    part.type === 'text' ? { ...part, text: capText(part.text) } : boundType(part),
   );
   const text = capped
     .filter((p): p is Extract<ContentPart, { type: 'text' }> => p.type === 'text')
@@ -53,6 +53,24 @@ export function okOutcome(result: ToolResult, durationMs: number): CallOutcome {
   return data === undefined
     ? { outcome: 'ok', text, content: capped, durationMs }
     : { outcome: 'ok', text, content: capped, data, durationMs };
+}
+
+/**
+ * The longest type (`image/png`) a part may name. The byte caps count an image's data, not its type, which an MCP
+ * server may make megabytes long; every request that leaves the image out names it by its type
+ * (main/adapters/mcp/content-type-attack.test.ts).
+ */
+export const MAX_PART_TYPE_CHARS = 255;
+
+// An image or resource with a type past the limit, as a note saying so.
+function boundType(part: ContentPart): ContentPart {
+  if (part.type === 'text' || part.mimeType === undefined || part.mimeType.length <= MAX_PART_TYPE_CHARS)
+    return part;
+  const length = part.mimeType.length.toLocaleString('en-US');
+  return {
+    type: 'text',
+    text: `[${part.type} not kept: its type is ${length} characters long; the limit is ${MAX_PART_TYPE_CHARS}]`,
+  };
 }
 
 // The first MAX_RESULT_PARTS - 1 parts and a note of how many more were cut.
