@@ -271,7 +271,11 @@ describe('a model that refuses images', () => {
     const { server, service } = fixture;
     const events = record(fixture);
     const chat = service.createChat({ workspace: fixture.workspace });
-    const image = { type: 'image' as const, mimeType: 'image/png', data: 'iVBORw0KGgo=' };
+    const image = {
+      type: 'image' as const,
+      mimeType: 'image/png',
+      data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    };
     server.enqueue(
       {
         status: 400,
@@ -283,7 +287,7 @@ describe('a model that refuses images', () => {
     await service.send(chat.id, 'What is in this picture?', undefined, [image]);
     await service.send(chat.id, 'And now?');
     const [first, second, third] = posts(fixture);
-    expect(JSON.stringify(first?.body)).toContain('data:image/png;base64,iVBORw0KGgo=');
+    expect(JSON.stringify(first?.body)).toContain(`data:image/png;base64,${image.data}`);
     for (const later of [second, third]) {
       expect(JSON.stringify(later?.body)).not.toContain('image_url');
       expect(JSON.stringify(later?.body)).toContain('an image (image/png) was left out');

@@ -5,6 +5,13 @@ import { CredentialError, ToolError } from '../../tools/sdk/types';
 /** The largest text a result carries before it is cut with a note. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
 
+/**
+ * The most content parts a result carries; past it the rest is cut with a note. The byte caps count what parts hold,
+ * not how many there are: 150,000 empty images of an MCP result are 7 MB of JSON within every cap, and each became a
+ * line in every later request of the chat, 14 MB of them (docs/dispatch.md, "Output caps").
+ */
+export const MAX_RESULT_PARTS = 1000;
+
 /** How one call ended. `message` is what the model reads for everything but ok. */
 export type CallOutcome =
   | { outcome: 'ok'; text: string; content: ContentPart[]; data?: unknown; durationMs: number }
@@ -35,7 +42,9 @@ export function okOutcome(result: ToolResult, durationMs: number): CallOutcome {
       : Array.isArray(result?.content)
         ? result.content
         : [{ type: 'text', text: JSON.stringify(result) ?? '' }];
-  const capped = content.map((part) => (part.type === 'text' ? { ...part, text: capText(part.text) } : part));
+  const capped = limitParts(content).map((part) =>
+    part.type === 'text' ? { ...part, text: capText(part.text) } : boundType(part),
+  );
   const text = capped
     .filter((p): p is Extract<ContentPart, { type: 'text' }> => p.type === 'text')
     .map((p) => p.text)
@@ -46,21 +55,52 @@ export function okOutcome(result: ToolResult, durationMs: number): CallOutcome {
     : { outcome: 'ok', text, content: capped, data, durationMs };
 }
 
-/** Turns a thrown value into an error outcome with a stable code. */
+/**
+ * The longest type (`image/png`) a part may name. The byte caps count an image's data, not its type, which an MCP
+ * server may make megabytes long; every request that leaves the image out names it by its type
+ * (main/adapters/mcp/content-type-attack.test.ts).
+ */
+export const MAX_PART_TYPE_CHARS = 255;
+
+// An image or resource with a type past the limit, as a note saying so.
+function boundType(part: ContentPart): ContentPart {
+  if (part.type === 'text' || part.mimeType === undefined || part.mimeType.length <= MAX_PART_TYPE_CHARS)
+    return part;
+  const length = part.mimeType.length.toLocaleString('en-US');
+  return {
+    type: 'text',
+    text: `[${part.type} not kept: its type is ${length} characters long; the limit is ${MAX_PART_TYPE_CHARS}]`,
+  };
+}
+
+// The first MAX_RESULT_PARTS - 1 parts and a note of how many more were cut.
+function limitParts(content: ContentPart[]): ContentPart[] {
+  if (content.length <= MAX_RESULT_PARTS) return content;
+  const kept = content.slice(0, MAX_RESULT_PARTS - 1);
+  const cut = content.length - kept.length;
+  const note = `[output truncated: ${cut.toLocaleString('en-US')} more parts cut; a result holds at most ${MAX_RESULT_PARTS.toLocaleString('en-US')}]`;
+  return [...kept, { type: 'text', text: note }];
+}
+
+/**
+ * Turns a thrown value into an error outcome with a stable code. Its message is capped like result text: an MCP
+ * server's JSON-RPC error may be 10 MiB, and the chat's history kept it for every later request
+ * (docs/dispatch.md, "Output caps"; main/adapters/mcp/long-error-attack.test.ts).
+ */
 export function thrownOutcome(error: unknown, durationMs: number): CallOutcome {
   if (error instanceof CredentialError) {
     return {
       outcome: 'error',
       code: error.code,
-      message: error.message,
+      message: capText(error.message),
       durationMs,
       credential: { key: error.key, reason: error.reason },
     };
   }
   if (error instanceof ToolError)
-    return { outcome: 'error', code: error.code, message: error.message, durationMs };
+    return { outcome: 'error', code: error.code, message: capText(error.message), durationMs };
   const message = error instanceof Error ? error.message : String(error);
-  return { outcome: 'error', code: 'tool_failed', message: `tool failed: ${message}`, durationMs };
+  return { outcome: 'error', code: 'tool_failed', message: capText(`tool failed: ${message}`), durationMs };
 }
 
 /** Cuts text past `max` bytes, with a note saying how much was cut. */

@@ -7,7 +7,9 @@ import { anthropicEvents, startAnthropicTestServer } from './testing/anthropic-t
 import { collectStream } from './testing/collect-stream';
 import type { ScriptedServer } from './testing/scripted-server';
 
-const PNG = 'iVBORw0KGgo=';
+// A real 1×1 PNG: an image's bytes are checked before it is sent (wire-image.ts).
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 // A turn with two parallel calls: one fine with an image, one failed, then a note and the next prompt.
 const transcript: TranscriptMessage[] = [

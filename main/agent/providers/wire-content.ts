@@ -1,13 +1,6 @@
 // What both wire formats share when rendering content: tool output parts, images, tool-call arguments.
 import type { ContentPart } from '../../../tools/sdk/types';
-
-/** Image types both APIs accept inline; anything else is described in text instead of failing the request. */
-export const WIRE_IMAGE_TYPES: ReadonlySet<string> = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-]);
+import { checkWireImage } from './wire-image';
 
 /** A part either API can carry: text or an inline base64 image. */
 export type WirePart = { type: 'text'; text: string } | { type: 'image'; mimeType: string; data: string };
@@ -32,13 +25,12 @@ export function toWireParts(parts: readonly ContentPart[]): WirePart[] {
   return out;
 }
 
+// docs/security.md, "A hostile MCP server": an image goes as what its bytes are, or in words (wire-image.ts).
 function imagePart(mimeType: string, data: string): WirePart {
-  const type = mimeType.toLowerCase() === 'image/jpg' ? 'image/jpeg' : mimeType.toLowerCase();
-  if (WIRE_IMAGE_TYPES.has(type)) return { type: 'image', mimeType: type, data };
-  return {
-    type: 'text',
-    text: `[image of type ${mimeType} not shown: the model accepts PNG, JPEG, GIF and WebP]`,
-  };
+  const checked = checkWireImage(mimeType, data);
+  return checked.mimeType === null
+    ? { type: 'text', text: checked.note }
+    : { type: 'image', mimeType: checked.mimeType, data };
 }
 
 /** A tool call's raw argument text as the wire needs it: a JSON object, or `{}` when it was not one. */
