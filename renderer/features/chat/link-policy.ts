@@ -18,12 +18,19 @@ export function linkTarget(href: string | undefined): URL | null {
   return localHost(url.hostname) ? null : url;
 }
 
-/** Whether a link's text already names the host it goes to (its text is that address, or one on the same host). */
+/**
+ * Whether a link's text already names the host it goes to (its text is that address, or one on the same host). A
+ * host that is not plain ASCII (`githuЬ.com`, read as github.com) or a text with user info before the host
+ * (`https://github.com%2Flogin@evil.example/`) never names it: the real host is shown after it, in ASCII, as browsers
+ * show it (lookalike-link-attack.test.tsx).
+ */
 export function textNamesHost(text: string, url: URL): boolean {
+  if (url.hostname.split('.').some((label) => label.startsWith('xn--'))) return false;
   const shown = text.trim();
   for (const candidate of [shown, `http://${shown}`]) {
     try {
-      if (new URL(candidate).host === url.host) return true;
+      const named = new URL(candidate);
+      if (named.username === '' && named.password === '' && named.host === url.host) return true;
     } catch {
       // not an address
     }
