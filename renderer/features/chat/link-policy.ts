@@ -39,10 +39,13 @@ export function textNamesHost(text: string, url: URL): boolean {
 }
 
 // This machine however the URL parser spells it: it has already turned `127.1` and `0x7f.1` into 127.0.0.1 and IPv6
-// into its compressed hex form; browsers send every `*.localhost` name to loopback.
+// into its compressed hex form; browsers send every `*.localhost` name to loopback. A name without a dot may be this
+// machine by another name (its own host name, `ip6-localhost` in /etc/hosts), which the page cannot resolve to know
+// (loopback-name-link-attack.test.tsx).
 function localHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (!host.startsWith('[') && !host.includes('.')) return true;
   if (/^(127|0)\.\d+\.\d+\.\d+$/.test(host)) return true;
   if (!host.startsWith('[')) return false;
   const v6 = host.slice(1, -1);
