@@ -2,7 +2,7 @@
 import type { ChatEvent, GateEventView, ToolSourceView } from '../../preload/contract';
 import type { TurnEvent } from '../agent/turn-events';
 import type { GateEvent } from '../gate/gate-events';
-import { shownArgs, shownText } from './shown-text';
+import { shownArgs, shownResult, shownText, shownTodos } from './shown-text';
 import { outcomeView, taskItem } from './views';
 
 /** A TurnEvent as the chat window receives it; `sourceOf` names a tool's source for a new card. */
@@ -16,11 +16,14 @@ export function chatEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSour
     case 'usage':
     case 'message.finished':
     case 'tool.call':
-    case 'todo.updated':
-    case 'result.published':
     case 'notice':
     case 'turn.finished':
       return structuredClone(event);
+    // The side panels show what the model wrote with hidden characters as escapes, as a call's card does.
+    case 'todo.updated':
+      return { type: 'todo.updated', chatId: event.chatId, items: shownTodos(event.items) };
+    case 'result.published':
+      return { type: 'result.published', chatId: event.chatId, result: shownResult(event.result) };
     case 'call.queued':
       return {
         type: 'call.queued',
