@@ -1,7 +1,7 @@
 // Hidden characters in what a model writes for the side panels, end to end through browser mode's real stack (core,
 // store, provider, WebSocket) (docs/security.md, "What the person sees"): write_result's file name and title, shown
 // in the Deliverables list, and write_todo's items, shown in the checklist. A call's card escapes them, but the panels
-// got them as written, so the deliverable `invoice‮fdp.sh` read as `invoicehs.pdf` there, the one place the person
+// got them as written, so the deliverable `invoice<RLO>fdp.sh` read as `invoicehs.pdf` there, the one place the person
 // is told which file to open. They must be escapes live and when the chat is reopened.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
