@@ -7,6 +7,14 @@ import { outcomeView, taskItem } from './views';
 
 /** A TurnEvent as the chat window receives it; `sourceOf` names a tool's source for a new card. */
 export function chatEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSourceView): ChatEvent {
+  const shown = shownEvent(event, sourceOf);
+  // An unknown tool's name is the model's to write: its card shows it with hidden characters as escapes.
+  if (shown.type === 'tool.call') return { ...shown, name: shownText(shown.name) };
+  if (shown.type.startsWith('call.') && 'tool' in shown) return { ...shown, tool: shownText(shown.tool) };
+  return shown;
+}
+
+function shownEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSourceView): ChatEvent {
   switch (event.type) {
     case 'turn.started':
     case 'message.user':
