@@ -4,7 +4,7 @@ import type { App, Session, WebContents } from 'electron';
 import { shell } from 'electron';
 import {
   externalLinkOpenable,
-  navigationAllowed,
+  navigationDecision,
   permissionAllowed,
   windowOpenDecision,
 } from './navigation-rules';
@@ -16,10 +16,11 @@ function openExternally(url: string): void {
 
 /** Guards one webContents. */
 export function hardenContents(contents: WebContents): void {
+  // Only the app's own pages hand a link to the browser; a rendered page's navigations are refused, nothing more.
   const refuse = (event: { preventDefault(): void }, url: string) => {
-    if (navigationAllowed(url)) return;
-    event.preventDefault();
-    openExternally(url);
+    const decision = navigationDecision(contents.getURL(), url);
+    if (decision.prevent) event.preventDefault();
+    if (decision.openExternally) openExternally(url);
   };
   contents.on('will-navigate', (event) => refuse(event, event.url));
   contents.on('will-frame-navigate', (event) => refuse(event, event.url));
@@ -27,7 +28,8 @@ export function hardenContents(contents: WebContents): void {
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
     const decision = windowOpenDecision(url);
-    if (decision.openExternally) openExternally(url);
+    if (decision.openExternally && navigationDecision(contents.getURL(), url).openExternally)
+      openExternally(url);
     return { action: decision.action };
   });
 }

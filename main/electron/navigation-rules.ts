@@ -2,6 +2,7 @@
 // http(s) pages open in the user's browser, if the link passes the allowlist.
 import dns from 'node:dns';
 import { classifyAddress, parseIp } from '../../tools/sdk/web/ip-ranges';
+import { appRequestPath } from './app-protocol';
 
 /** Whether a window may navigate to `url`: never (the app is one page; a reload does not ask). */
 export function navigationAllowed(_url: string): boolean {
@@ -67,4 +68,17 @@ export async function externalLinkOpenable(url: string, lookup: HostLookup = sys
     return true;
   }
   return !addresses.some((address) => localHost(address));
+}
+
+/**
+ * What happens when a window would navigate from the page at `from` to `url`: it never does; the target goes to the
+ * user's browser only from the app's own pages (a link the person clicks in a reply). A page rendered for
+ * download_file (any other page, or none yet: a first load's redirect) hands nothing over, or it could open whatever
+ * it liked in the person's browser without a click (render-navigation-attack.test.ts).
+ */
+export function navigationDecision(from: string, url: string): { prevent: boolean; openExternally: boolean } {
+  return {
+    prevent: !navigationAllowed(url),
+    openExternally: appRequestPath(from) !== null && externalLinkAllowed(url),
+  };
 }
