@@ -3,18 +3,24 @@
 import type { App, Session, WebContents } from 'electron';
 import { shell } from 'electron';
 import {
-  externalLinkAllowed,
-  navigationAllowed,
+  externalLinkOpenable,
+  navigationDecision,
   permissionAllowed,
   windowOpenDecision,
 } from './navigation-rules';
 
+// A link goes to the user's browser once its host name is known not to lead to this machine (navigation-rules.ts).
+function openExternally(url: string): void {
+  void externalLinkOpenable(url).then((openable) => (openable ? shell.openExternal(url) : undefined));
+}
+
 /** Guards one webContents. */
 export function hardenContents(contents: WebContents): void {
+  // Only the app's own pages hand a link to the browser; a rendered page's navigations are refused, nothing more.
   const refuse = (event: { preventDefault(): void }, url: string) => {
-    if (navigationAllowed(url)) return;
-    event.preventDefault();
-    if (externalLinkAllowed(url)) void shell.openExternal(url);
+    const decision = navigationDecision(contents.getURL(), url);
+    if (decision.prevent) event.preventDefault();
+    if (decision.openExternally) openExternally(url);
   };
   contents.on('will-navigate', (event) => refuse(event, event.url));
   contents.on('will-frame-navigate', (event) => refuse(event, event.url));
@@ -22,7 +28,8 @@ export function hardenContents(contents: WebContents): void {
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
     const decision = windowOpenDecision(url);
-    if (decision.openExternally) void shell.openExternal(url);
+    if (decision.openExternally && navigationDecision(contents.getURL(), url).openExternally)
+      openExternally(url);
     return { action: decision.action };
   });
 }

@@ -1,6 +1,8 @@
 // What a page may do besides showing itself: nothing. Navigation, new windows and permissions are denied; links to
 // http(s) pages open in the user's browser, if the link passes the allowlist.
-import { classifyAddress } from '../../tools/sdk/web/ip-ranges';
+import dns from 'node:dns';
+import { classifyAddress, parseIp } from '../../tools/sdk/web/ip-ranges';
+import { appRequestPath } from './app-protocol';
 
 /** Whether a window may navigate to `url`: never (the app is one page; a reload does not ask). */
 export function navigationAllowed(_url: string): boolean {
@@ -40,4 +42,43 @@ export function windowOpenDecision(url: string): { action: 'deny'; openExternall
 /** Whether a page may use a permission (camera, notifications, clipboard…): no. */
 export function permissionAllowed(_permission: string): boolean {
   return false;
+}
+
+/** Resolves a host name to its addresses. */
+export type HostLookup = (hostname: string) => Promise<string[]>;
+
+const systemLookup: HostLookup = async (hostname) =>
+  (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((found) => found.address);
+
+/**
+ * Whether a link may be opened in the user's browser, its host name resolved: besides what `externalLinkAllowed`
+ * refuses, a name that leads to this machine — its own host name, a hosts-file alias (`ip6-localhost`), a public
+ * name whose record is 127.0.0.1 (`127.0.0.1.nip.io`) — is refused as its address would be. A name that does not
+ * resolve here is handed over (behind a proxy only the browser resolves names); a DNS server answering otherwise a
+ * moment later (rebinding) is not caught here (loopback-name-link-attack.test.ts).
+ */
+export async function externalLinkOpenable(url: string, lookup: HostLookup = systemLookup): Promise<boolean> {
+  if (!externalLinkAllowed(url)) return false;
+  const hostname = new URL(url).hostname;
+  if (parseIp(hostname)) return true;
+  let addresses: string[];
+  try {
+    addresses = await lookup(hostname);
+  } catch {
+    return true;
+  }
+  return !addresses.some((address) => localHost(address));
+}
+
+/**
+ * What happens when a window would navigate from the page at `from` to `url`: it never does; the target goes to the
+ * user's browser only from the app's own pages (a link the person clicks in a reply). A page rendered for
+ * download_file (any other page, or none yet: a first load's redirect) hands nothing over, or it could open whatever
+ * it liked in the person's browser without a click (render-navigation-attack.test.ts).
+ */
+export function navigationDecision(from: string, url: string): { prevent: boolean; openExternally: boolean } {
+  return {
+    prevent: !navigationAllowed(url),
+    openExternally: appRequestPath(from) !== null && externalLinkAllowed(url),
+  };
 }

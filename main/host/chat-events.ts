@@ -2,11 +2,19 @@
 import type { ChatEvent, GateEventView, ToolSourceView } from '../../preload/contract';
 import type { TurnEvent } from '../agent/turn-events';
 import type { GateEvent } from '../gate/gate-events';
-import { shownArgs, shownText } from './shown-text';
+import { shownArgs, shownResult, shownText, shownTodos } from './shown-text';
 import { outcomeView, taskItem } from './views';
 
 /** A TurnEvent as the chat window receives it; `sourceOf` names a tool's source for a new card. */
 export function chatEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSourceView): ChatEvent {
+  const shown = shownEvent(event, sourceOf);
+  // An unknown tool's name is the model's to write: its card shows it with hidden characters as escapes.
+  if (shown.type === 'tool.call') return { ...shown, name: shownText(shown.name) };
+  if (shown.type.startsWith('call.') && 'tool' in shown) return { ...shown, tool: shownText(shown.tool) };
+  return shown;
+}
+
+function shownEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSourceView): ChatEvent {
   switch (event.type) {
     case 'turn.started':
     case 'message.user':
@@ -16,11 +24,14 @@ export function chatEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSour
     case 'usage':
     case 'message.finished':
     case 'tool.call':
-    case 'todo.updated':
-    case 'result.published':
     case 'notice':
     case 'turn.finished':
       return structuredClone(event);
+    // The side panels show what the model wrote with hidden characters as escapes, as a call's card does.
+    case 'todo.updated':
+      return { type: 'todo.updated', chatId: event.chatId, items: shownTodos(event.items) };
+    case 'result.published':
+      return { type: 'result.published', chatId: event.chatId, result: shownResult(event.result) };
     case 'call.queued':
       return {
         type: 'call.queued',

@@ -2,6 +2,7 @@
 import type { ChatSnapshot, ChatSummary, MessageView, ResultFile } from '../../preload/contract';
 import type { ChatRecord, ChatStore } from '../store';
 import { messageView, resultFromNote, toolCallView } from './message-views';
+import { shownResult, shownTodos } from './shown-text';
 import { taskItem } from './views';
 
 /** A chat in the list, with whether a turn runs. */
@@ -32,7 +33,7 @@ export function chatSnapshot(store: ChatStore, chat: ChatRecord, running: boolea
     const view = messageView(row, usage.get(row.id) ?? null);
     if (view) messages.push(view);
     const result = resultFromNote(row);
-    if (result) results.push(result);
+    if (result) results.push(shownResult(result));
   }
   const approvals = new Map(store.approvals.list(chat.id).map((record) => [record.callId, record]));
   const calls = store.toolCalls.list(chat.id);
@@ -41,7 +42,7 @@ export function chatSnapshot(store: ChatStore, chat: ChatRecord, running: boolea
     chat: chatSummary(chat, running),
     messages,
     toolCalls: calls.map((call) => toolCallView(call, approvals.get(call.callId))),
-    todos: store.todos.get(chat.id),
+    todos: shownTodos(store.todos.get(chat.id)),
     results,
     // A request left undecided by a crash belongs to an interrupted call: only queued calls still wait.
     pendingApprovals: [...approvals.values()]

@@ -265,9 +265,11 @@ export class DialogHub {
       chatTitle: this.options.chatTitle(chatId),
       questions: questions.map((q) => ({
         id: q.id,
-        prompt: this.options.redact(q.prompt),
+        // The model wrote both: shown with hidden characters as escapes, as in the approval dialog; the choice the
+        // person picks, as shown, is what the model is told.
+        prompt: shownText(this.options.redact(q.prompt)),
         kind: q.kind,
-        options: q.options.map((option) => this.options.redact(option)),
+        options: q.options.map((option) => shownText(this.options.redact(option))),
       })),
       openedAt: Date.now(),
     };

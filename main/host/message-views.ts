@@ -25,7 +25,9 @@ export function messageView(row: StoredMessage, usage: RoundUsageView | null = n
     case 'assistant': {
       const parts: AssistantPartView[] = message.content.flatMap((part): AssistantPartView[] => {
         if (part.type === 'text') return [{ type: 'text', text: part.text }];
-        if (part.type === 'tool_call') return [{ type: 'tool_call', callId: part.id, name: part.name }];
+        // An unknown tool's name is the model's to write: shown with hidden characters as escapes, as on its card.
+        if (part.type === 'tool_call')
+          return [{ type: 'tool_call', callId: part.id, name: shownText(part.name) }];
         // A redacted thinking block has no text to show.
         return part.text === '' ? [] : [{ type: 'reasoning', text: part.text }];
       });
@@ -57,7 +59,7 @@ export function toolCallView(call: ToolCallRecord, approval: ApprovalRecord | un
     chatId: call.chatId,
     callId: call.callId,
     messageId: call.messageId,
-    tool: call.tool,
+    tool: shownText(call.tool),
     source: sourceView(call.source),
     args: shownArgs(call.args),
     status: call.status,

@@ -1,6 +1,7 @@
 // Text a model, a tool or a server wrote, as the windows show it on a call's card and in the rules list
 // (docs/security.md, "What the person sees"): bidi, zero-width and control characters become visible escapes, as in
 // the approval prompt, so a card or a saved rule cannot reorder or hide what it says. Line breaks and tabs stay.
+import type { ResultFile, TodoItem } from '../../preload/contract';
 import { visible } from '../gate/format-request';
 
 /** `text` with its hidden characters shown as escapes; `\r\n` and a lone `\r` count as line breaks. */
@@ -27,4 +28,14 @@ function showStrings(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(showStrings);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [shownText(key), showStrings(item)]));
+}
+
+/** write_todo's checklist as the side panel shows it: each item's words with hidden characters as escapes. */
+export function shownTodos(items: readonly TodoItem[]): TodoItem[] {
+  return items.map((item) => ({ ...item, text: shownText(item.text) }));
+}
+
+/** A write_result deliverable as the side panel shows it: its title and file name with hidden characters as escapes. */
+export function shownResult(result: ResultFile): ResultFile {
+  return { ...result, title: shownText(result.title), path: shownText(result.path) };
 }

@@ -18,12 +18,19 @@ export function linkTarget(href: string | undefined): URL | null {
   return localHost(url.hostname) ? null : url;
 }
 
-/** Whether a link's text already names the host it goes to (its text is that address, or one on the same host). */
+/**
+ * Whether a link's text already names the host it goes to (its text is that address, or one on the same host). A
+ * host that is not plain ASCII (`githuЬ.com`, read as github.com) or a text with user info before the host
+ * (`https://github.com%2Flogin@evil.example/`) never names it: the real host is shown after it, in ASCII, as browsers
+ * show it (lookalike-link-attack.test.tsx).
+ */
 export function textNamesHost(text: string, url: URL): boolean {
+  if (url.hostname.split('.').some((label) => label.startsWith('xn--'))) return false;
   const shown = text.trim();
   for (const candidate of [shown, `http://${shown}`]) {
     try {
-      if (new URL(candidate).host === url.host) return true;
+      const named = new URL(candidate);
+      if (named.username === '' && named.password === '' && named.host === url.host) return true;
     } catch {
       // not an address
     }
@@ -32,10 +39,13 @@ export function textNamesHost(text: string, url: URL): boolean {
 }
 
 // This machine however the URL parser spells it: it has already turned `127.1` and `0x7f.1` into 127.0.0.1 and IPv6
-// into its compressed hex form; browsers send every `*.localhost` name to loopback.
+// into its compressed hex form; browsers send every `*.localhost` name to loopback. A name without a dot may be this
+// machine by another name (its own host name, `ip6-localhost` in /etc/hosts), which the page cannot resolve to know
+// (loopback-name-link-attack.test.tsx).
 function localHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (!host.startsWith('[') && !host.includes('.')) return true;
   if (/^(127|0)\.\d+\.\d+\.\d+$/.test(host)) return true;
   if (!host.startsWith('[')) return false;
   const v6 = host.slice(1, -1);

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { useTranslation } from '../../i18n/i18n';
 import type { AssistantPartView } from '../../../preload/contract';
+import { shownProse } from './hidden-characters';
 
 /** The reasoning of one assistant message's parts, or nothing when it has none. */
 export function ReasoningDisclosure({
@@ -29,7 +30,8 @@ export function ReasoningDisclosure({
       }}
     >
       <summary>{live ? t('chat.reasoningLive') : t('chat.reasoning')}</summary>
-      <div className="reasoning-text">{texts.join('\n\n')}</div>
+      {/* Bidi controls as escapes, as in the reply itself (hidden-characters.ts). */}
+      <div className="reasoning-text">{shownProse(texts.join('\n\n'))}</div>
     </details>
   );
 }

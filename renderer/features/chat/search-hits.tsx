@@ -1,6 +1,7 @@
 // Full-text matches of the chat search: the chat, the role and the snippet with the matched words marked.
 import { useTranslation } from '../../i18n/i18n';
 import { useAppStore } from '../../store/app-store';
+import { shownProse } from './hidden-characters';
 
 /** The message matches for the current search. */
 export function SearchHits() {
@@ -23,7 +24,7 @@ export function SearchHits() {
               }}
             >
               <span className="hit-chat">{hit.chatTitle}</span>
-              <span className="hit-snippet">{marked(hit.snippet)}</span>
+              <span className="hit-snippet">{marked(shownProse(hit.snippet))}</span>
             </button>
           </li>
         ))}
@@ -32,7 +33,8 @@ export function SearchHits() {
   );
 }
 
-// Main marks matches «like this»; they become <mark> elements (never HTML from a string).
+// Main marks matches «like this»; they become <mark> elements (never HTML from a string). Bidi controls a model
+// wrote are shown as escapes, as in the chat itself (hidden-characters.ts).
 function marked(snippet: string) {
   return snippet
     .split(/(«[^»]*»)/)
