@@ -1,5 +1,6 @@
 // Reading a workspace file the model named (a template, a data file): inside the workspace by realpath, a
-// regular file only (a fifo or device would hang or never end), and bounded in size (docs/security.md).
+// regular file only (a fifo or device would hang or never end), with no other name (a hard link), and bounded in
+// size (docs/security.md).
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -50,6 +51,10 @@ export async function readWorkspaceText(
   try {
     const opened = await handle.stat();
     if (!opened.isFile()) throw pathError(parameter, `${shown} is not a regular file`);
+    // A hard link is the same file under a second name: `notes.liquid` may be ~/.ssh/id_rsa, and its path, real
+    // path and name all look innocent. Its other names cannot be found, so no file that has one is read
+    // (docs/security.md, "Hard links"). Judged on the opened file: a link made after any check is seen too.
+    if (opened.nlink > 1) throw hardLinkError(parameter, shown, opened.nlink);
     if (opened.size > maxBytes)
       throw pathError(parameter, `${shown} is larger than ${maxBytes.toLocaleString('en-US')} bytes`);
     if (process.platform === 'linux') {
@@ -69,4 +74,15 @@ export async function readWorkspaceText(
   } finally {
     await handle.close();
   }
+}
+
+/** The refusal of a file with more than one name: what it is, why, and how to read it anyway. */
+export function hardLinkError(parameter: string, shown: string, names: number): ToolError {
+  return new ToolError(
+    'hard_link',
+    `\`${parameter}\` ${shown} is a file with more than one name (a hard link, ${names} names): another name ` +
+      'may be a secret file outside the workspace, so it is not read. If the person knows it is safe, they can ' +
+      'make a copy of it (a file of its own) to use instead',
+    { parameter, names },
+  );
 }
