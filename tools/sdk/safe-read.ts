@@ -58,8 +58,14 @@ export async function readWorkspaceText(
     if (opened.size > maxBytes)
       throw pathError(parameter, `${shown} is larger than ${maxBytes.toLocaleString('en-US')} bytes`);
     if (process.platform === 'linux') {
+      // Asked after fstat. The name opened must still be there: a hard link opened and then removed leaves the
+      // secret's own name as the only one, so the count above read 1 (tools/sdk/safe-read-race-attack.test.ts).
+      // A name alive now was alive when the count was read, so it was then the file's only name.
       const actual = await fs.readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
       if (actual === null || !inside(where.root, actual)) throw symlinkOut(parameter, shown, actual ?? real);
+      // A file really named "… (deleted)" is refused too: a link of that name made meanwhile would pass a look.
+      if (actual.endsWith(DELETED))
+        throw pathError(parameter, `${shown} was removed or replaced while it was read`);
     }
     // Read one byte past its size: a file that grew since fstat is refused, not cut.
     const buffer = Buffer.alloc(opened.size + 1);
@@ -75,6 +81,9 @@ export async function readWorkspaceText(
     await handle.close();
   }
 }
+
+// What Linux adds to /proc/self/fd/N's target when the name the file was opened by is gone.
+const DELETED = ' (deleted)';
 
 /** The refusal of a file with more than one name: what it is, why, and how to read it anyway. */
 export function hardLinkError(parameter: string, shown: string, names: number): ToolError {
