@@ -1,9 +1,10 @@
 // Reading a workspace file the model named (a template, a data file): inside the workspace by realpath, a
-// regular file only (a fifo or device would hang or never end), with no other name (a hard link), and bounded in
-// size (docs/security.md).
+// regular file only (a fifo or device would hang or never end), with no other name (a hard link), not a secret file
+// (`.env`, a key) whatever its link is called, and bounded in size (docs/security.md).
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { sensitiveNameIn } from './sensitive-names';
 import { ToolError } from './types';
 import { inside, pathError, realFolder, symlinkOut, workspacePath } from './workspace-real';
 
@@ -44,6 +45,7 @@ export async function readWorkspaceText(
     if (!inside(where.root, resolved)) throw symlinkOut(parameter, shown, resolved);
     real = resolved;
   }
+  secretFile(where.root, real, parameter, shown);
   const handle = await fs.open(real, READ_FLAGS).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ELOOP') throw pathError(parameter, `${shown} became a symlink while it was read`);
     throw error;
@@ -63,6 +65,7 @@ export async function readWorkspaceText(
       // A name alive now was alive when the count was read, so it was then the file's only name.
       const actual = await fs.readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
       if (actual === null || !inside(where.root, actual)) throw symlinkOut(parameter, shown, actual ?? real);
+      secretFile(where.root, actual, parameter, shown);
       // A file really named "… (deleted)" is refused too: a link of that name made meanwhile would pass a look.
       if (actual.endsWith(DELETED))
         throw pathError(parameter, `${shown} was removed or replaced while it was read`);
@@ -80,6 +83,21 @@ export async function readWorkspaceText(
   } finally {
     await handle.close();
   }
+}
+
+// A secret file of the workspace (`.env`, a deploy key), as where the file really is names it: the gate asks for
+// such a name in an argument, but not for an include behind a symlink called `footer.liquid`, and templates are
+// read before the gate anyway (main/gate/template-secret-attack.test.ts). None is ever a template or JSON data.
+function secretFile(root: string, real: string, parameter: string, shown: string): void {
+  const parts = path.relative(root, real).split(path.sep);
+  const label = sensitiveNameIn(parts);
+  if (label !== null)
+    throw new ToolError(
+      'sensitive_path',
+      `\`${parameter}\` ${shown} is ${label}${parts.join('/') === shown ? '' : ` (it leads to ${real})`}; ` +
+        'secret files are never read as templates or data',
+      { parameter },
+    );
 }
 
 // What Linux adds to /proc/self/fd/N's target when the name the file was opened by is gone.
