@@ -3,12 +3,14 @@
 // words only for one-line values of at most 64 words, and a template has lines. Through the real dispatcher and
 // ConfirmGate, with html_template allowed by a rule (as a chat grant would): the page was rendered with the
 // secret, without the always-ask that naming `.env` gets; the sandbox hides the same file from commands. The
-// reader, which runs before the gate, now refuses what really is a secret file (docs/security.md, "Hard links").
+// reader, which runs before the gate, now refuses what really is a secret file, or in this app's own folder when
+// the workspace holds it (the home folder with AGENVOY_HOME=~/.agenvoy) (docs/security.md, "html_template").
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { htmlTemplateTool } from '../../tools/builtin/html-template';
+import { protectAppFolder } from '../../tools/sdk/protected-write';
 import type { CallOutcome } from '../core/outcome';
 import { gateFixture } from './testing/gate-fixture';
 
@@ -59,5 +61,36 @@ describe('html_template and the secret files of the workspace', () => {
     }
     for (const page of ['a.html', 'b.html', 'c.html', 'd.html'])
       expect(fs.existsSync(path.join(workspace, page)), page).toBe(false);
+  });
+});
+
+describe("html_template and this app's own folder inside the workspace", () => {
+  it('never renders its files (mcp.json with a server token) through a symlink', async () => {
+    // The home folder as the workspace, with AGENVOY_HOME=~/.agenvoy: marked as the composition root does.
+    const app = path.join(workspace, '.agenvoy');
+    const inside = gateFixture({ home: app, extraTools: [htmlTemplateTool] });
+    const unprotect = protectAppFolder(app);
+    try {
+      await inside.gate.rules.add({ tool: 'html_template', effect: 'allow' });
+      fs.writeFileSync(
+        path.join(app, 'mcp.json'),
+        JSON.stringify({ servers: { gh: { env: { TOKEN: canary } } } }),
+      );
+      fs.symlinkSync('.agenvoy/mcp.json', path.join(workspace, 'nav.liquid'));
+      const outcome = await inside.dispatcher.dispatch(
+        {
+          id: 'm1',
+          name: 'html_template',
+          args: { output: 'm.html', template: `<p>Hi</p>\n{% include 'nav.liquid' %}` },
+        },
+        { chatId: 'c', workspace },
+      );
+      const text = outcome.outcome === 'ok' ? outcome.text : outcome.message;
+      expect(outcome.outcome).not.toBe('ok');
+      expect(text).toContain("this app's own folder");
+      expect(fs.existsSync(path.join(workspace, 'm.html'))).toBe(false);
+    } finally {
+      unprotect();
+    }
   });
 });

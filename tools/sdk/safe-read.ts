@@ -4,6 +4,7 @@
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { appFolderOf } from './protected-write';
 import { sensitiveNameIn } from './sensitive-names';
 import { ToolError } from './types';
 import { inside, pathError, realFolder, symlinkOut, workspacePath } from './workspace-real';
@@ -90,7 +91,12 @@ export async function readWorkspaceText(
 // read before the gate anyway (main/gate/template-secret-attack.test.ts). None is ever a template or JSON data.
 function secretFile(root: string, real: string, parameter: string, shown: string): void {
   const parts = path.relative(root, real).split(path.sep);
-  const label = sensitiveNameIn(parts);
+  const app = appFolderOf(real);
+  const label =
+    sensitiveNameIn(parts) ??
+    (app === null
+      ? null
+      : `in this app's own folder ${app} (AGENVOY_HOME: its secrets, servers, rules, chats)`);
   if (label !== null)
     throw new ToolError(
       'sensitive_path',
