@@ -20,13 +20,14 @@ beforeAll(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-git-hardlink-')));
   workspace = path.join(root, 'repo');
   const home = path.join(root, 'home');
-  fs.mkdirSync(workspace);
+  fs.mkdirSync(path.join(workspace, 'src'), { recursive: true });
   fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
   fs.writeFileSync(path.join(home, '.ssh', 'id_rsa'), `-----BEGIN PRIVATE KEY-----\n${CANARY}\n`);
   const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, stdio: 'ignore' });
   git('init', '-q');
   fs.writeFileSync(path.join(workspace, 'notes.txt'), 'notes\n');
   fs.writeFileSync(path.join(workspace, 'README.md'), '# app\n');
+  fs.writeFileSync(path.join(workspace, 'src', 'main.ts'), 'export {};\n');
   git('add', '-A');
   git('-c', 'user.email=a@b', '-c', 'user.name=n', 'commit', '-qm', 'first');
   fs.rmSync(path.join(workspace, 'notes.txt'));
@@ -36,8 +37,11 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const call = (command: string) =>
-  runCli(['tools', 'call', 'run_command', JSON.stringify({ command }), '--json'], place);
+const call = (command: string, cwd?: string) =>
+  runCli(
+    ['tools', 'call', 'run_command', JSON.stringify({ command, ...(cwd ? { cwd } : {}) }), '--json'],
+    place,
+  );
 
 describe('a hard link to a secret in place of a committed file, under the default read-only rules', () => {
   it.each([['git diff'], ['git diff HEAD'], ['git diff -- notes.txt'], ['git diff --stat -p']])(
@@ -50,6 +54,13 @@ describe('a hard link to a secret in place of a committed file, under the defaul
     },
     60_000,
   );
+
+  it('git diff in a subfolder, which shows the whole work tree, does not print it unasked', async () => {
+    const run = await call('git diff', 'src');
+    expect(run.stdout + run.stderr).not.toContain(CANARY);
+    expect(JSON.parse(run.stdout).outcome).toBe('denied');
+    expect(run.stdout).toContain('more than one name');
+  }, 60_000);
 
   it('git status and git log still run unasked', async () => {
     for (const line of ['git status', 'git log --oneline']) {

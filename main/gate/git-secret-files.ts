@@ -56,7 +56,8 @@ const MAX_CHANGED = 2000;
  */
 export async function hardLinkInWorkTree(cwd: string): Promise<string | null> {
   const env = { ...childEnvironment(process.env), ...gitProtectionEnv(await gitCeiling(cwd)) };
-  const changed = await gitNames(['ls-files', '--modified', '-z'], cwd, env);
+  // The whole work tree (`:/`), as `git diff` shows it from a subfolder too; names come relative to `cwd`.
+  const changed = await gitNames(['ls-files', '--modified', '-z', '--', ':/'], cwd, env);
   const rule = 'the default read-only rule does not cover it here';
   if (!changed.ok)
     return `git could not tell in time which files changed (${changed.message}), whose contents git diff would print; ${rule}`;
