@@ -46,8 +46,9 @@ export async function defaultRuleHazard(
   if (outside) return outside;
   const hazard = await gitConfigHazard(place.cwd, place.workspace);
   if (hazard) return `${hazard}; the default read-only rule does not cover git here`;
-  // A hard link to a secret, changed from what the index holds, is printed by `git diff` as work-tree text.
-  if (argv[1] === 'diff') {
+  // A hard link to a secret, changed from what the index holds, is printed as work-tree text by `git diff` and
+  // `git status -vv`.
+  if (printsContents(argv) && (argv[1] === 'diff' || argv[1] === 'status')) {
     const linked = await hardLinkInWorkTree(place.cwd);
     if (linked) return linked;
   }

@@ -16,10 +16,14 @@ const PATHSPECS = [':(glob,icase)**/.env', ':(glob,icase)**/.env.*', ':(glob,ica
 const LOG_CONTENT =
   /^(?:-[pu]|-U\d*|--patch.*|--unified.*|--word-diff.*|--color-words.*|--cc|-c|-m|--diff-merges.*|-L.*|--full-diff|--binary|--check|-[GS].*|--pickaxe.*)$/s;
 
-/** Whether a default-rule git argv can print file contents: `show`, `diff`, or `log` with a patch option. */
+const STATUS_VERBOSE = /^(?:-[a-zA-Z]*v.*|--v(?:e(?:r(?:b(?:o(?:s(?:e)?)?)?)?)?)?(?:=.*)?)$/s;
+
+/** Whether a default-rule git argv can print file contents: `show`, `diff`, `log` with a patch option, `status -v`. */
 export function printsContents(argv: readonly string[]): boolean {
   const sub = argv[1];
   if (sub === 'show' || sub === 'diff') return true;
+  // `git status -v` prints the staged diff, `-vv` the work tree's too (`-sv`, `--verb` and the like included).
+  if (sub === 'status') return argv.slice(2).some((word) => STATUS_VERBOSE.test(word));
   if (sub !== 'log') return false;
   return argv.slice(2).some((word) => LOG_CONTENT.test(word) || /^-[a-zA-Z0-9]*[puLcmGS]/.test(word));
 }
