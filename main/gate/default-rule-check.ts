@@ -8,7 +8,7 @@ import type { CanonicalArgument } from './canonical-argument';
 import { operandHazard } from './default-rule-operands';
 import { gitConfigHazard } from './git-config-check';
 import { gitRepository } from './git-repository-check';
-import { printsContents, secretFileInHistory } from './git-secret-files';
+import { hardLinkInWorkTree, printsContents, secretFileInHistory } from './git-secret-files';
 import { isInside } from './real-path';
 import type { DefaultRule } from './rule-types';
 
@@ -46,6 +46,12 @@ export async function defaultRuleHazard(
   if (outside) return outside;
   const hazard = await gitConfigHazard(place.cwd, place.workspace);
   if (hazard) return `${hazard}; the default read-only rule does not cover git here`;
+  // A hard link to a secret, changed from what the index holds, is printed as work-tree text by `git diff` and
+  // `git status -vv`.
+  if (printsContents(argv) && (argv[1] === 'diff' || argv[1] === 'status')) {
+    const linked = await hardLinkInWorkTree(place.cwd);
+    if (linked) return linked;
+  }
   // A committed .env stays in git's objects, which the sandbox cannot hide: printing contents asks when there is one.
   return printsContents(argv) ? secretFileInHistory(place.cwd, argv) : null;
 }

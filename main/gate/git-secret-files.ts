@@ -1,6 +1,8 @@
 // Secret files in a repository's objects (docs/security.md): `.env`, `.env.*` and `.envrc` are sensitive targets and
 // hidden from sandboxed commands, but a repository that ever committed one keeps it in its history, where `git show`,
 // `git diff` and `git log -p` print it. Under a default rule those ask when the repository holds one.
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { gitCeiling, gitProtectionEnv } from '../../tools/sdk/git-protection';
 import { childEnvironment } from '../core/child-env';
 import { runGitCheck } from './git-check-run';
@@ -26,10 +28,14 @@ const PSEUDO_REFS = [
 const LOG_CONTENT =
   /^(?:-[pu]|-U\d*|--patch.*|--unified.*|--word-diff.*|--color-words.*|--cc|-c|-m|--diff-merges.*|-L.*|--full-diff|--binary|--check|-[GS].*|--pickaxe.*)$/s;
 
-/** Whether a default-rule git argv can print file contents: `show`, `diff`, or `log` with a patch option. */
+const STATUS_VERBOSE = /^(?:-[a-zA-Z]*v.*|--v(?:e(?:r(?:b(?:o(?:s(?:e)?)?)?)?)?)?(?:=.*)?)$/s;
+
+/** Whether a default-rule git argv can print file contents: `show`, `diff`, `log` with a patch option, `status -v`. */
 export function printsContents(argv: readonly string[]): boolean {
   const sub = argv[1];
   if (sub === 'show' || sub === 'diff') return true;
+  // `git status -v` prints the staged diff, `-vv` the work tree's too (`-sv`, `--verb` and the like included).
+  if (sub === 'status') return argv.slice(2).some((word) => STATUS_VERBOSE.test(word));
   if (sub !== 'log') return false;
   return argv.slice(2).some((word) => LOG_CONTENT.test(word) || /^-[a-zA-Z0-9]*[puLcmGS]/.test(word));
 }
@@ -74,6 +80,32 @@ export async function secretFileInHistory(cwd: string, argv: readonly string[] =
   return found === undefined
     ? null
     : `the repository holds a .env file in its index or history (${found}), and this git command can print its contents; the default read-only rule does not cover it here`;
+}
+
+// Most changed files looked at for hard links; past it the call asks.
+const MAX_CHANGED = 2000;
+
+/**
+ * Why `git diff` must not print the work tree unasked: a tracked file that differs from the index there has more
+ * than one name (a hard link), so it may be ~/.ssh/id_rsa under the name of a committed file, and the sandbox, which
+ * hides by path, shows it (docs/security.md, "Hard links"). An unchanged file prints only what the index holds
+ * already. Null when there is none.
+ */
+export async function hardLinkInWorkTree(cwd: string): Promise<string | null> {
+  const env = { ...childEnvironment(process.env), ...gitProtectionEnv(await gitCeiling(cwd)) };
+  // The whole work tree (`:/`), as `git diff` shows it from a subfolder too; names come relative to `cwd`.
+  const changed = await gitNames(['ls-files', '--modified', '-z', '--', ':/'], cwd, env);
+  const rule = 'the default read-only rule does not cover it here';
+  if (!changed.ok)
+    return `git could not tell in time which files changed (${changed.message}), whose contents git diff would print; ${rule}`;
+  if (changed.names.length > MAX_CHANGED)
+    return `more than ${MAX_CHANGED} files changed, too many to check for hard links before git diff prints them; ${rule}`;
+  for (const name of changed.names) {
+    const stat = await fs.lstat(path.resolve(cwd, name)).catch(() => null);
+    if (stat?.isFile() && stat.nlink > 1)
+      return `${name} is a file with more than one name (a hard link: it may be a secret file under another name), and git diff would print its contents; ${rule}`;
+  }
+  return null;
 }
 
 type Names = { ok: true; names: string[] } | { ok: false; message: string };

@@ -39,6 +39,13 @@ export class PathResolver {
   exhausted = false;
   private lookups = 0;
   private readonly roots = new Map<string, Node>();
+  // Regular files seen with more than one name (hard links), by the path they were looked up at.
+  private readonly linked = new Set<string>();
+
+  /** Whether the resolved path `real` was seen to be a regular file with more than one name (a hard link). */
+  hardLinked(real: string): boolean {
+    return this.linked.has(real);
+  }
 
   /**
    * The absolute path `target` leads to from `base`: each existing component resolved through its symlinks
@@ -139,6 +146,7 @@ export class PathResolver {
       // No exception for the common "not there": a thrown error costs more than the look-up.
       const stat = fs.lstatSync(file, { throwIfNoEntry: false });
       if (!stat) return { kind: 'missing' };
+      if (stat.isFile() && stat.nlink > 1) this.linked.add(file);
       if (!stat.isSymbolicLink()) return { kind: 'plain' };
     } catch {
       return { kind: 'missing' };

@@ -24,6 +24,9 @@ export interface SensitiveOptions {
 }
 
 const AGENVOY = `Agenvoy's own folder ($AGENVOY_HOME: the secret file, approval rules, tools)`;
+// A hard link is the same file under a second name, whose other names cannot be found: `notes.txt` in the
+// workspace may be ~/.ssh/id_rsa, and the sandbox, which hides by path, shows it (docs/security.md, "Hard links").
+const HARD_LINK = 'a file with more than one name (a hard link: it may be a secret file under another name)';
 
 /**
  * What one decision resolves paths with: a resolver that remembers what it saw on disk, and the locations every
@@ -82,7 +85,8 @@ export function sensitivePath(
 
 /**
  * What sensitive location `target` really is, resolved as a path from each of `bases` through every symlink
- * (a link in the workspace to ~/.ssh is ~/.ssh), in both readings of `..` (the kernel's and `cd`'s), or null.
+ * (a link in the workspace to ~/.ssh is ~/.ssh), in both readings of `..` (the kernel's and `cd`'s), or null. A
+ * regular file with more than one name (a hard link) counts as sensitive: its other name may be a secret.
  * `wide` as for sensitivePath.
  */
 export function resolvedLocation(
@@ -102,6 +106,7 @@ export function resolvedLocation(
       const named = namedLocation(real);
       if (named) return named;
       if (agenvoy.some((home) => isInside(real, home))) return AGENVOY;
+      if (resolution.resolver.hardLinked(real)) return HARD_LINK;
       resolved.push(real);
     }
   }

@@ -103,12 +103,21 @@ export function includeCandidates(from: string, reference: string): string[] {
 /** Counts the tags and outputs LiquidJS will parse (a {% liquid %} tag's lines each count); throws past the limit. */
 export function countTags(text: string, shown: string): number {
   let count = 0;
+  // The first `%}` at or after the last search's start (text.length: none left). Searching again from each `{%`
+  // was quadratic: unclosed tags before a long run of `%x` froze the app for minutes, before anyone was asked
+  // (main/core/template-tag-scan-attack.test.ts). Tags only move forward, so a `%}` found stays the next one
+  // until a tag passes it.
+  let closing = -1;
   for (let at = text.indexOf('{'); at !== -1; at = text.indexOf('{', at + 1)) {
     const next = text[at + 1];
     if (next === '{') count++;
     else if (next === '%') {
       count++;
-      const end = text.indexOf('%}', at + 2);
+      if (closing < at + 2) {
+        closing = text.indexOf('%}', at + 2);
+        if (closing === -1) closing = text.length;
+      }
+      const end = closing === text.length ? -1 : closing;
       if (/^-?\s*liquid\b/.test(text.slice(at + 2, at + 12))) {
         const body = text.slice(at + 2, end === -1 ? text.length : end);
         for (let line = body.indexOf('\n'); line !== -1; line = body.indexOf('\n', line + 1)) count++;

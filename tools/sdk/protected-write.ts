@@ -68,6 +68,12 @@ export function protectAppFolder(folder: string): () => void {
   };
 }
 
+/** The app folder ($AGENVOY_HOME, marked by protectAppFolder) that `target` is in or is, or null. */
+export function appFolderOf(target: string): string | null {
+  for (const folder of appFolders.keys()) if (within(target, folder)) return folder;
+  return null;
+}
+
 // What the app keeps in $AGENVOY_HOME (docs/hosts.md, "Files under AGENVOY_HOME"); a workspace may lie beside them.
 const APP_ENTRIES = ['tools', 'mcp.json', '.secrets', 'desktop'];
 

@@ -1,4 +1,5 @@
 // The sensitive-target lists (docs/security.md, "Decisions and rules"), kept in one visible place: paths that always ask, and secret-store commands.
+import { foldName } from './name-fold';
 
 /** One path segment of a sensitive name: a test for real names and a sample for testing shell globs against. */
 export interface SegmentPattern {
@@ -48,6 +49,21 @@ export const SENSITIVE_NAMES: readonly SensitiveName[] = [
   // Agenvoy's own folder holds the secret file, the approval rules, mcp.json trust and script tools that may be alwaysAllow.
   { label: "Agenvoy's own folder (.config/agenvoy)", segments: [exact('.config'), exact('agenvoy')] },
 ];
+
+/**
+ * The label of the sensitive name that `parts` (a real path's components) contain as consecutive segments, or
+ * null: as case-insensitive file systems compare names (foldName), and without the trailing dots and spaces
+ * Windows drops. For readers that hold a real path; the gate also reads globs (main/gate/sensitive-paths.ts).
+ */
+export function sensitiveNameIn(parts: readonly string[]): string | null {
+  const folded = parts.map((part) => foldName(part).replace(/^(.*[^. ])[. ]+$/, '$1'));
+  for (const name of SENSITIVE_NAMES) {
+    for (let i = 0; i + name.segments.length <= folded.length; i++) {
+      if (name.segments.every((pattern, j) => pattern.test.test(folded[i + j] as string))) return name.label;
+    }
+  }
+  return null;
+}
 
 /** Folders under the user's home that always ask, also when a path only contains them (`ls ~`, `tar c ~/.config`). */
 export const SENSITIVE_HOME_DIRS: readonly string[] = [
