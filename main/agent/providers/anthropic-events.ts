@@ -23,6 +23,11 @@ export class AnthropicStreamDecoder {
   private readonly tokens: TokenUsage = unknownUsage();
   /** True once message_stop arrived: the response is complete. */
   finished = false;
+  /**
+   * Raised by each event that carried part of the answer (text, thinking, a block ended, a tool call opened or its
+   * input bytes, the end): pings and empty deltas without end are no progress (docs/robustness.md).
+   */
+  progress = 0;
 
   /** @param toolCallBytes the most argument bytes one call keeps (default unbounded; providers pass the setting). */
   constructor(private readonly toolCallBytes: number = Number.POSITIVE_INFINITY) {}
@@ -34,6 +39,7 @@ export class AnthropicStreamDecoder {
    */
   push(message: SseMessage): StreamEvent[] {
     const events = this.decode(message);
+    if (events.length > 0) this.progress++;
     if (this.usageSaid || !events.some((e) => e.type !== 'done')) return events;
     this.usageSaid = true;
     return [{ type: 'usage', usage: { ...this.tokens } }, ...events];
@@ -56,7 +62,11 @@ export class AnthropicStreamDecoder {
       case 'content_block_stop':
         return this.stop(event.index);
       case 'message_delta':
-        if (event.delta?.stop_reason) this.stopReason = event.delta.stop_reason;
+        if (event.delta?.stop_reason) {
+          // The first stop reason is part of the answer; repeats of it are not.
+          if (this.stopReason === undefined) this.progress++;
+          this.stopReason = event.delta.stop_reason;
+        }
         this.usage(event.usage);
         return [];
       case 'message_stop':
@@ -68,6 +78,7 @@ export class AnthropicStreamDecoder {
 
   private start(index: number, block: BlockStart): StreamEvent[] {
     if (block.type === 'tool_use') {
+      if (!this.blocks.has(index)) this.progress++;
       this.blocks.set(index, {
         kind: 'tool',
         id: block.id ?? '',
@@ -107,6 +118,7 @@ export class AnthropicStreamDecoder {
       typeof delta.partial_json === 'string'
     ) {
       block.bytes += Buffer.byteLength(delta.partial_json);
+      if (delta.partial_json !== '') this.progress++;
       // Past the limit nothing more is kept: the call becomes an "arguments too large" error, not a 20 MB string.
       block.json = block.bytes > this.toolCallBytes ? '' : block.json + delta.partial_json;
     }

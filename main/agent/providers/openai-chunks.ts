@@ -29,9 +29,20 @@ export class OpenAiStreamDecoder {
   private reasoning: ReasoningPart | null = null;
   /** True once [DONE] arrived. */
   finished = false;
+  /**
+   * Raised by each chunk that carried part of the answer (text, reasoning, a call opened or argument bytes, the end):
+   * empty deltas and role-only chunks without end are no progress (docs/robustness.md).
+   */
+  progress = 0;
 
   /** The neutral events one SSE message yields; throws ProviderError for an error chunk. */
   push(message: SseMessage): StreamEvent[] {
+    const out = this.decode(message);
+    if (out.length > 0) this.progress++;
+    return out;
+  }
+
+  private decode(message: SseMessage): StreamEvent[] {
     if (message.data.trim() === '[DONE]') return this.done();
     const chunk = parse(message);
     if (chunk.error) throw chunkError(chunk.error);
@@ -49,8 +60,12 @@ export class OpenAiStreamDecoder {
     }
     const content = delta?.content;
     if (content) out.push({ type: 'text', delta: content });
-    choice.delta?.tool_calls?.forEach((fragment, position) => this.fragment(fragment, position));
+    choice.delta?.tool_calls?.forEach((fragment, position) => {
+      if (this.fragment(fragment, position)) this.progress++;
+    });
     if (choice.finish_reason) {
+      // The first finish is part of the answer; repeats of it are not.
+      if (this.finishReason === undefined) this.progress++;
       this.finishReason = choice.finish_reason;
       out.push(...this.endReasoning(), ...this.flushCalls());
     }
@@ -74,9 +89,11 @@ export class OpenAiStreamDecoder {
     );
   }
 
-  private fragment(fragment: ToolCallFragment, position: number): void {
+  /** Adds one fragment to its call; true when it opened the call or brought argument bytes. */
+  private fragment(fragment: ToolCallFragment, position: number): boolean {
     const index = fragment.index ?? position;
     let call = this.calls.get(index);
+    const opened = !call;
     if (!call) {
       call = { id: '', name: '', args: '', bytes: 0 };
       this.calls.set(index, call);
@@ -90,6 +107,7 @@ export class OpenAiStreamDecoder {
       // Past the limit nothing more is kept: the call becomes an "arguments too large" error, not a 20 MB string.
       call.args = call.bytes > this.toolCallBytes ? '' : call.args + piece;
     }
+    return opened || Boolean(piece);
   }
 
   private flushCalls(): StreamEvent[] {

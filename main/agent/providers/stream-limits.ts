@@ -43,13 +43,21 @@ export function resolveStreamLimits(given: Partial<StreamLimits> = {}): StreamLi
 
 /**
  * Aborts a request that waits too long for bytes of events (not comments): first for the first, then between them. It is paused while
- * the caller is busy with what arrived, so only the server's silence is timed.
+ * the caller is busy with what arrived, so only the server's silence is timed. Events that carry none of the answer
+ * (empty deltas, pings) are silence too: the server's time since the last one that did is summed, and checked as each
+ * empty one ends (`quietTooLong`).
  */
 export class StallTimer {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | null = null;
+  private armedAt = 0;
+  /** The server's time since the request or the last event that carried part of the answer. */
+  private quietMs = 0;
+  private answered = false;
   /** Which wait ran out, once one has. */
   fired: 'first_byte' | 'idle' | null = null;
+  /** The wait ran out on events that carried nothing, not on silence. */
+  private onlyEmpty = false;
 
   constructor(private readonly limits: Pick<StreamLimits, 'firstByteMs' | 'idleMs'>) {}
 
@@ -73,6 +81,21 @@ export class StallTimer {
     this.clear();
   }
 
+  /** An event carried part of the answer: the quiet time starts again. */
+  answer(): void {
+    this.answered = true;
+    this.quietMs = 0;
+  }
+
+  /** After an event that carried nothing: true (and the wait counts as run out) once the quiet time passed its limit. */
+  quietTooLong(): boolean {
+    const limit = this.answered ? this.limits.idleMs : this.limits.firstByteMs;
+    if (this.quietMs < limit) return false;
+    this.fired = this.answered ? 'idle' : 'first_byte';
+    this.onlyEmpty = true;
+    return true;
+  }
+
   /** Ends every wait (the response ended or failed). */
   stop(): void {
     this.clear();
@@ -80,22 +103,24 @@ export class StallTimer {
 
   /** The error for the wait that ran out, naming the setting. */
   error(label: string): ProviderError {
+    const empty = this.onlyEmpty ? ' (only events without any of the answer)' : '';
     if (this.fired === 'first_byte') {
       return new ProviderError(
         'timeout',
-        `${label}: no answer within ${seconds(this.limits.firstByteMs)} of the request ` +
+        `${label}: no answer within ${seconds(this.limits.firstByteMs)} of the request${empty} ` +
           '(settings.json limits.providerFirstByteSeconds)',
       );
     }
     return new ProviderError(
       'timeout',
-      `${label}: the stream stalled: nothing arrived for ${seconds(this.limits.idleMs)} ` +
+      `${label}: the stream stalled: nothing arrived for ${seconds(this.limits.idleMs)}${empty} ` +
         '(settings.json limits.providerIdleSeconds)',
     );
   }
 
   private arm(phase: 'first_byte' | 'idle', ms: number): void {
     this.clear();
+    this.armedAt = Date.now();
     this.timer = setTimeout(() => {
       this.timer = null;
       this.fired = phase;
@@ -106,7 +131,10 @@ export class StallTimer {
   }
 
   private clear(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.quietMs += Date.now() - this.armedAt;
+    }
     this.timer = null;
   }
 }
