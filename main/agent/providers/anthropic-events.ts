@@ -9,6 +9,7 @@ import { describeIssue, eventName } from './chunk-issue';
 import type { ReasoningPart } from '../../store/transcript';
 import type { ProviderErrorKind, StreamEvent, TokenUsage } from './provider';
 import { ProviderError, tokenCount, unknownUsage } from './provider';
+import { checkOpenCalls } from './stream-limits';
 import type { SseMessage } from './sse';
 
 // `bytes` counts every argument byte streamed; past the limit `json` is dropped and only the count goes on.
@@ -19,6 +20,8 @@ type OpenBlock = ToolBlock | ThinkingBlock | { kind: 'other' };
 /** Decodes one response's SSE messages; `finished` turns true at message_stop. */
 export class AnthropicStreamDecoder {
   private readonly blocks = new Map<number, OpenBlock>();
+  /** The input characters the open tool blocks keep, held to the round's bound with their count (checkOpenCalls). */
+  private keptChars = 0;
   private stopReason: string | undefined;
   private readonly tokens: TokenUsage = unknownUsage();
   /** True once message_stop arrived: the response is complete. */
@@ -55,8 +58,11 @@ export class AnthropicStreamDecoder {
       case 'message_start':
         this.usage(event.message?.usage);
         return [];
-      case 'content_block_start':
-        return this.start(event.index, event.content_block);
+      case 'content_block_start': {
+        const events = this.start(event.index, event.content_block);
+        checkOpenCalls(this.blocks.size, this.keptChars);
+        return events;
+      }
       case 'content_block_delta':
         return this.delta(event.index, event.delta);
       case 'content_block_stop':
@@ -77,8 +83,11 @@ export class AnthropicStreamDecoder {
   }
 
   private start(index: number, block: BlockStart): StreamEvent[] {
+    // A block started again under an open index replaces it: no new call, so no progress either.
+    const reopened = this.blocks.has(index);
+    this.forget(index);
     if (block.type === 'tool_use') {
-      if (!this.blocks.has(index)) this.progress++;
+      if (!reopened) this.progress++;
       this.blocks.set(index, {
         kind: 'tool',
         id: block.id ?? '',
@@ -119,8 +128,11 @@ export class AnthropicStreamDecoder {
     ) {
       block.bytes += Buffer.byteLength(delta.partial_json);
       if (delta.partial_json !== '') this.progress++;
+      const kept = block.json.length;
       // Past the limit nothing more is kept: the call becomes an "arguments too large" error, not a 20 MB string.
       block.json = block.bytes > this.toolCallBytes ? '' : block.json + delta.partial_json;
+      this.keptChars += block.json.length - kept;
+      checkOpenCalls(this.blocks.size, this.keptChars);
     }
     // citation deltas carry nothing the neutral transcript keeps.
     return [];
@@ -128,7 +140,7 @@ export class AnthropicStreamDecoder {
 
   private stop(index: number): StreamEvent[] {
     const block = this.blocks.get(index);
-    this.blocks.delete(index);
+    this.forget(index);
     if (block?.kind === 'thinking') return [{ type: 'reasoning_end', part: block.part }];
     return block?.kind === 'tool' ? [toolCall(block, this.toolCallBytes)] : [];
   }
@@ -146,7 +158,15 @@ export class AnthropicStreamDecoder {
             : [],
       );
     this.blocks.clear();
+    this.keptChars = 0;
     return [...open, { type: 'done', stopReason: this.stopReason ?? 'end_turn', usage: { ...this.tokens } }];
+  }
+
+  /** Drops the open block at `index`, and its kept input from the count. */
+  private forget(index: number): void {
+    const block = this.blocks.get(index);
+    if (block?.kind === 'tool') this.keptChars -= block.json.length;
+    this.blocks.delete(index);
   }
 
   /** The usage of message_start, then message_delta's running totals; input_tokens is already the uncached input. */

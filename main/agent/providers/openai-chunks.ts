@@ -9,6 +9,7 @@ import { openAiChunkSchema } from './openai-chunk-schema';
 import type { ReasoningPart } from '../../store/transcript';
 import type { StreamEvent, TokenUsage } from './provider';
 import { ProviderError, tokenCount, unknownUsage } from './provider';
+import { checkOpenCalls } from './stream-limits';
 import type { SseMessage } from './sse';
 
 // `bytes` counts every argument byte streamed; past the limit `args` is dropped and only the count goes on.
@@ -17,6 +18,8 @@ type PendingCall = { id: string; name: string; args: string; bytes: number };
 /** Decodes one response's chunks; `finished` turns true at [DONE]; `end()` checks the stream was complete. */
 export class OpenAiStreamDecoder {
   private readonly calls = new Map<number, PendingCall>();
+  /** The argument characters the open calls keep, held to the round's bound with their count (checkOpenCalls). */
+  private keptChars = 0;
   /** @param toolCallBytes the most argument bytes one call keeps (default unbounded; providers pass the setting). */
   constructor(private readonly toolCallBytes: number = Number.POSITIVE_INFINITY) {}
 
@@ -104,15 +107,19 @@ export class OpenAiStreamDecoder {
     const piece = fragment.function?.arguments;
     if (piece) {
       call.bytes += Buffer.byteLength(piece);
+      const kept = call.args.length;
       // Past the limit nothing more is kept: the call becomes an "arguments too large" error, not a 20 MB string.
       call.args = call.bytes > this.toolCallBytes ? '' : call.args + piece;
+      this.keptChars += call.args.length - kept;
     }
+    checkOpenCalls(this.calls.size, this.keptChars);
     return opened || Boolean(piece);
   }
 
   private flushCalls(): StreamEvent[] {
     const calls = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
     this.calls.clear();
+    this.keptChars = 0;
     return calls.map((call): StreamEvent => {
       const id = call.id || `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
       if (call.bytes > this.toolCallBytes) {

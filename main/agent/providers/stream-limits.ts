@@ -5,6 +5,35 @@ import { DEFAULT_TOOL_ARGUMENTS_BYTES } from '../../core/argument-size';
 import { ProviderError } from './provider';
 import { DEFAULT_MAX_EVENT_BYTES } from './sse';
 
+/** The most parts (text runs, reasoning blocks, tool calls) one round may have (docs/robustness.md). */
+export const MAX_ROUND_PARTS = 1000;
+
+/**
+ * The most characters of text, reasoning and tool-call arguments one round may stream (docs/robustness.md): about
+ * 4,000 times a long answer, so only a server that ignores max_tokens and streams without end reaches it.
+ */
+export const MAX_ROUND_TEXT_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Throws `too_large` once a response's open tool calls pass the round's bounds. They are held by the decoder until they
+ * complete, before the round can count them: a server opening calls without end must not fill memory meanwhile.
+ */
+export function checkOpenCalls(count: number, chars: number): void {
+  if (count > MAX_ROUND_PARTS) {
+    throw new ProviderError(
+      'too_large',
+      `the model's answer has more than ${MAX_ROUND_PARTS} parts (text runs, reasoning blocks and tool calls); it was stopped there`,
+    );
+  }
+  if (chars > MAX_ROUND_TEXT_CHARS) {
+    throw new ProviderError(
+      'too_large',
+      `the model's answer has more than ${MAX_ROUND_TEXT_CHARS.toLocaleString('en-US')} characters of text, ` +
+        'reasoning and tool-call arguments; it was stopped there',
+    );
+  }
+}
+
 /** The bounds a provider applies to each response. */
 export interface StreamLimits {
   /** The most UTF-8 bytes one server-sent event may hold. */
