@@ -150,6 +150,8 @@ class RoundParts {
   }
 
   toolCall(call: ToolCallPart): void {
+    // The name counts too: nothing but the event cap bounds it.
+    this.count(call.name);
     this.count(call.args);
     this.add(call);
   }

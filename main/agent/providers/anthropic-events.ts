@@ -20,7 +20,7 @@ type OpenBlock = ToolBlock | ThinkingBlock | { kind: 'other' };
 /** Decodes one response's SSE messages; `finished` turns true at message_stop. */
 export class AnthropicStreamDecoder {
   private readonly blocks = new Map<number, OpenBlock>();
-  /** The input characters the open tool blocks keep, held to the round's bound with their count (checkOpenCalls). */
+  /** The name and input characters the open tool blocks keep, held to the round's bound with their count (checkOpenCalls). */
   private keptChars = 0;
   private stopReason: string | undefined;
   private readonly tokens: TokenUsage = unknownUsage();
@@ -88,6 +88,8 @@ export class AnthropicStreamDecoder {
     this.forget(index);
     if (block.type === 'tool_use') {
       if (!reopened) this.progress++;
+      // A name counts like input: one event may hold megabytes of it.
+      this.keptChars += (block.name ?? '').length;
       this.blocks.set(index, {
         kind: 'tool',
         id: block.id ?? '',
@@ -165,7 +167,7 @@ export class AnthropicStreamDecoder {
   /** Drops the open block at `index`, and its kept input from the count. */
   private forget(index: number): void {
     const block = this.blocks.get(index);
-    if (block?.kind === 'tool') this.keptChars -= block.json.length;
+    if (block?.kind === 'tool') this.keptChars -= block.name.length + block.json.length;
     this.blocks.delete(index);
   }
 

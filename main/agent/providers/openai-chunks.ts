@@ -18,7 +18,7 @@ type PendingCall = { id: string; name: string; args: string; bytes: number };
 /** Decodes one response's chunks; `finished` turns true at [DONE]; `end()` checks the stream was complete. */
 export class OpenAiStreamDecoder {
   private readonly calls = new Map<number, PendingCall>();
-  /** The argument characters the open calls keep, held to the round's bound with their count (checkOpenCalls). */
+  /** The name and argument characters the open calls keep, held to the round's bound with their count (checkOpenCalls). */
   private keptChars = 0;
   /** @param toolCallBytes the most argument bytes one call keeps (default unbounded; providers pass the setting). */
   constructor(private readonly toolCallBytes: number = Number.POSITIVE_INFINITY) {}
@@ -103,7 +103,11 @@ export class OpenAiStreamDecoder {
     }
     if (fragment.id && !call.id) call.id = fragment.id;
     // OpenAI sends the name once; some servers repeat it in every fragment, so the first one wins.
-    if (fragment.function?.name && !call.name) call.name = fragment.function.name;
+    if (fragment.function?.name && !call.name) {
+      call.name = fragment.function.name;
+      // A name counts like arguments: one event may hold megabytes of it.
+      this.keptChars += call.name.length;
+    }
     const piece = fragment.function?.arguments;
     if (piece) {
       call.bytes += Buffer.byteLength(piece);
