@@ -2,6 +2,7 @@
 import { effectiveLimit, omittedArgumentsMarker } from '../core/argument-size';
 import type { Provider, ModelRequest, StreamEvent, TokenUsage } from './providers/provider';
 import { ProviderError, unknownUsage } from './providers/provider';
+import { MAX_ROUND_PARTS, MAX_ROUND_TEXT_CHARS } from './providers/stream-limits';
 import type { AssistantPart, ReasoningPart, ToolCallPart } from '../store/transcript';
 
 /** Where a round's assistant message is committed. */
@@ -29,14 +30,8 @@ export type RoundResult =
   | { kind: 'cancelled'; content: AssistantPart[]; usage: TokenUsage }
   | { kind: 'failed'; content: AssistantPart[]; error: ProviderError; usage: TokenUsage };
 
-/** The most parts (text runs, reasoning blocks, tool calls) one round may have (docs/robustness.md). */
-export const MAX_ROUND_PARTS = 1000;
-
-/**
- * The most characters of text, reasoning and tool-call arguments one round may stream (docs/robustness.md): about
- * 4,000 times a long answer, so only a server that ignores max_tokens and streams without end reaches it.
- */
-export const MAX_ROUND_TEXT_CHARS = 16 * 1024 * 1024;
+// The bounds live with the providers' other stream limits: their decoders hold open calls to them too.
+export { MAX_ROUND_PARTS, MAX_ROUND_TEXT_CHARS } from './providers/stream-limits';
 
 /** Streams one response into `sink`; never throws for provider failures. `toolArgumentsBytes` bounds each call. */
 export async function streamRound(
@@ -155,6 +150,8 @@ class RoundParts {
   }
 
   toolCall(call: ToolCallPart): void {
+    // The name counts too: nothing but the event cap bounds it.
+    this.count(call.name);
     this.count(call.args);
     this.add(call);
   }

@@ -273,9 +273,11 @@ export class TurnEngine {
       claimed.add(candidate);
       return candidate;
     };
-    const content = scrubbedContent(result.content, redactor).map((part) =>
-      part.type === 'tool_call' ? { ...part, id: claim(part.id) } : part,
-    );
+    // The summary round declares no tools: a call streamed anyway never runs, and kept it would be answered as
+    // "interrupted … may or may not have run" in every later request (main/agent/summary-call-attack.test.ts).
+    const content = scrubbedContent(result.content, redactor)
+      .filter((part) => !(summary && part.type === 'tool_call'))
+      .map((part) => (part.type === 'tool_call' ? { ...part, id: claim(part.id) } : part));
     const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
     switch (result.kind) {
       case 'cancelled':

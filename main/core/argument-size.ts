@@ -54,3 +54,27 @@ export function argumentBytes(args: unknown): number | null {
 export function effectiveLimit(limit: number | undefined): number {
   return limit !== undefined && Number.isFinite(limit) && limit > 0 ? limit : DEFAULT_TOOL_ARGUMENTS_BYTES;
 }
+
+/**
+ * The deepest nesting of arrays and objects a call's arguments may have (docs/robustness.md). JSON.parse reads any
+ * depth, but what writes them back (events, the database row, a tool's own JSON) recurses: 100,000 levels are 200 KB.
+ */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+/** Whether JSON text nests arrays and objects deeper than `max`: one linear pass, before anything parses it. */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      // A backslash escapes the next character.
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}

@@ -9,7 +9,13 @@ import { brokenMessage } from './tool-broken';
 import type { ArgumentValidator } from './validate';
 import { stableStringify } from './stable-json';
 import type { TooLarge } from './argument-size';
-import { argumentBytes, argumentsTooLargeMessage, effectiveLimit } from './argument-size';
+import {
+  argumentBytes,
+  argumentsTooLargeMessage,
+  effectiveLimit,
+  MAX_ARGUMENT_DEPTH,
+  nestedDeeperThan,
+} from './argument-size';
 
 /** A tool call as the model (or the CLI) made it; `args` may still be a JSON string. */
 export interface CallRequest {
@@ -167,6 +173,10 @@ function parseArgs(
   let value = raw;
   if (value === undefined || value === null || value === '') return { ok: true, value: {} };
   if (typeof value === 'string') {
+    // Parsed at any depth, but written back recursively everywhere after (events, the call's row, the tool).
+    if (nestedDeeperThan(value, MAX_ARGUMENT_DEPTH)) {
+      return { ok: false, message: `arguments are nested deeper than ${MAX_ARGUMENT_DEPTH} levels` };
+    }
     try {
       value = JSON.parse(value);
     } catch (error) {

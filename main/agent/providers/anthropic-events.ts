@@ -9,6 +9,7 @@ import { describeIssue, eventName } from './chunk-issue';
 import type { ReasoningPart } from '../../store/transcript';
 import type { ProviderErrorKind, StreamEvent, TokenUsage } from './provider';
 import { ProviderError, tokenCount, unknownUsage } from './provider';
+import { checkOpenCalls } from './stream-limits';
 import type { SseMessage } from './sse';
 
 // `bytes` counts every argument byte streamed; past the limit `json` is dropped and only the count goes on.
@@ -19,10 +20,17 @@ type OpenBlock = ToolBlock | ThinkingBlock | { kind: 'other' };
 /** Decodes one response's SSE messages; `finished` turns true at message_stop. */
 export class AnthropicStreamDecoder {
   private readonly blocks = new Map<number, OpenBlock>();
+  /** The name and input characters the open tool blocks keep, held to the round's bound with their count (checkOpenCalls). */
+  private keptChars = 0;
   private stopReason: string | undefined;
   private readonly tokens: TokenUsage = unknownUsage();
   /** True once message_stop arrived: the response is complete. */
   finished = false;
+  /**
+   * Raised by each event that carried part of the answer (text, thinking, a block ended, a tool call opened or its
+   * input bytes, the end): pings and empty deltas without end are no progress (docs/robustness.md).
+   */
+  progress = 0;
 
   /** @param toolCallBytes the most argument bytes one call keeps (default unbounded; providers pass the setting). */
   constructor(private readonly toolCallBytes: number = Number.POSITIVE_INFINITY) {}
@@ -34,6 +42,7 @@ export class AnthropicStreamDecoder {
    */
   push(message: SseMessage): StreamEvent[] {
     const events = this.decode(message);
+    if (events.length > 0) this.progress++;
     if (this.usageSaid || !events.some((e) => e.type !== 'done')) return events;
     this.usageSaid = true;
     return [{ type: 'usage', usage: { ...this.tokens } }, ...events];
@@ -49,14 +58,21 @@ export class AnthropicStreamDecoder {
       case 'message_start':
         this.usage(event.message?.usage);
         return [];
-      case 'content_block_start':
-        return this.start(event.index, event.content_block);
+      case 'content_block_start': {
+        const events = this.start(event.index, event.content_block);
+        checkOpenCalls(this.blocks.size, this.keptChars);
+        return events;
+      }
       case 'content_block_delta':
         return this.delta(event.index, event.delta);
       case 'content_block_stop':
         return this.stop(event.index);
       case 'message_delta':
-        if (event.delta?.stop_reason) this.stopReason = event.delta.stop_reason;
+        if (event.delta?.stop_reason) {
+          // The first stop reason is part of the answer; repeats of it are not.
+          if (this.stopReason === undefined) this.progress++;
+          this.stopReason = event.delta.stop_reason;
+        }
         this.usage(event.usage);
         return [];
       case 'message_stop':
@@ -67,7 +83,13 @@ export class AnthropicStreamDecoder {
   }
 
   private start(index: number, block: BlockStart): StreamEvent[] {
+    // A block started again under an open index replaces it: no new call, so no progress either.
+    const reopened = this.blocks.has(index);
+    this.forget(index);
     if (block.type === 'tool_use') {
+      if (!reopened) this.progress++;
+      // A name counts like input: one event may hold megabytes of it.
+      this.keptChars += (block.name ?? '').length;
       this.blocks.set(index, {
         kind: 'tool',
         id: block.id ?? '',
@@ -107,8 +129,12 @@ export class AnthropicStreamDecoder {
       typeof delta.partial_json === 'string'
     ) {
       block.bytes += Buffer.byteLength(delta.partial_json);
+      if (delta.partial_json !== '') this.progress++;
+      const kept = block.json.length;
       // Past the limit nothing more is kept: the call becomes an "arguments too large" error, not a 20 MB string.
       block.json = block.bytes > this.toolCallBytes ? '' : block.json + delta.partial_json;
+      this.keptChars += block.json.length - kept;
+      checkOpenCalls(this.blocks.size, this.keptChars);
     }
     // citation deltas carry nothing the neutral transcript keeps.
     return [];
@@ -116,7 +142,7 @@ export class AnthropicStreamDecoder {
 
   private stop(index: number): StreamEvent[] {
     const block = this.blocks.get(index);
-    this.blocks.delete(index);
+    this.forget(index);
     if (block?.kind === 'thinking') return [{ type: 'reasoning_end', part: block.part }];
     return block?.kind === 'tool' ? [toolCall(block, this.toolCallBytes)] : [];
   }
@@ -134,7 +160,15 @@ export class AnthropicStreamDecoder {
             : [],
       );
     this.blocks.clear();
+    this.keptChars = 0;
     return [...open, { type: 'done', stopReason: this.stopReason ?? 'end_turn', usage: { ...this.tokens } }];
+  }
+
+  /** Drops the open block at `index`, and its kept input from the count. */
+  private forget(index: number): void {
+    const block = this.blocks.get(index);
+    if (block?.kind === 'tool') this.keptChars -= block.name.length + block.json.length;
+    this.blocks.delete(index);
   }
 
   /** The usage of message_start, then message_delta's running totals; input_tokens is already the uncached input. */

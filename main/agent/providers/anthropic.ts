@@ -90,6 +90,7 @@ export class AnthropicProvider implements Provider {
       if (apiKey) headers['x-api-key'] = apiKey;
       const body = renderAnthropicRequest(request, this.options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS);
       if (caching) addCacheBreakpoints(body);
+      const decoder = new AnthropicStreamDecoder(resolveStreamLimits(this.options.limits).toolCallBytes);
       const events = await openEventStream({
         label: 'Anthropic',
         url: this.url,
@@ -98,8 +99,8 @@ export class AnthropicProvider implements Provider {
         signal,
         keyName,
         limits: this.options.limits,
+        progress: () => decoder.progress,
       });
-      const decoder = new AnthropicStreamDecoder(resolveStreamLimits(this.options.limits).toolCallBytes);
       for await (const message of events) {
         for (const event of decoder.push(message)) yield event;
         if (decoder.finished) return;

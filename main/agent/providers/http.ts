@@ -33,6 +33,11 @@ export interface StreamPost {
   keyName: string | null;
   /** Bounds on the response (defaults: DEFAULT_STREAM_LIMITS). */
   limits?: Partial<StreamLimits>;
+  /**
+   * A count the caller's decoder raises for each event that carried part of the answer; an event after which it has
+   * not grown (an empty delta, a ping) is no progress. Absent: every event is.
+   */
+  progress?: () => number;
 }
 
 /** POSTs and returns the response's SSE messages; throws ProviderError for failed statuses and stalls. */
@@ -166,14 +171,15 @@ export function errorMessage(bodyText: string): string {
 
 async function* readEvents(
   body: AsyncIterable<Uint8Array>,
-  post: Pick<StreamPost, 'label' | 'signal'>,
+  post: Pick<StreamPost, 'label' | 'signal' | 'progress'>,
   stall: StallTimer,
   limits: StreamLimits,
 ): AsyncGenerator<SseMessage> {
   try {
     // Only bytes of events count, not comments (`: keep-alive`): comments without end still stall
-    // (docs/robustness.md). A long event arriving slowly is progress. Only the server is timed, not the caller's
-    // handling of what arrived.
+    // (docs/robustness.md). A long event arriving slowly is progress, until it ends without any of the answer in it:
+    // events that carry nothing (empty deltas, pings) without end stall as well. Only the server is timed, not the
+    // caller's handling of what arrived.
     const parser = new SseParser({ maxEventBytes: limits.eventBytes });
     let pending = 0;
     for await (const chunk of body) {
@@ -182,7 +188,14 @@ async function* readEvents(
       pending = parser.pendingBytes;
       if (!progressed) continue;
       stall.pause();
-      yield* messages;
+      let empty = false;
+      for (const message of messages) {
+        const before = post.progress?.();
+        yield message;
+        if (before === undefined || (post.progress?.() ?? 0) > before) stall.answer();
+        else empty = true;
+      }
+      if (empty && stall.quietTooLong()) throw stall.error(post.label);
       parser.check();
       stall.waitNext();
     }

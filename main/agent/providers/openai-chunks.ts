@@ -9,6 +9,7 @@ import { openAiChunkSchema } from './openai-chunk-schema';
 import type { ReasoningPart } from '../../store/transcript';
 import type { StreamEvent, TokenUsage } from './provider';
 import { ProviderError, tokenCount, unknownUsage } from './provider';
+import { checkOpenCalls } from './stream-limits';
 import type { SseMessage } from './sse';
 
 // `bytes` counts every argument byte streamed; past the limit `args` is dropped and only the count goes on.
@@ -17,6 +18,8 @@ type PendingCall = { id: string; name: string; args: string; bytes: number };
 /** Decodes one response's chunks; `finished` turns true at [DONE]; `end()` checks the stream was complete. */
 export class OpenAiStreamDecoder {
   private readonly calls = new Map<number, PendingCall>();
+  /** The name and argument characters the open calls keep, held to the round's bound with their count (checkOpenCalls). */
+  private keptChars = 0;
   /** @param toolCallBytes the most argument bytes one call keeps (default unbounded; providers pass the setting). */
   constructor(private readonly toolCallBytes: number = Number.POSITIVE_INFINITY) {}
 
@@ -29,9 +32,20 @@ export class OpenAiStreamDecoder {
   private reasoning: ReasoningPart | null = null;
   /** True once [DONE] arrived. */
   finished = false;
+  /**
+   * Raised by each chunk that carried part of the answer (text, reasoning, a call opened or argument bytes, the end):
+   * empty deltas and role-only chunks without end are no progress (docs/robustness.md).
+   */
+  progress = 0;
 
   /** The neutral events one SSE message yields; throws ProviderError for an error chunk. */
   push(message: SseMessage): StreamEvent[] {
+    const out = this.decode(message);
+    if (out.length > 0) this.progress++;
+    return out;
+  }
+
+  private decode(message: SseMessage): StreamEvent[] {
     if (message.data.trim() === '[DONE]') return this.done();
     const chunk = parse(message);
     if (chunk.error) throw chunkError(chunk.error);
@@ -49,8 +63,12 @@ export class OpenAiStreamDecoder {
     }
     const content = delta?.content;
     if (content) out.push({ type: 'text', delta: content });
-    choice.delta?.tool_calls?.forEach((fragment, position) => this.fragment(fragment, position));
+    choice.delta?.tool_calls?.forEach((fragment, position) => {
+      if (this.fragment(fragment, position)) this.progress++;
+    });
     if (choice.finish_reason) {
+      // The first finish is part of the answer; repeats of it are not.
+      if (this.finishReason === undefined) this.progress++;
       this.finishReason = choice.finish_reason;
       out.push(...this.endReasoning(), ...this.flushCalls());
     }
@@ -74,27 +92,38 @@ export class OpenAiStreamDecoder {
     );
   }
 
-  private fragment(fragment: ToolCallFragment, position: number): void {
+  /** Adds one fragment to its call; true when it opened the call or brought argument bytes. */
+  private fragment(fragment: ToolCallFragment, position: number): boolean {
     const index = fragment.index ?? position;
     let call = this.calls.get(index);
+    const opened = !call;
     if (!call) {
       call = { id: '', name: '', args: '', bytes: 0 };
       this.calls.set(index, call);
     }
     if (fragment.id && !call.id) call.id = fragment.id;
     // OpenAI sends the name once; some servers repeat it in every fragment, so the first one wins.
-    if (fragment.function?.name && !call.name) call.name = fragment.function.name;
+    if (fragment.function?.name && !call.name) {
+      call.name = fragment.function.name;
+      // A name counts like arguments: one event may hold megabytes of it.
+      this.keptChars += call.name.length;
+    }
     const piece = fragment.function?.arguments;
     if (piece) {
       call.bytes += Buffer.byteLength(piece);
+      const kept = call.args.length;
       // Past the limit nothing more is kept: the call becomes an "arguments too large" error, not a 20 MB string.
       call.args = call.bytes > this.toolCallBytes ? '' : call.args + piece;
+      this.keptChars += call.args.length - kept;
     }
+    checkOpenCalls(this.calls.size, this.keptChars);
+    return opened || Boolean(piece);
   }
 
   private flushCalls(): StreamEvent[] {
     const calls = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
     this.calls.clear();
+    this.keptChars = 0;
     return calls.map((call): StreamEvent => {
       const id = call.id || `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
       if (call.bytes > this.toolCallBytes) {

@@ -91,6 +91,7 @@ export class OpenAiProvider implements Provider {
     const local = new AbortController();
     const signal = request.signal ? AbortSignal.any([request.signal, local.signal]) : local.signal;
     try {
+      const decoder = new OpenAiStreamDecoder(resolveStreamLimits(this.options.limits).toolCallBytes);
       const events = await openEventStream({
         label: 'OpenAI-compatible server',
         url: this.url,
@@ -99,8 +100,8 @@ export class OpenAiProvider implements Provider {
         signal,
         keyName,
         limits: this.options.limits,
+        progress: () => decoder.progress,
       });
-      const decoder = new OpenAiStreamDecoder(resolveStreamLimits(this.options.limits).toolCallBytes);
       for await (const message of events) {
         for (const event of decoder.push(message)) yield event;
         if (decoder.finished) return;

@@ -5,6 +5,35 @@ import { DEFAULT_TOOL_ARGUMENTS_BYTES } from '../../core/argument-size';
 import { ProviderError } from './provider';
 import { DEFAULT_MAX_EVENT_BYTES } from './sse';
 
+/** The most parts (text runs, reasoning blocks, tool calls) one round may have (docs/robustness.md). */
+export const MAX_ROUND_PARTS = 1000;
+
+/**
+ * The most characters of text, reasoning and tool-call arguments one round may stream (docs/robustness.md): about
+ * 4,000 times a long answer, so only a server that ignores max_tokens and streams without end reaches it.
+ */
+export const MAX_ROUND_TEXT_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Throws `too_large` once a response's open tool calls pass the round's bounds. They are held by the decoder until they
+ * complete, before the round can count them: a server opening calls without end must not fill memory meanwhile.
+ */
+export function checkOpenCalls(count: number, chars: number): void {
+  if (count > MAX_ROUND_PARTS) {
+    throw new ProviderError(
+      'too_large',
+      `the model's answer has more than ${MAX_ROUND_PARTS} parts (text runs, reasoning blocks and tool calls); it was stopped there`,
+    );
+  }
+  if (chars > MAX_ROUND_TEXT_CHARS) {
+    throw new ProviderError(
+      'too_large',
+      `the model's answer has more than ${MAX_ROUND_TEXT_CHARS.toLocaleString('en-US')} characters of text, ` +
+        'reasoning and tool-call arguments; it was stopped there',
+    );
+  }
+}
+
 /** The bounds a provider applies to each response. */
 export interface StreamLimits {
   /** The most UTF-8 bytes one server-sent event may hold. */
@@ -43,13 +72,21 @@ export function resolveStreamLimits(given: Partial<StreamLimits> = {}): StreamLi
 
 /**
  * Aborts a request that waits too long for bytes of events (not comments): first for the first, then between them. It is paused while
- * the caller is busy with what arrived, so only the server's silence is timed.
+ * the caller is busy with what arrived, so only the server's silence is timed. Events that carry none of the answer
+ * (empty deltas, pings) are silence too: the server's time since the last one that did is summed, and checked as each
+ * empty one ends (`quietTooLong`).
  */
 export class StallTimer {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | null = null;
+  private armedAt = 0;
+  /** The server's time since the request or the last event that carried part of the answer. */
+  private quietMs = 0;
+  private answered = false;
   /** Which wait ran out, once one has. */
   fired: 'first_byte' | 'idle' | null = null;
+  /** The wait ran out on events that carried nothing, not on silence. */
+  private onlyEmpty = false;
 
   constructor(private readonly limits: Pick<StreamLimits, 'firstByteMs' | 'idleMs'>) {}
 
@@ -73,6 +110,21 @@ export class StallTimer {
     this.clear();
   }
 
+  /** An event carried part of the answer: the quiet time starts again. */
+  answer(): void {
+    this.answered = true;
+    this.quietMs = 0;
+  }
+
+  /** After an event that carried nothing: true (and the wait counts as run out) once the quiet time passed its limit. */
+  quietTooLong(): boolean {
+    const limit = this.answered ? this.limits.idleMs : this.limits.firstByteMs;
+    if (this.quietMs < limit) return false;
+    this.fired = this.answered ? 'idle' : 'first_byte';
+    this.onlyEmpty = true;
+    return true;
+  }
+
   /** Ends every wait (the response ended or failed). */
   stop(): void {
     this.clear();
@@ -80,22 +132,24 @@ export class StallTimer {
 
   /** The error for the wait that ran out, naming the setting. */
   error(label: string): ProviderError {
+    const empty = this.onlyEmpty ? ' (only events without any of the answer)' : '';
     if (this.fired === 'first_byte') {
       return new ProviderError(
         'timeout',
-        `${label}: no answer within ${seconds(this.limits.firstByteMs)} of the request ` +
+        `${label}: no answer within ${seconds(this.limits.firstByteMs)} of the request${empty} ` +
           '(settings.json limits.providerFirstByteSeconds)',
       );
     }
     return new ProviderError(
       'timeout',
-      `${label}: the stream stalled: nothing arrived for ${seconds(this.limits.idleMs)} ` +
+      `${label}: the stream stalled: nothing arrived for ${seconds(this.limits.idleMs)}${empty} ` +
         '(settings.json limits.providerIdleSeconds)',
     );
   }
 
   private arm(phase: 'first_byte' | 'idle', ms: number): void {
     this.clear();
+    this.armedAt = Date.now();
     this.timer = setTimeout(() => {
       this.timer = null;
       this.fired = phase;
@@ -106,7 +160,10 @@ export class StallTimer {
   }
 
   private clear(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.quietMs += Date.now() - this.armedAt;
+    }
     this.timer = null;
   }
 }
