@@ -86,6 +86,9 @@ async function startModelServer(served: ServedModel): Promise<{
       );
     });
   });
+  // Never close an idle keep-alive socket first (Node's 5 s, against the client's 30 s): a batch sent on a socket the
+  // server is closing fails with ECONNRESET, ends the pass and leaves tools to keywords.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -120,6 +123,8 @@ export async function runWith(
   const semantic = new SemanticSearch(registry, {
     source: { current: async () => ({ kind: 'ready', model }) },
     openCache: async () => openToolVectorCache(path.join(dir, 'tool-embeddings.db')),
+    // A failed batch leaves tools to keywords (the "fell back" row); say why.
+    warn: (message, fields) => console.error(`${served.bench}: ${message}`, fields ?? ''),
     // The CPU model embeds a query in tens of ms, but a busy machine can stretch that: no query may fall back here,
     // and no batch of the catalogue (64 tools, the second waiting behind the first) may time out.
     queryTimeoutMs: 60_000,
