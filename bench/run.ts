@@ -11,6 +11,7 @@ const modules: Array<[string, () => Promise<BenchModule>]> = [
   ['find_tools evaluation', () => import('./find-tools-eval-bench')],
   ['find_tools hybrid', () => import('./find-tools-hybrid-bench')],
   ['find_tools model', () => import('./find-tools-model-bench')],
+  ['find_tools minilm', () => import('./find-tools-minilm-bench')],
   ['store', () => import('./store-bench')],
   ['agent loop', () => import('./agent-bench')],
   ['prompt cache', () => import('./prompt-cache-bench')],
