@@ -1,5 +1,6 @@
 // The dispatcher: every call, built-in, script or MCP alike, is prepared, approved, run under its limit and normalised.
 import type { ToolContext, ToolServices } from '../../tools/sdk/types';
+import { asAbortReason } from './abort';
 import type { AppLogger } from './logger';
 import { approvalOf, callSandbox, deniedOutcome, NOT_NEEDED, pinAll } from './approval-step';
 import type { CallAbort } from './call-abort';
@@ -197,6 +198,9 @@ export class Dispatcher {
       const denied = await this.reconfirm(call, scope);
       if (denied) return this.finish(call, scope, denied);
     }
+    // Stopped during the waits above (a change applied, a reconfirmation): a task must not start after the stop.
+    const stop = scope.signal?.aborted ? asAbortReason(scope.signal.reason) : null;
+    if (stop) return this.finish(call, scope, { outcome: 'cancelled', message: stop.message, durationMs: 0 });
     const { spec } = call.tool;
     const startedAt = Date.now();
     if (spec.flags.background) return this.finish(call, scope, this.startTask(call, scope, startedAt));
