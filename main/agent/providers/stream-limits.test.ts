@@ -99,7 +99,7 @@ describe('the idle limit', () => {
       formatFrame,
     );
     // The role-only first chunk and a usage chunk carry none of the answer: dripped, their time would count as
-    // silence (empty-event-flood-attack.test.ts), so the first comes whole, as servers send it, and usage is left
+    // silence (filler-flood-attack.test.ts), so the first comes whole, as servers send it, and usage is left
     // out; the answer's events drip.
     const pieces = [first!, ...(rest.join('').match(/[\s\S]{1,40}/g) ?? [])];
     openai.enqueue({ raw: () => pieces, delayMs: 25 });
@@ -119,7 +119,7 @@ describe('the idle limit', () => {
     openai.enqueue({ raw: drip, delayMs: 20, hang: true }, { raw: drip, delayMs: 20, hang: true });
     const result = await collectStream(openAi({ idleMs: 200, firstByteMs: 200 }).stream(request));
     // Comments yield no event: nothing streamed, so the stall is retried once, then stands. A comment is no answer,
-    // so the wait that runs out is the first one (keep-alive-flood-attack.test.ts).
+    // so the wait that runs out is the first one (filler-flood-attack.test.ts).
     expect(result.error).toMatchObject({ kind: 'timeout' });
     expect((result.error as Error).message).toContain('no answer within 0.2 s of the request');
     expect(openai.requests).toHaveLength(2);

@@ -1,8 +1,11 @@
-// A model server that keeps the connection busy with events that say nothing (docs/robustness.md, "A provider stream
-// always ends"): valid events of its own wire format with no text in them — empty deltas, role-only chunks, empty
-// choices, Anthropic's `ping`, empty text deltas — every few milliseconds, forever. Each one was an event, so each reset
-// the idle wait, and the round, and a headless `agenvoy chat`, never ended. Only events that carry part of the answer
-// count now; the empty ones are timed as silence, also when each arrives in two pieces.
+// A model server that keeps the connection busy without ever answering (docs/robustness.md, "A provider stream always
+// ends"), every few milliseconds, forever, with either filler:
+// - SSE comments (`: keep-alive`): each reset the idle wait; the waits now count only bytes of events, while one long
+//   event arriving slowly still is progress (chat-stall.test.ts);
+// - valid events of its own wire format with no text in them (empty deltas, role-only chunks, empty choices,
+//   Anthropic's `ping`, empty text deltas): each was an event, so each reset the idle wait. Only events that carry part
+//   of the answer count now; the empty ones are timed as silence, also when each arrives in two pieces.
+// Either way the round, and a headless `agenvoy chat`, never ended.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicProvider } from './anthropic';
 import { OpenAiProvider } from './openai';
@@ -34,17 +37,19 @@ const request: ModelRequest = {
   tools: [],
 };
 
-/** `frames` first, then the empty frames in turn every 10 ms, each written in two pieces, until the client goes. */
-function emptyForever(frames: string[], empty: SseFrame[]) {
+/** What a server sends between real events: the n-th filler, as the pieces it writes 5 ms apart. */
+type Filler = (n: number) => string[];
+
+/** `frames` first, then a filler every 10 ms, until the client goes away. */
+function fillForever(frames: string[], filler: Filler) {
   return async function* () {
     yield* frames;
     for (let n = 0; ; n++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      const text = formatFrame(empty[n % empty.length]!);
-      // The event's first half grows the pending event: that is no answer either once it ends empty.
-      yield text.slice(0, 12);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      yield text.slice(12);
+      for (const [i, piece] of filler(n).entries()) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        yield piece;
+      }
     }
   };
 }
@@ -74,11 +79,33 @@ const ANTHROPIC_EMPTY: SseFrame[] = [
   { event: 'message_delta', data: { type: 'message_delta', delta: {}, usage: { output_tokens: 1 } } },
 ];
 
-describe('empty events without end', () => {
-  it('OpenAI-compatible, before any answer: a stall, retried once, then it stands', async () => {
+// Split as a proxy may write it: the unfinished comment line is no progress either.
+const keepAlive: Filler = () => [': keep-', 'alive\n\n'];
+// The event's first half grows the pending event: that is no answer either once it ends empty.
+const emptyOf =
+  (frames: SseFrame[]): Filler =>
+  (n) => {
+    const text = formatFrame(frames[n % frames.length]!);
+    return [text.slice(0, 12), text.slice(12)];
+  };
+
+const FILLERS: Array<{ name: string; openAiFirst: Filler; openAi: Filler; anthropic: Filler }> = [
+  { name: 'keep-alive comments', openAiFirst: keepAlive, openAi: keepAlive, anthropic: keepAlive },
+  {
+    name: 'empty events',
     // Before any call is open, a fragment would open one: that is part of an answer.
-    const empty = OPENAI_EMPTY.slice(0, -1);
-    openai.enqueue({ raw: emptyForever([], empty) }, { raw: emptyForever([], empty) });
+    openAiFirst: emptyOf(OPENAI_EMPTY.slice(0, -1)),
+    openAi: emptyOf(OPENAI_EMPTY),
+    anthropic: emptyOf(ANTHROPIC_EMPTY),
+  },
+];
+
+describe.each(FILLERS)('$name without end', (filler) => {
+  it('OpenAI-compatible, before any answer: a stall, retried once, then it stands', async () => {
+    openai.enqueue(
+      { raw: fillForever([], filler.openAiFirst) },
+      { raw: fillForever([], filler.openAiFirst) },
+    );
     const provider = new OpenAiProvider({ baseUrl: openai.baseUrl, apiKey: null, retry: fastRetry, limits });
     const result = await ends(provider.stream(request));
     expect(result).not.toBe('hung');
@@ -92,7 +119,7 @@ describe('empty events without end', () => {
     const opened = openAiChunk({
       tool_calls: [{ index: 0, id: 'c1', function: { name: 'x', arguments: '' } }],
     });
-    openai.enqueue({ raw: emptyForever([...start, formatFrame(opened)], OPENAI_EMPTY) });
+    openai.enqueue({ raw: fillForever([...start, formatFrame(opened)], filler.openAi) });
     const provider = new OpenAiProvider({ baseUrl: openai.baseUrl, apiKey: null, retry: fastRetry, limits });
     const result = await ends(provider.stream(request));
     expect(result).not.toBe('hung');
@@ -102,13 +129,13 @@ describe('empty events without end', () => {
     expect(openai.requests).toHaveLength(1);
   }, 20_000);
 
-  it('Anthropic, before any answer (message_start, then pings): a stall, retried once', async () => {
+  it('Anthropic, before any answer (message_start, then fillers): a stall, retried once', async () => {
     const start = anthropicEvents([{ text: 'x' }])
       .slice(0, 1)
       .map(formatFrame);
     anthropic.enqueue(
-      { raw: emptyForever(start, ANTHROPIC_EMPTY) },
-      { raw: emptyForever(start, ANTHROPIC_EMPTY) },
+      { raw: fillForever(start, filler.anthropic) },
+      { raw: fillForever(start, filler.anthropic) },
     );
     const provider = new AnthropicProvider({
       baseUrl: anthropic.baseUrl,
@@ -126,7 +153,7 @@ describe('empty events without end', () => {
     const frames = anthropicEvents([{ text: 'partial' }])
       .slice(0, 4)
       .map(formatFrame);
-    anthropic.enqueue({ raw: emptyForever(frames, ANTHROPIC_EMPTY) });
+    anthropic.enqueue({ raw: fillForever(frames, filler.anthropic) });
     const provider = new AnthropicProvider({
       baseUrl: anthropic.baseUrl,
       apiKey: 'k',
@@ -141,7 +168,7 @@ describe('empty events without end', () => {
     expect(anthropic.requests).toHaveLength(1);
   }, 20_000);
 
-  it('a slow but real answer still gets through: real events under the limit apart, empty ones between', async () => {
+  it('a slow but real answer still gets through: real events under the limit apart, fillers between', async () => {
     const frames = openAiEvents([{ text: 'slow but steady' }], { chunkSize: 3 }).map(formatFrame);
     openai.enqueue({
       async *raw() {
@@ -149,7 +176,7 @@ describe('empty events without end', () => {
           // The first real frame is role-only (no progress): two real frames fall within one limit.
           for (let i = 0; i < 3; i++) {
             await new Promise((resolve) => setTimeout(resolve, 40));
-            yield formatFrame(OPENAI_EMPTY[i]!);
+            yield filler.openAiFirst(i).join('');
           }
           yield frame;
         }
