@@ -4,30 +4,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAiEvents, startOpenAiTestServer } from '../agent/providers/testing/openai-test-server';
+import { describe, expect, it } from 'vitest';
+import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import type { ScriptedServer } from '../agent/providers/testing/scripted-server';
 import { pngBytes } from '../agent/testing/attachment-samples';
 import { runBin, runCli } from './testing/cli-harness';
+import { useScriptedChatPlace } from './testing/scripted-chat-place';
 
 let home: string;
 let cwd: string;
 let server: ScriptedServer;
-beforeEach(async () => {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-attach-home-'));
-  cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-attach-ws-'));
-  server = await startOpenAiTestServer();
-  fs.mkdirSync(path.join(home, 'desktop'), { recursive: true });
-  fs.writeFileSync(
-    path.join(home, 'desktop', 'settings.json'),
-    JSON.stringify({ provider: 'openai', baseUrl: server.baseUrl, model: 'scripted', apiKeyName: null }),
-  );
-});
-afterEach(async () => {
-  await server.close();
-  fs.rmSync(home, { recursive: true, force: true });
-  fs.rmSync(cwd, { recursive: true, force: true });
-});
+useScriptedChatPlace('attach', (place) => ({ home, cwd, server } = place));
 
 describe('agenvoy chat --attach', () => {
   it('sends an image as an image part and a text file as text, and copies both into the workspace', async () => {

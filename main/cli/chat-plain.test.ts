@@ -1,31 +1,15 @@
 // Plain `agenvoy chat` (no --json) against a scripted model: each round's text on a line of its own, a subagent's
 // text on stderr with its label (never in the answer), and a denial said once; --json keeps its event types.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAiEvents, startOpenAiTestServer } from '../agent/providers/testing/openai-test-server';
+import { describe, expect, it } from 'vitest';
+import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import type { ScriptedServer } from '../agent/providers/testing/scripted-server';
 import { runCli } from './testing/cli-harness';
+import { useScriptedChatPlace } from './testing/scripted-chat-place';
 
 let home: string;
 let cwd: string;
 let server: ScriptedServer;
-beforeEach(async () => {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-plain-home-'));
-  cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-plain-ws-'));
-  server = await startOpenAiTestServer();
-  fs.mkdirSync(path.join(home, 'desktop'), { recursive: true });
-  fs.writeFileSync(
-    path.join(home, 'desktop', 'settings.json'),
-    JSON.stringify({ provider: 'openai', baseUrl: server.baseUrl, model: 'scripted', apiKeyName: null }),
-  );
-});
-afterEach(async () => {
-  await server.close();
-  fs.rmSync(home, { recursive: true, force: true });
-  fs.rmSync(cwd, { recursive: true, force: true });
-});
+useScriptedChatPlace('plain', (place) => ({ home, cwd, server } = place));
 
 const call = (id: string, name: string, args: unknown) => ({
   toolCall: { id, name, args: JSON.stringify(args) },

@@ -5,32 +5,18 @@
 // call was approved and answered that no card, no `--json` line and no history row showed. Arguments nested past
 // MAX_ARGUMENT_DEPTH are now refused before they are parsed, and the call is shown and recorded like any other.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_ARGUMENT_DEPTH } from '../core/argument-size';
-import { openAiEvents, startOpenAiTestServer } from '../agent/providers/testing/openai-test-server';
+import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import type { ScriptedServer } from '../agent/providers/testing/scripted-server';
 import { runCli } from './testing/cli-harness';
+import { useScriptedChatPlace } from './testing/scripted-chat-place';
 
 let home: string;
 let cwd: string;
 let server: ScriptedServer;
-beforeEach(async () => {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-deep-home-'));
-  cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-deep-ws-'));
-  server = await startOpenAiTestServer();
-  fs.mkdirSync(path.join(home, 'desktop'), { recursive: true });
-  fs.writeFileSync(
-    path.join(home, 'desktop', 'settings.json'),
-    JSON.stringify({ provider: 'openai', baseUrl: server.baseUrl, model: 'scripted', apiKeyName: null }),
-  );
-});
-afterEach(async () => {
-  await server.close();
-  fs.rmSync(home, { recursive: true, force: true });
-  fs.rmSync(cwd, { recursive: true, force: true });
-});
+useScriptedChatPlace('deep', (place) => ({ home, cwd, server } = place));
 
 const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 

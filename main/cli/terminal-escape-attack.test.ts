@@ -4,31 +4,17 @@
 // address (OSC 8, the query carrying data), retitle the window, or erase and rewrite what the person just read
 // (docs/security.md, "Data leaving the machine"). Every control character reaches the terminal as a visible escape.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAiEvents, startOpenAiTestServer } from '../agent/providers/testing/openai-test-server';
+import { describe, expect, it } from 'vitest';
+import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import type { ScriptedServer } from '../agent/providers/testing/scripted-server';
 import { runCli } from './testing/cli-harness';
+import { useScriptedChatPlace } from './testing/scripted-chat-place';
 
 let home: string;
 let cwd: string;
 let server: ScriptedServer;
-beforeEach(async () => {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-term-home-'));
-  cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-term-ws-'));
-  server = await startOpenAiTestServer();
-  fs.mkdirSync(path.join(home, 'desktop'), { recursive: true });
-  fs.writeFileSync(
-    path.join(home, 'desktop', 'settings.json'),
-    JSON.stringify({ provider: 'openai', baseUrl: server.baseUrl, model: 'scripted', apiKeyName: null }),
-  );
-});
-afterEach(async () => {
-  await server.close();
-  fs.rmSync(home, { recursive: true, force: true });
-  fs.rmSync(cwd, { recursive: true, force: true });
-});
+useScriptedChatPlace('term', (place) => ({ home, cwd, server } = place));
 
 const ESC = '\u001b';
 const BEL = '\u0007';
