@@ -1,4 +1,5 @@
 // One model round: stream a response into a sink that checkpoints it, collect complete tool calls.
+import { streamFitted } from './context-fit';
 import { effectiveLimit, omittedArgumentsMarker } from '../core/argument-size';
 import type { Provider, ModelRequest, StreamEvent, TokenUsage } from './providers/provider';
 import { ProviderError, unknownUsage } from './providers/provider';
@@ -45,7 +46,8 @@ export async function streamRound(
   // What the server reported before the end, for a round that does not reach it.
   let usage = unknownUsage();
   try {
-    for await (const event of provider.stream(request)) {
+    // A request too long for the model's context goes again with less of the older tool outputs (context-fit.ts).
+    for await (const event of streamFitted(provider, request)) {
       switch (event.type) {
         case 'text': {
           parts.text(event.delta);
