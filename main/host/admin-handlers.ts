@@ -10,6 +10,7 @@ import { providerHandlers } from './provider-handlers';
 import { optionalString, requestObject, requiredString } from './request-fields';
 import { sandboxStatusView } from './sandbox-status';
 import { trustHandlers } from './trust-handlers';
+import { shownText } from './shown-text';
 import { mcpItem, ruleItem, taskItem, toolViews } from './views';
 
 type AdminChannel = Exclude<
@@ -58,7 +59,10 @@ export function adminHandlers(ctx: HostContext): HandlerTable<AdminChannel> {
     'sandbox.status': async () => sandboxStatusView(await core.dispatcher.sandboxState()),
     // Broken tools are listed too, each with its step and reason (views.ts).
     'tools.list': () => toolViews(core.registry),
-    'mcp.list': () => ({ servers: core.mcp.states().map(mcpItem), problems: core.mcp.problems() }),
+    'mcp.list': () => ({
+      servers: core.mcp.states().map(mcpItem),
+      problems: core.mcp.problems().map(shownText),
+    }),
     'mcp.reconnect': async (request) => {
       const name = requiredString(requestObject(request), 'name', 200);
       const known = core.mcp.states().find((server) => server.name === name);

@@ -23,6 +23,14 @@ export function shownArgs(json: string): string {
   }
 }
 
+/**
+ * A view of a tool or a server for the Tools panel with every string in it (keys too) shown so: descriptions,
+ * warnings and reasons are what a tool's author or a server wrote.
+ */
+export function shownStrings<T>(value: T): T {
+  return showStrings(value) as T;
+}
+
 function showStrings(value: unknown): unknown {
   if (typeof value === 'string') return shownText(value);
   if (Array.isArray(value)) return value.map(showStrings);

@@ -14,7 +14,7 @@ import type { CallOutcome } from '../core/outcome';
 import type { RegisteredTool, ToolRegistry } from '../core/registry';
 import { showEach, toolToJson, unlistableJson } from '../core/tool-json';
 import type { RuleView } from '../gate/rule-types';
-import { shownText } from './shown-text';
+import { shownStrings, shownText } from './shown-text';
 
 /** A tool source as the contract shows it. */
 export function sourceView(source: ToolSource): ToolSourceView {
@@ -36,9 +36,10 @@ export function sourceView(source: ToolSource): ToolSourceView {
 
 /** Every tool for the Tools panel, broken ones included; a tool that cannot be shown is listed as broken. */
 export function toolViews(registry: ToolRegistry): ToolView[] {
-  return showEach(registry, registry.listed(), toolView, unlistableView).sort((a, b) =>
-    a.name.localeCompare(b.name),
-  );
+  // What a tool's author or an MCP server wrote is shown with its hidden characters as escapes (docs/security.md).
+  return showEach(registry, registry.listed(), toolView, unlistableView)
+    .map(shownStrings)
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** A registered tool in the JSON shape of docs/tools.md ("How a tool is shown"), with its headless mark, warnings and broken step. */
@@ -130,12 +131,16 @@ export function taskItem(task: TaskView, chatId: string): TaskItem {
 
 /** An MCP server as the tools panel shows it. */
 export function mcpItem(view: McpServerView): McpServerItem {
+  // A state's reason and a warning may quote what the server sent (docs/security.md, "What the person sees"). The
+  // name is the person's own key in mcp.json, and Reconnect sends it back as it is.
   return {
     name: view.name,
-    endpoint: view.endpoint,
-    state: { ...view.state },
-    tools: [...view.tools],
-    warnings: [...view.warnings],
+    ...shownStrings({
+      endpoint: view.endpoint,
+      state: { ...view.state },
+      tools: [...view.tools],
+      warnings: [...view.warnings],
+    }),
   };
 }
 
