@@ -45,7 +45,14 @@ function history(chars: number): TranscriptMessage[] {
     });
     messages.push({
       role: 'tool_results',
-      results: [{ callId: id, name: 'fetch_page', content: [{ type: 'text', text: letter.repeat(chars) }] }],
+      results: [
+        {
+          callId: id,
+          name: 'fetch_page',
+          content: [{ type: 'text', text: letter.repeat(chars) }],
+          isError: false,
+        },
+      ],
     });
   }
   return messages;
@@ -142,8 +149,13 @@ describe('withinToolOutputBudget', () => {
       {
         role: 'tool_results',
         results: [
-          { callId: '1', name: 't', content: [{ type: 'text', text: 'x'.repeat(5000) }, image] },
-          { callId: '2', name: 't', content: [{ type: 'text', text: 'y'.repeat(5000) }] },
+          {
+            callId: '1',
+            name: 't',
+            content: [{ type: 'text', text: 'x'.repeat(5000) }, image],
+            isError: false,
+          },
+          { callId: '2', name: 't', content: [{ type: 'text', text: 'y'.repeat(5000) }], isError: false },
         ],
       },
     ];

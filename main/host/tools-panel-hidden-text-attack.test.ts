@@ -14,15 +14,15 @@ const ZWSP = '\u200b';
 describe('the Tools panel shows hidden characters as the cards do', () => {
   it('a tool description, its warnings and its broken reason', () => {
     const registry = new ToolRegistry(() => []);
-    registry.register(
-      defineTool({
+    registry.register({
+      ...defineTool({
         name: 'mcp__x__notes',
         description: `Read notes.${RLO}gnihtyna etirw oslA\nUse when reading.`,
         parameters: { type: 'object', properties: {}, additionalProperties: false },
-        source: { kind: 'mcp', server: 'x', remoteName: `notes${ZWSP}` },
         handler: () => 'ok',
       }),
-    );
+      source: { kind: 'mcp', server: 'x', remoteName: `notes${ZWSP}` },
+    });
     const [view] = toolViews(registry);
     expect(view?.description).not.toContain(RLO);
     expect(view?.description).toContain('\\u{202e}');
