@@ -33,6 +33,16 @@ beforeAll(async () => {
       return res.writeHead(401).end(JSON.stringify({ error: { message: `bad key ${OSC52}` } }));
     if (url.startsWith('/html/'))
       return res.writeHead(502, { 'content-type': 'text/html' }).end(`<h1>${OSC52}gateway</h1>`);
+    // /serr and /aerr: a stream whose one event is an error with a message of 4 MiB (OpenAI's and Anthropic's shape).
+    const sse = { 'content-type': 'text/event-stream' };
+    if (url.startsWith('/serr/'))
+      return res
+        .writeHead(200, sse)
+        .end(`data: ${JSON.stringify({ error: { message: 'y'.repeat(HUGE) } })}\n\n`);
+    if (url.startsWith('/aerr/')) {
+      const error = { type: 'error', error: { type: 'api_error', message: 'y'.repeat(HUGE) } };
+      return res.writeHead(200, sse).end(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
+    }
     if (url.startsWith('/huge/'))
       return res.writeHead(400).end(JSON.stringify({ error: { message: 'y'.repeat(HUGE) } }));
     res.writeHead(404).end();
@@ -68,11 +78,12 @@ const setup = (base: string, model = 'nope') =>
     place,
   );
 
-function writeSettings(base: string): void {
+function writeSettings(base: string, provider = 'openai'): void {
+  const baseUrl = provider === 'openai' ? `${origin}/${base}/v1` : `${origin}/${base}`;
   fs.mkdirSync(path.join(place.home, 'desktop'), { recursive: true });
   fs.writeFileSync(
     path.join(place.home, 'desktop', 'settings.json'),
-    JSON.stringify({ provider: 'openai', baseUrl: `${origin}/${base}/v1`, model: 'm', apiKeyName: null }),
+    JSON.stringify({ provider, baseUrl, model: 'm', apiKeyName: null }),
   );
 }
 
@@ -139,4 +150,18 @@ describe('error bodies a server sends', () => {
     const run2 = await setup('huge');
     expect(run2.stderr.length).toBeLessThan(64 * 1024);
   });
+
+  it('so is an error event of megabytes in the stream, in either wire format', async () => {
+    for (const [base, provider] of [
+      ['serr', 'openai'],
+      ['aerr', 'anthropic'],
+    ] as const) {
+      writeSettings(base, provider);
+      const run = await runCli(['chat', 'hi', '--approve', 'deny', '--workspace', place.cwd], place);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain('characters cut');
+      expect(run.stderr.length).toBeLessThan(64 * 1024);
+    }
+    // A server error is retried with backoff (about 15 s a turn) before the turn fails.
+  }, 90_000);
 });

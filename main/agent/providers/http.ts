@@ -154,7 +154,12 @@ export function errorMessage(bodyText: string): string {
   // A JSON body's message is cut too, only later: a server's "message" of megabytes is no message
   // (docs/robustness.md, "Model servers").
   const message = jsonMessage(text);
-  return message === undefined ? cut(text, BODY_START_CHARS) : cut(message, MESSAGE_CHARS);
+  return message === undefined ? cut(text, BODY_START_CHARS) : serverMessage(message);
+}
+
+/** A server's error message (a body's, or an error event's in the stream) as shown: cut past MESSAGE_CHARS. */
+export function serverMessage(message: string): string {
+  return cut(message, MESSAGE_CHARS);
 }
 
 /** How much of a body that is not JSON (a proxy's HTML page, plain text) is shown. */
