@@ -14,6 +14,7 @@ import { RuntimeSandbox } from '../sandbox/runtime-sandbox';
 import { resolveWebSettings } from '../../tools/sdk/web/web-settings';
 import type { CliIo } from './io';
 import { cliSecretStore } from './secrets-command';
+import { terminalText } from './terminal-text';
 
 /** One line of the report. */
 export interface DoctorCheck {
@@ -39,7 +40,10 @@ export async function doctorCommand(argv: string[], io: CliIo): Promise<number> 
   if (values.json) io.stdout(JSON.stringify(checks, null, 2) + '\n');
   else
     io.stdout(
-      checks.map((check) => `${check.level.padEnd(4)}  ${check.name.padEnd(8)}  ${check.detail}\n`).join(''),
+      checks
+        // A detail may carry the model server's words: shown, never acted on by the terminal.
+        .map((check) => `${check.level.padEnd(4)}  ${check.name.padEnd(8)}  ${terminalText(check.detail)}\n`)
+        .join(''),
     );
   return checks.some((check) => check.level === 'fail') ? 1 : 0;
 }

@@ -19,6 +19,7 @@ import {
 import type { CliIo } from './io';
 import { UsageError } from './io';
 import { cliSecretStore } from './secrets-command';
+import { terminalText } from './terminal-text';
 
 /** How many listed models the interactive picker numbers; the rest can be typed. */
 const LISTED_MODELS = 40;
@@ -249,7 +250,8 @@ function preview(models: string[]): string {
 }
 
 function fail(io: CliIo, message: string): number {
-  io.stderr(`agenvoy setup: ${message}\n`);
+  // Messages carry the model server's words (its refusal, an error page): shown, never acted on by the terminal.
+  io.stderr(`agenvoy setup: ${terminalText(message)}\n`);
   return 1;
 }
 

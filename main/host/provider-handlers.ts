@@ -10,6 +10,7 @@ import type { HandlerTable, HostContext } from './host-context';
 import { HostError } from './host-error';
 import type { KeyDestinations } from './key-destination';
 import { requestObject, requiredString } from './request-fields';
+import { shownText } from './shown-text';
 
 type ProviderChannel = Extract<InvokeChannel, 'provider.models'>;
 
@@ -47,8 +48,9 @@ export function providerHandlers(
         keyName,
         signal: ctx.signal,
       });
-      // The key's value never appears in a message: errors name the key, and the server's words are redacted too.
-      if (!result.ok) throw new HostError('unavailable', ctx.core.redactor.redact(result.error));
+      // The key's value never appears in a message: errors name the key, and the server's words are redacted too;
+      // their bidi, zero-width and control characters are shown as escapes (docs/security.md, "What the person sees").
+      if (!result.ok) throw new HostError('unavailable', shownText(ctx.core.redactor.redact(result.error)));
       return { url: result.url, models: result.models };
     },
   };

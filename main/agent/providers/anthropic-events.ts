@@ -6,6 +6,7 @@ import {
   anthropicEventTypeSchema,
 } from './anthropic-event-schema';
 import { describeIssue, eventName } from './chunk-issue';
+import { serverMessage } from './http';
 import type { ReasoningPart } from '../../store/transcript';
 import type { ProviderErrorKind, StreamEvent, TokenUsage } from './provider';
 import { ProviderError, tokenCount, unknownUsage } from './provider';
@@ -256,5 +257,6 @@ const ERROR_KINDS: Record<string, ProviderErrorKind> = {
 function inStreamError(error: Extract<AnthropicEvent, { type: 'error' }>['error']): ProviderError {
   const type = error?.type ?? 'api_error';
   const kind = ERROR_KINDS[type] ?? 'server';
-  return new ProviderError(kind, `Anthropic: ${type}: ${error?.message ?? 'error event in the stream'}`);
+  const message = serverMessage(error?.message ?? 'error event in the stream');
+  return new ProviderError(kind, `Anthropic: ${serverMessage(type)}: ${message}`);
 }

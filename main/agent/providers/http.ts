@@ -148,9 +148,34 @@ export function statusKind(status: number): ProviderErrorKind {
   return 'bad_request';
 }
 
-/** The human part of an error body in either API's shape (or Ollama's `{error: "..."}`), else the text. */
+/** The human part of an error body in either API's shape (or Ollama's `{error: "..."}`), else the text's start. */
 export function errorMessage(bodyText: string): string {
   const text = bodyText.trim();
+  // A JSON body's message is cut too, only later: a server's "message" of megabytes is no message
+  // (docs/robustness.md, "Model servers").
+  const message = jsonMessage(text);
+  return message === undefined ? cut(text, BODY_START_CHARS) : serverMessage(message);
+}
+
+/** A server's error message (a body's, or an error event's in the stream) as shown: cut past MESSAGE_CHARS. */
+export function serverMessage(message: string): string {
+  return cut(message, MESSAGE_CHARS);
+}
+
+/** How much of a body that is not JSON (a proxy's HTML page, plain text) is shown. */
+const BODY_START_CHARS = 500;
+/** How much of the message of a JSON error body is shown (real ones are a few hundred characters). */
+const MESSAGE_CHARS = 2000;
+
+// The cut says so in the redactor's own words, so a secret split by it is still scrubbed on both sides
+// (main/core/redaction-cuts.ts).
+function cut(text: string, max: number): string {
+  return text.length > max
+    ? `${text.slice(0, max)} [output truncated: ${text.length - max} characters cut]`
+    : text;
+}
+
+function jsonMessage(text: string): string | undefined {
   try {
     const body = JSON.parse(text) as { error?: unknown; message?: unknown };
     const error = body.error;
@@ -160,13 +185,9 @@ export function errorMessage(bodyText: string): string {
     }
     if (typeof body.message === 'string') return body.message;
   } catch {
-    // Not JSON: a proxy's HTML page or plain text; show its start.
+    // Not JSON.
   }
-  // The cut says so in the redactor's own words, so a secret split by it is still scrubbed on both sides
-  // (main/core/redaction-cuts.ts).
-  return text.length > 500
-    ? `${text.slice(0, 500)} [output truncated: ${text.length - 500} characters cut]`
-    : text;
+  return undefined;
 }
 
 async function* readEvents(

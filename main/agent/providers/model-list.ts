@@ -5,6 +5,7 @@ import type * as Undici from 'undici';
 import type { Agent, Response } from 'undici';
 import { z } from 'zod';
 import type { ProviderWire } from '../../settings/settings';
+import { escapeHidden } from '../../../preload/contract/hidden-characters';
 import { ANTHROPIC_VERSION } from './anthropic';
 import { boundedText, describe, errorMessage } from './http';
 
@@ -121,7 +122,11 @@ export async function listModels(request: ModelListRequest): Promise<ModelListRe
     return failed(`${url} answered, but not with a model list ({"data": [{"id": …}]})${hint(request)}`);
   const ids = parsed.data.data.flatMap((entry) => {
     const model = modelEntrySchema.safeParse(entry);
-    return model.success && !(request.apiKey && model.data.id.includes(request.apiKey))
+    // An id with controls, bidi or zero-width characters is no model's: printed by `agenvoy setup` it acts on the
+    // terminal, and on the Welcome page it can show as another id (docs/security.md, "What the person sees").
+    return model.success &&
+      !(request.apiKey && model.data.id.includes(request.apiKey)) &&
+      escapeHidden(model.data.id) === model.data.id
       ? [model.data.id]
       : [];
   });

@@ -3,7 +3,7 @@
 // Ollama, LM Studio and vLLM send.
 import { randomUUID } from 'node:crypto';
 import { describeIssue, eventName } from './chunk-issue';
-import { statusKind } from './http';
+import { serverMessage, statusKind } from './http';
 import type { OpenAiChunk, OpenAiStreamError, ToolCallFragment } from './openai-chunk-schema';
 import { openAiChunkSchema } from './openai-chunk-schema';
 import type { ReasoningPart } from '../../store/transcript';
@@ -194,7 +194,8 @@ function parse(message: SseMessage): OpenAiChunk {
 
 // OpenRouter and others report failures mid-stream as an error chunk, with an HTTP-like code.
 function chunkError(error: OpenAiStreamError): ProviderError {
-  if (typeof error === 'string') return new ProviderError('server', `OpenAI-compatible server: ${error}`);
+  if (typeof error === 'string')
+    return new ProviderError('server', `OpenAI-compatible server: ${serverMessage(error)}`);
   const code = typeof error.code === 'number' ? error.code : Number.parseInt(String(error.code ?? ''), 10);
   const kind =
     Number.isFinite(code) && code >= 400
@@ -205,7 +206,7 @@ function chunkError(error: OpenAiStreamError): ProviderError {
   const status = Number.isFinite(code) && code >= 400 ? code : undefined;
   return new ProviderError(
     kind,
-    `OpenAI-compatible server: ${error.message ?? error.type ?? 'error in the stream'}`,
+    `OpenAI-compatible server: ${serverMessage(error.message ?? error.type ?? 'error in the stream')}`,
     status,
   );
 }
