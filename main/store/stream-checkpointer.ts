@@ -9,7 +9,8 @@ export const CHECKPOINT_INTERVAL_MS = 250;
 /** Throttled checkpoints of a message begun with `messages.begin`. */
 export class StreamCheckpointer {
   private pending: AssistantPart[] | null = null;
-  private lastWrite = Date.now();
+  // The pace counts on the monotonic clock: the wall clock may jump back an hour, and the next save with it.
+  private lastWrite = performance.now();
   private timer: NodeJS.Timeout | null = null;
   private failure: unknown = null;
   private done = false;
@@ -26,7 +27,7 @@ export class StreamCheckpointer {
     this.throwIfFailed();
     if (this.done) throw new Error(`message ${this.id} is already finished`);
     this.pending = content;
-    const wait = this.lastWrite + this.intervalMs - Date.now();
+    const wait = this.lastWrite + this.intervalMs - performance.now();
     if (wait <= 0) this.flush();
     else this.timer ??= setTimeout(() => this.flushFromTimer(), wait);
   }
@@ -38,7 +39,7 @@ export class StreamCheckpointer {
     const content = this.pending;
     this.pending = null;
     this.messages.checkpoint(this.id, content);
-    this.lastWrite = Date.now();
+    this.lastWrite = performance.now();
   }
 
   /** Saves the final content and how the stream ended; no checkpoint follows. */
