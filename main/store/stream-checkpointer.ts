@@ -32,13 +32,23 @@ export class StreamCheckpointer {
     else this.timer ??= setTimeout(() => this.flushFromTimer(), wait);
   }
 
-  /** Saves unsaved content at once. */
+  /** Saves unsaved content at once; while another connection holds the write lock, it stays unsaved for the next try. */
   flush(): void {
     this.clearTimer();
     if (this.pending === null) return;
     const content = this.pending;
     this.pending = null;
-    this.messages.checkpoint(this.id, content);
+    try {
+      this.messages.checkpoint(this.id, content);
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      // A lock held past the busy wait is another writer's moment (a backup, the sqlite3 shell, another agenvoy), not
+      // the end of the turn: the content is saved at the next interval, or by finish (docs/robustness.md).
+      this.pending ??= content;
+      this.lastWrite = performance.now();
+      this.timer ??= setTimeout(() => this.flushFromTimer(), this.intervalMs);
+      return;
+    }
     this.lastWrite = performance.now();
   }
 
@@ -70,4 +80,9 @@ export class StreamCheckpointer {
   private throwIfFailed(): void {
     if (this.failure !== null) throw this.failure;
   }
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
