@@ -99,12 +99,19 @@ export class ChatStore {
   recover(): Recovery {
     // Another live process's turn is not a crash's leftover: recovery waits for a start with the history to itself.
     if (!this.live?.alone) return { tasks: [], messageIds: [], toolCalls: [], processGroups: [] };
-    return this.transaction(() => ({
-      tasks: this.tasks.markInterrupted(),
-      messageIds: this.messages.markInterrupted(),
-      toolCalls: this.toolCalls.markInterrupted(),
-      processGroups: this.processGroups.live(),
-    }));
+    try {
+      return this.transaction(() => ({
+        tasks: this.tasks.markInterrupted(),
+        messageIds: this.messages.markInterrupted(),
+        toolCalls: this.toolCalls.markInterrupted(),
+        processGroups: this.processGroups.live(),
+      }));
+    } catch (error) {
+      // "database is locked", "database or disk is full": the first write of a start names the file, as opening does.
+      throw new Error(`the chat history ${this.db.name} cannot be opened: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
   }
 
   /** Searches message text across chats, or in one with `chatId`. */
