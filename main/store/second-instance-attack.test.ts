@@ -21,7 +21,7 @@ describe('a second process on the same history', () => {
     const tail = 'SECOND-HALF-OF-THE-ANSWER';
     const slow = openAiEvents([{ text: head + tail }], { chunkSize: head.length });
     // The tail waits until the second process has started, recovered and ended.
-    slow[2] = { ...slow[2], delayMs: 12_000 };
+    for (const frame of slow.slice(2, 3)) frame.delayMs = 12_000;
     place.server.enqueue({ events: slow }, { events: openAiEvents([{ text: 'second done' }]) });
     const args = (prompt: string) => [
       'chat',
