@@ -6,6 +6,8 @@ import { ApprovalTable } from './approvals';
 import { ChatTable } from './chats';
 import type { DurabilitySettings, OpenOptions } from './connection';
 import { durabilitySettings, openDatabase } from './connection';
+import type { LiveLock } from './live-lock';
+import { takeLiveLock } from './live-lock';
 import { LoadedSchemaTable } from './loaded-schemas';
 import { MessageTable } from './messages';
 import { migrate } from './migrations';
@@ -68,8 +70,14 @@ export class ChatStore {
   /** Each model round's tokens and cost. */
   readonly usage: UsageTable;
 
-  /** Wraps an open, migrated database; `openChatStore` is the usual way in. */
-  constructor(private readonly db: Database.Database) {
+  /**
+   * Wraps an open, migrated database; `openChatStore` is the usual way in. `live` is this process's hold on the
+   * history: without one, or when another process held it too, `recover` finds nothing to recover.
+   */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly live: LiveLock | null = null,
+  ) {
     this.chats = new ChatTable(db);
     this.messages = new MessageTable(db);
     this.notes = new NoteTable(db);
@@ -89,12 +97,21 @@ export class ChatStore {
 
   /** Marks what a crashed run left streaming, queued or running as interrupted; call once at start-up. */
   recover(): Recovery {
-    return this.transaction(() => ({
-      tasks: this.tasks.markInterrupted(),
-      messageIds: this.messages.markInterrupted(),
-      toolCalls: this.toolCalls.markInterrupted(),
-      processGroups: this.processGroups.live(),
-    }));
+    // Another live process's turn is not a crash's leftover: recovery waits for a start with the history to itself.
+    if (!this.live?.alone) return { tasks: [], messageIds: [], toolCalls: [], processGroups: [] };
+    try {
+      return this.transaction(() => ({
+        tasks: this.tasks.markInterrupted(),
+        messageIds: this.messages.markInterrupted(),
+        toolCalls: this.toolCalls.markInterrupted(),
+        processGroups: this.processGroups.live(),
+      }));
+    } catch (error) {
+      // "database is locked", "database or disk is full": the first write of a start names the file, as opening does.
+      throw new Error(`the chat history ${this.db.name} cannot be opened: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
   }
 
   /** Searches message text across chats, or in one with `chatId`. */
@@ -124,6 +141,7 @@ export class ChatStore {
   /** Closes the database (the WAL is checkpointed into the main file). */
   close(): void {
     if (this.db.open) this.db.close();
+    this.live?.release();
   }
 }
 
@@ -139,11 +157,14 @@ export function openChatStore(file: string, options: OpenOptions = {}): ChatStor
   } catch (error) {
     throw named(error);
   }
+  let live: LiveLock | null = null;
   try {
     migrate(db);
-    return new ChatStore(db);
+    live = takeLiveLock(file);
+    return new ChatStore(db, live);
   } catch (error) {
     db.close();
+    live?.release();
     throw named(error);
   }
 }

@@ -9,7 +9,8 @@ export const CHECKPOINT_INTERVAL_MS = 250;
 /** Throttled checkpoints of a message begun with `messages.begin`. */
 export class StreamCheckpointer {
   private pending: AssistantPart[] | null = null;
-  private lastWrite = Date.now();
+  // The pace counts on the monotonic clock: the wall clock may jump back an hour, and the next save with it.
+  private lastWrite = performance.now();
   private timer: NodeJS.Timeout | null = null;
   private failure: unknown = null;
   private done = false;
@@ -26,19 +27,29 @@ export class StreamCheckpointer {
     this.throwIfFailed();
     if (this.done) throw new Error(`message ${this.id} is already finished`);
     this.pending = content;
-    const wait = this.lastWrite + this.intervalMs - Date.now();
+    const wait = this.lastWrite + this.intervalMs - performance.now();
     if (wait <= 0) this.flush();
     else this.timer ??= setTimeout(() => this.flushFromTimer(), wait);
   }
 
-  /** Saves unsaved content at once. */
+  /** Saves unsaved content at once; while another connection holds the write lock, it stays unsaved for the next try. */
   flush(): void {
     this.clearTimer();
     if (this.pending === null) return;
     const content = this.pending;
     this.pending = null;
-    this.messages.checkpoint(this.id, content);
-    this.lastWrite = Date.now();
+    try {
+      this.messages.checkpoint(this.id, content);
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      // A lock held past the busy wait is another writer's moment (a backup, the sqlite3 shell, another agenvoy), not
+      // the end of the turn: the content is saved at the next interval, or by finish (docs/robustness.md).
+      this.pending ??= content;
+      this.lastWrite = performance.now();
+      this.timer ??= setTimeout(() => this.flushFromTimer(), this.intervalMs);
+      return;
+    }
+    this.lastWrite = performance.now();
   }
 
   /** Saves the final content and how the stream ended; no checkpoint follows. */
@@ -69,4 +80,9 @@ export class StreamCheckpointer {
   private throwIfFailed(): void {
     if (this.failure !== null) throw this.failure;
   }
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
