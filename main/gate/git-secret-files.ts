@@ -3,7 +3,7 @@
 // `git diff` and `git log -p` print it. Under a default rule those ask when the repository holds one.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { gitCeiling, gitProtectionEnv } from '../../tools/sdk/git-protection';
+import { defaultRuleGitEnv, gitCeiling, gitProtectionEnv } from '../../tools/sdk/git-protection';
 import { childEnvironment } from '../core/child-env';
 import { runGitCheck } from './git-check-run';
 
@@ -92,10 +92,17 @@ const MAX_CHANGED = 2000;
  * already. Null when there is none.
  */
 export async function hardLinkInWorkTree(cwd: string): Promise<string | null> {
-  const env = { ...childEnvironment(process.env), ...gitProtectionEnv(await gitCeiling(cwd)) };
+  const rule = 'the default read-only rule does not cover it here';
+  // Looking for changed files runs the user's clean filters on them, as git status does: emptied here too.
+  let protection: Record<string, string>;
+  try {
+    protection = await defaultRuleGitEnv(cwd);
+  } catch (error) {
+    return `${(error as Error).message}; ${rule}`;
+  }
+  const env = { ...childEnvironment(process.env), ...protection };
   // The whole work tree (`:/`), as `git diff` shows it from a subfolder too; names come relative to `cwd`.
   const changed = await gitNames(['ls-files', '--modified', '-z', '--', ':/'], cwd, env);
-  const rule = 'the default read-only rule does not cover it here';
   if (!changed.ok)
     return `git could not tell in time which files changed (${changed.message}), whose contents git diff would print; ${rule}`;
   if (changed.names.length > MAX_CHANGED)

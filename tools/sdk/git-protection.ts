@@ -112,9 +112,16 @@ export async function protectDefaultRuleCommand(line: string, cwd: string): Prom
   const reading = readCommandLine(line, { home: os.homedir() });
   if (!reading.argv) return null;
   if (reading.argv[0] !== 'git') return { command: quoteArgv(reading.argv), env: {} };
+  return { command: quoteArgv(protectGitArgv(reading.argv)), env: await defaultRuleGitEnv(cwd) };
+}
+
+/**
+ * The environment of git under a default rule in `cwd`, the user's filter drivers emptied (below): also what the
+ * gate's own checks that make git look at the work tree run with. Throws a ToolError when the drivers cannot be listed.
+ */
+export async function defaultRuleGitEnv(cwd: string): Promise<Record<string, string>> {
   const ceiling = await gitCeiling(cwd);
-  const filters = await filterOverrides(cwd, ceiling);
-  return { command: quoteArgv(protectGitArgv(reading.argv)), env: gitProtectionEnv(ceiling, filters) };
+  return gitProtectionEnv(ceiling, await filterOverrides(cwd, ceiling));
 }
 
 // Filter drivers: `.gitattributes` (or `.git/info/attributes`) of the repository picks which one runs on its files,
