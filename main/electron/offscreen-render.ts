@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { BrowserWindow, session } from 'electron';
 import type { PageRendererPort } from '../../tools/sdk/web/page-renderer-port';
+import { RENDERED_HTML_SCRIPT, renderedHtmlBytes } from '../../tools/sdk/web/rendered-html';
 import { guardRenderContents, guardRenderSession, renderWindowOptions } from './render-guards';
 
 /** How long the page gets after load for late script requests, before it is captured. */
@@ -44,9 +45,8 @@ export function offscreenRenderer(): PageRendererPort {
           case 'pdf':
             return await win.webContents.printToPDF({ printBackground: true });
           case 'html':
-            return Buffer.from(
-              String(await win.webContents.executeJavaScript('document.documentElement.outerHTML')),
-            );
+            // Measured in the page: one larger than the bound never crosses into the app (docs/robustness.md).
+            return renderedHtmlBytes(await win.webContents.executeJavaScript(RENDERED_HTML_SCRIPT));
         }
       } finally {
         signal.removeEventListener('abort', stop);

@@ -89,7 +89,7 @@ export const fetchPageTool = defineTool({
         return `${page}\n\n${capText(json ?? text, FETCH_LIMITS.maxChars, body.cut)}`;
       }
       ctx.progress({ message: 'extracting the readable text' });
-      const extracted = await htmlToMarkdown(text, page);
+      const extracted = await htmlToMarkdown(text, page, ctx.signal);
       const head = [
         `# ${extracted.title || page}`,
         `Source: ${page}${extracted.byline ? ` (by ${extracted.byline})` : ''}`,

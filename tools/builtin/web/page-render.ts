@@ -9,6 +9,7 @@ import type { AddressGuard } from '../../sdk/web/address-guard';
 import type { GuardedResponse } from './guarded-client';
 import { GuardedClient } from './guarded-client';
 import type { RenderFormat } from '../../sdk/web/page-renderer-port';
+import { RENDERED_HTML_SCRIPT, renderedHtmlBytes } from '../../sdk/web/rendered-html';
 
 /** What a rendered page is saved as, by the target's extension. */
 export type { RenderFormat } from '../../sdk/web/page-renderer-port';
@@ -139,7 +140,8 @@ export async function renderPage(options: {
     if (signal.aborted) throw signal.reason;
     if (options.format === 'pdf') return await page.pdf({ printBackground: true });
     if (options.format === 'png') return await page.screenshot({ fullPage: true });
-    return Buffer.from(await page.content(), 'utf8');
+    // Measured in the page: one larger than the bound never crosses into this process (render-size-attack.test.ts).
+    return renderedHtmlBytes(await page.evaluate(RENDERED_HTML_SCRIPT));
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     throw error;
