@@ -252,8 +252,9 @@ describe('a template cannot hang or exhaust the app', () => {
         /memory alloc limit exceeded|render limit|took longer/,
       ],
       ['{% tablerow i in (1..20000000) %}{{ i }}{% endtablerow %}', /limit exceeded|took longer/],
-      ["{% include 'self.liquid' %}", /include each other too deeply/],
-      ["{% render 'a.liquid' %}", /include each other too deeply/],
+      // Recursion to the stack's end takes about a second alone; on a loaded machine the time limit may come first.
+      ["{% include 'self.liquid' %}", /include each other too deeply|took longer/],
+      ["{% render 'a.liquid' %}", /include each other too deeply|took longer/],
       ["{% include 'f0.liquid' %}", /render limit exceeded|took longer/],
       [
         '{% assign s = "xxxxxxxxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s }}',
