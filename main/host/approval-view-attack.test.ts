@@ -7,10 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalItemView, DialogEvent } from '../../preload/contract';
 import { defineTool } from '../../tools/sdk/types';
 import { gateFixture } from '../gate/testing/gate-fixture';
+import { SHOWN_HIDDEN } from '../core/testing/hidden-oracle';
 import { DialogHub } from './dialog-hub';
-
-// Bidi overrides and isolates, zero-width characters, C1 controls, the line and paragraph separators.
-const HIDDEN = /[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
 
 const homes: string[] = [];
 afterEach(() => {
@@ -85,7 +83,7 @@ describe('the approval dialog shows hidden characters as escapes', () => {
     // Rendered, the part after U+202E reads backwards: the dialog would show a harmless-looking tail.
     const command = 'cat notes.txt #\u202e txt.seton tac';
     const [item] = await shown([['run_command', { command }]]);
-    for (const text of texts(item as ApprovalItemView)) expect(text).not.toMatch(HIDDEN);
+    for (const text of texts(item as ApprovalItemView)) expect(text).not.toMatch(SHOWN_HIDDEN);
     expect(item?.args).toContain('\\u{202e}');
     expect(item?.canonical).toContain('\\u{202e}');
   });
@@ -93,13 +91,13 @@ describe('the approval dialog shows hidden characters as escapes', () => {
   it('a path with zero-width and C1 characters, and an isolate that reorders it', async () => {
     const path = 'report\u2067.txt\u2069\u200b\u0085.sh';
     const [item] = await shown([['write_note', { path, content: 'x' }]]);
-    for (const text of texts(item as ApprovalItemView)) expect(text).not.toMatch(HIDDEN);
+    for (const text of texts(item as ApprovalItemView)) expect(text).not.toMatch(SHOWN_HIDDEN);
     expect(item?.args).toContain('report\\u{2067}.txt\\u{2069}\\u{200b}\\u{0085}.sh');
   });
 
   it("an untrusted workspace tool's folder name, in its source and in the reason it asks", async () => {
     const [item] = await shown([['script_lint', {}]]);
-    for (const text of texts(item as ApprovalItemView)) expect(text).not.toMatch(HIDDEN);
+    for (const text of texts(item as ApprovalItemView)) expect(text).not.toMatch(SHOWN_HIDDEN);
     expect(item?.source).toMatchObject({
       kind: 'script',
       dir: expect.stringContaining('lint\\u{202e}exe.hs'),

@@ -6,10 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { defineTool } from '../../tools/sdk/types';
 import type { McpServerView } from '../adapters/mcp/server-state';
 import { ToolRegistry } from '../core/registry';
+import { RLO, SHOWN_HIDDEN, ZWSP } from '../core/testing/hidden-oracle';
 import { mcpItem, toolViews } from './views';
-
-const RLO = '\u202e';
-const ZWSP = '\u200b';
 
 describe('the Tools panel shows hidden characters as the cards do', () => {
   it('a tool description, its warnings and its broken reason', () => {
@@ -26,7 +24,7 @@ describe('the Tools panel shows hidden characters as the cards do', () => {
     const [view] = toolViews(registry);
     expect(view?.description).not.toContain(RLO);
     expect(view?.description).toContain('\\u{202e}');
-    expect(JSON.stringify(view)).not.toMatch(/[\u202e\u200b]/);
+    expect(JSON.stringify(view)).not.toMatch(SHOWN_HIDDEN);
   });
 
   it("a server's state, warnings and tool names", () => {
@@ -38,7 +36,7 @@ describe('the Tools panel shows hidden characters as the cards do', () => {
       warnings: [`tool "${RLO}evil" not registered`],
     };
     const item = mcpItem(server);
-    expect(JSON.stringify(item)).not.toMatch(/[\u202e\u200b]/);
+    expect(JSON.stringify(item)).not.toMatch(SHOWN_HIDDEN);
     expect(item.state).toMatchObject({ status: 'failed', reason: 'exited \\u{202e}1 edoc' });
     expect(item.warnings[0]).toContain('\\u{202e}evil');
   });

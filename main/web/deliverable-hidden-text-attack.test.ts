@@ -3,26 +3,18 @@
 // in the Deliverables list, and write_todo's items, shown in the checklist. A call's card escapes them, but the panels
 // got them as written, so the deliverable `invoice<RLO>fdp.sh` read as `invoicehs.pdf` there, the one place the person
 // is told which file to open. They must be escapes live and when the chat is reopened.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
+import { RLO, SHOWN_HIDDEN, ZWSP } from '../core/testing/hidden-oracle';
 import type { TestClient, WebFixture } from './testing/web-fixture';
-import { value, webFixture } from './testing/web-fixture';
-
-// Bidi overrides and isolates, zero-width characters, C1 controls, the line and paragraph separators.
-const HIDDEN = /[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
-const RLO = '\u202e';
-const ZWSP = '\u200b';
+import { useWebClient, value } from './testing/web-fixture';
 
 let fixture: WebFixture;
 let client: TestClient;
 
-beforeAll(async () => {
-  fixture = await webFixture();
-  client = await fixture.connect();
-}, 60_000);
-
-afterAll(async () => {
-  await fixture?.close();
+useWebClient((made, connected) => {
+  fixture = made;
+  client = connected;
 });
 
 describe('hidden characters in the checklist and the deliverables', () => {
@@ -57,11 +49,11 @@ describe('hidden characters in the checklist and the deliverables', () => {
     expect(todos.items[0]?.text).toContain('invoice\\u{202e}fdp.sh');
     expect(published.result.path).toContain('invoice\\u{202e}fdp.sh');
     expect(published.result.title).toContain('Invoice \\u{202e}fdp.sh');
-    expect(JSON.stringify([todos, published])).not.toMatch(HIDDEN);
+    expect(JSON.stringify([todos, published])).not.toMatch(SHOWN_HIDDEN);
 
     const snapshot = value(await client.bridge.api.invoke('chats.open', { chatId }));
     expect(snapshot.todos[0]?.text).toContain('invoice\\u{202e}fdp.sh');
     expect(snapshot.results[0]?.path).toContain('invoice\\u{202e}fdp.sh');
-    expect(JSON.stringify([snapshot.todos, snapshot.results])).not.toMatch(HIDDEN);
+    expect(JSON.stringify([snapshot.todos, snapshot.results])).not.toMatch(SHOWN_HIDDEN);
   }, 90_000);
 });

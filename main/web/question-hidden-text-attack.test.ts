@@ -3,26 +3,18 @@
 // model's words with hidden characters as escapes, but the question dialog showed its prompt and its choices as
 // written. They are escapes too, through browser mode's real stack (docs/security.md, "What the person sees"); the
 // choice the person picks is what the model is told.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
+import { RLO, SHOWN_HIDDEN, ZWSP } from '../core/testing/hidden-oracle';
 import type { TestClient, WebFixture } from './testing/web-fixture';
-import { value, webFixture } from './testing/web-fixture';
-
-// Bidi overrides and isolates, zero-width characters, C1 controls, the line and paragraph separators.
-const HIDDEN = /[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
-const RLO = '\u202e';
-const ZWSP = '\u200b';
+import { useWebClient, value } from './testing/web-fixture';
 
 let fixture: WebFixture;
 let client: TestClient;
 
-beforeAll(async () => {
-  fixture = await webFixture();
-  client = await fixture.connect();
-}, 60_000);
-
-afterAll(async () => {
-  await fixture?.close();
+useWebClient((made, connected) => {
+  fixture = made;
+  client = connected;
 });
 
 describe("hidden characters in ask_user's question", () => {
@@ -50,7 +42,7 @@ describe("hidden characters in ask_user's question", () => {
     const [question] = dialog.questions;
     expect(question?.prompt).toContain('invoice\\u{202e}fdp.sh');
     expect(question?.options[0]).toContain('invoice\\u{202e}fdp.sh');
-    expect(JSON.stringify(dialog)).not.toMatch(HIDDEN);
+    expect(JSON.stringify(dialog)).not.toMatch(SHOWN_HIDDEN);
     value(
       await client.bridge.dialogs.answerQuestion({
         id: dialog.id,

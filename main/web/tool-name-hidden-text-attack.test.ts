@@ -3,25 +3,18 @@
 // name went to the card as written — live (the draft card, queued, finished) and reopened from the store — where the
 // card's arguments and result already show hidden characters as escapes. The name does too now, through browser
 // mode's real stack (docs/security.md, "What the person sees").
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
+import { RLO, SHOWN_HIDDEN } from '../core/testing/hidden-oracle';
 import type { TestClient, WebFixture } from './testing/web-fixture';
-import { value, webFixture } from './testing/web-fixture';
-
-// Bidi overrides and isolates, zero-width characters, C1 controls, the line and paragraph separators.
-const HIDDEN = /[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
-const RLO = '\u202e';
+import { useWebClient, value } from './testing/web-fixture';
 
 let fixture: WebFixture;
 let client: TestClient;
 
-beforeAll(async () => {
-  fixture = await webFixture();
-  client = await fixture.connect();
-}, 60_000);
-
-afterAll(async () => {
-  await fixture?.close();
+useWebClient((made, connected) => {
+  fixture = made;
+  client = connected;
 });
 
 describe("hidden characters in an unknown tool's name", () => {
@@ -46,11 +39,11 @@ describe("hidden characters in an unknown tool's name", () => {
     );
     for (const event of events) {
       expect(event.name ?? event.tool, event.type).toContain('run_command\\u{202e}');
-      expect(JSON.stringify(event), `${event.type} shows a hidden character`).not.toMatch(HIDDEN);
+      expect(JSON.stringify(event), `${event.type} shows a hidden character`).not.toMatch(SHOWN_HIDDEN);
     }
     const snapshot = value(await client.bridge.api.invoke('chats.open', { chatId }));
     const card = snapshot.toolCalls.find((call) => call.callId === 'u1');
     expect(card?.tool).toContain('run_command\\u{202e}');
-    expect(JSON.stringify(snapshot)).not.toMatch(HIDDEN);
+    expect(JSON.stringify(snapshot)).not.toMatch(SHOWN_HIDDEN);
   }, 60_000);
 });

@@ -3,26 +3,18 @@
 // output that prints one, and a rule saved from that command. The approval prompt escapes them; the card (live and
 // reopened from the store), its progress, a task and the rules list must too, or `invoice‮fdp.sh` reads as
 // `invoicehs.pdf`.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
+import { RLO, SHOWN_HIDDEN, ZWSP } from '../core/testing/hidden-oracle';
 import type { TestClient, WebFixture } from './testing/web-fixture';
-import { value, webFixture } from './testing/web-fixture';
-
-// Bidi overrides and isolates, zero-width characters, C1 controls, the line and paragraph separators.
-const HIDDEN = /[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
-const RLO = '\u202e';
-const ZWSP = '\u200b';
+import { useWebClient, value } from './testing/web-fixture';
 
 let fixture: WebFixture;
 let client: TestClient;
 
-beforeAll(async () => {
-  fixture = await webFixture();
-  client = await fixture.connect();
-}, 60_000);
-
-afterAll(async () => {
-  await fixture?.close();
+useWebClient((made, connected) => {
+  fixture = made;
+  client = connected;
 });
 
 describe('hidden characters a model or a tool wrote', () => {
@@ -71,7 +63,7 @@ describe('hidden characters a model or a tool wrote', () => {
     const progress = events.filter((e) => e.type === 'call.progress');
     expect(progress.length).toBeGreaterThan(0);
     for (const event of [...events, ...progress]) {
-      expect(JSON.stringify(event), `${event.type} shows a hidden character`).not.toMatch(HIDDEN);
+      expect(JSON.stringify(event), `${event.type} shows a hidden character`).not.toMatch(SHOWN_HIDDEN);
     }
 
     // Reopened from the store: the same card, the same escapes.
@@ -79,12 +71,12 @@ describe('hidden characters a model or a tool wrote', () => {
     const card = snapshot.toolCalls.find((call) => call.tool === 'run_command');
     expect(card?.args).toContain('invoice\\\\u{202e}fdp.sh');
     expect(card?.result).toContain('done: invoice\\u{202e}fdp.sh');
-    expect(JSON.stringify(snapshot.toolCalls)).not.toMatch(HIDDEN);
+    expect(JSON.stringify(snapshot.toolCalls)).not.toMatch(SHOWN_HIDDEN);
 
     // The rule is stored as written (it must match the command), and listed with escapes.
     const { rules } = value(await client.bridge.api.invoke('rules.list', {}));
     const saved = rules.find((rule) => rule.origin === 'user' && rule.tool === 'run_command');
     expect(saved?.pattern).toContain('invoice\\u{202e}fdp.sh');
-    expect(JSON.stringify(rules)).not.toMatch(HIDDEN);
+    expect(JSON.stringify(rules)).not.toMatch(SHOWN_HIDDEN);
   }, 90_000);
 });

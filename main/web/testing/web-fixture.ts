@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { WebSocket } from 'ws';
 import type {
   ChatEvent,
@@ -221,4 +222,16 @@ export async function testClient(
 export function value<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   return result.value;
+}
+
+/** A browser-mode stack and one client connected to it for a test file: made before its tests, closed after them. */
+export function useWebClient(use: (fixture: WebFixture, client: TestClient) => void): void {
+  let fixture: WebFixture | undefined;
+  beforeAll(async () => {
+    fixture = await webFixture();
+    use(fixture, await fixture.connect());
+  }, 60_000);
+  afterAll(async () => {
+    await fixture?.close();
+  });
 }
