@@ -103,9 +103,13 @@ describe('the files the shell loads', () => {
 });
 
 describe('the packages the bundled main imports', () => {
-  it('finds the imports (static and lazy) in the bundle', () => {
+  it('finds the imports (static and lazy) in the bundle, and the packages worker threads load by path', () => {
     const imports = importedPackages(mainSource);
-    expect(imports).toEqual(expect.arrayContaining(['better-sqlite3', 'jsdom', 'playwright-core', 'zod']));
+    expect(imports).toEqual(expect.arrayContaining(['better-sqlite3', 'playwright-core', 'zod']));
+    // fetch_page's extraction and html_template run in worker threads handed resolved paths.
+    expect(imports).toEqual(
+      expect.arrayContaining(['jsdom', '@mozilla/readability', 'turndown', 'liquidjs']),
+    );
     expect(imports).not.toContain('electron');
   });
 

@@ -90,6 +90,9 @@ export function importedPackages(source: string): string[] {
     ...source.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
     ...source.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
     ...source.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g),
+    // Resolved to a path for a worker thread or a child process to load (`require.resolve('jsdom')`,
+    // `createRequire(…).resolve('liquidjs')`): shipped as much as an import is.
+    ...source.matchAll(/(?:\brequire\d*|\))\.resolve\(\s*["']([^"']+)["']\s*\)/g),
   ].map((match) => match[1] ?? '');
   for (const specifier of specifiers) {
     if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) continue;
