@@ -44,7 +44,10 @@ describe.skipIf(process.platform !== 'linux')('a stdio MCP server after a crash 
       hosts.push(first);
       const pid = await waitFor(() => first.core.mcp.pid('stub'), 10_000);
       expect(processAlive(pid)).toBe(true);
-      // The first host crashes here: it never closes, so nothing of it stops the server.
+      // The first host crashes here: it never closes, so nothing of it stops the server. Of its process only what the
+      // kernel lets go at a death goes: the history's file and its live lock (main/store/live-lock.ts), without which
+      // the next start takes the first for a live process and recovers nothing.
+      first.runtime.store.close();
       const second = await openAppHost({
         mode: 'web',
         home,
