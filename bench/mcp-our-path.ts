@@ -7,8 +7,12 @@ import path from 'node:path';
 import { createCore } from '../main/app';
 import { policyGate } from '../main/core/gate-port';
 
-/** Our dispatcher and MCP client on `server`, and the same session's SDK client called directly. */
-export async function ourPath(server: Record<string, unknown>) {
+/**
+ * Our dispatcher and MCP client on `server`, and the same session's SDK client called directly. `keyed`: the redactor
+ * knows one secret, as in an app once its provider's key was read (the first turn), so every call's events and outcome
+ * are scanned for it; without one, redaction is free.
+ */
+export async function ourPath(server: Record<string, unknown>, keyed = false) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-bench-mcp-'));
   // trust: true makes echo (readOnlyHint) alwaysAllow, so no approval is measured.
   fs.writeFileSync(
@@ -33,6 +37,7 @@ export async function ourPath(server: Record<string, unknown>) {
     sandbox: null,
     mcp: 'wait',
   });
+  if (keyed) core.redactor.add('OPENAI_API_KEY', 'sk-bench-0123456789abcdefghijklmnopqrstuvwxyzABCD');
   const session = core.mcp.client('ev');
   if (!session) throw new Error(`server not ready: ${JSON.stringify(core.mcp.states())}`);
   // Every host listens to call events (the chat's store and the UI): measured with a listener, so the events are built

@@ -16,6 +16,8 @@ export class CallAbort implements AbortWatch {
   private controller: AbortController | null = null;
   private fired = false;
   private why: unknown = undefined;
+  // One watcher is the common case (the MCP request's): kept in a field, a Set only for more.
+  private first: ((reason: unknown) => void) | null = null;
   private listeners: Set<(reason: unknown) => void> | null = null;
 
   get aborted(): boolean {
@@ -40,7 +42,13 @@ export class CallAbort implements AbortWatch {
       listener(this.why);
       return () => {};
     }
-    (this.listeners ??= new Set()).add(listener);
+    if (this.first === null && this.listeners === null) this.first = listener;
+    else if (this.first !== listener) (this.listeners ??= new Set()).add(listener);
+    if (this.first === listener) {
+      return () => {
+        if (this.first === listener) this.first = null;
+      };
+    }
     return () => this.listeners?.delete(listener);
   }
 
@@ -50,15 +58,20 @@ export class CallAbort implements AbortWatch {
     this.fired = true;
     this.why = reason;
     this.controller?.abort(reason);
+    const first = this.first;
     const listeners = this.listeners;
+    this.first = null;
     this.listeners = null;
-    for (const listener of listeners ?? []) {
-      try {
-        listener(reason);
-      } catch {
-        // One watcher that throws must not keep the cancel from the others (an EventTarget isolates them too).
-      }
-    }
+    if (first) notify(first, reason);
+    for (const listener of listeners ?? []) notify(listener, reason);
+  }
+}
+
+function notify(listener: (reason: unknown) => void, reason: unknown): void {
+  try {
+    listener(reason);
+  } catch {
+    // One watcher that throws must not keep the cancel from the others (an EventTarget isolates them too).
   }
 }
 
@@ -83,6 +96,9 @@ export function signalOver(watch: AbortWatch): AbortSignal {
 // A class, not an object literal of closures: one is made for every MCP call (docs/dispatch.md, "The hot path").
 class SignalOver {
   onabort = null;
+  // Protocol.request adds one listener and never removes it: the first is kept in fields, a Map only for more.
+  private firstListener: unknown = null;
+  private firstUnsubscribe: (() => void) | null = null;
   private unsubscribe: Map<unknown, () => void> | null = null;
 
   constructor(private readonly watch: AbortWatch) {}
@@ -100,24 +116,41 @@ class SignalOver {
   }
 
   addEventListener(type: string, listener: unknown): void {
-    // As on an AbortSignal: a listener added after the abort is never called.
-    if (type !== 'abort' || this.watch.aborted || this.unsubscribe?.has(listener)) return;
+    // As on an AbortSignal: a listener added after the abort is never called, one added twice is called once.
+    if (type !== 'abort' || this.watch.aborted || this.has(listener)) return;
     const call = (): void => {
-      this.unsubscribe?.delete(listener);
+      this.forget(listener);
       const event = { type: 'abort', target: this, currentTarget: this };
       if (typeof listener === 'function') listener.call(this, event);
       else (listener as { handleEvent?: (e: unknown) => void } | null)?.handleEvent?.(event);
     };
-    (this.unsubscribe ??= new Map()).set(listener, this.watch.onAbort(call));
+    if (this.firstUnsubscribe === null) {
+      this.firstListener = listener;
+      this.firstUnsubscribe = this.watch.onAbort(call);
+    } else (this.unsubscribe ??= new Map()).set(listener, this.watch.onAbort(call));
   }
 
   removeEventListener(type: string, listener: unknown): void {
     if (type !== 'abort') return;
-    this.unsubscribe?.get(listener)?.();
-    this.unsubscribe?.delete(listener);
+    if (this.firstUnsubscribe !== null && this.firstListener === listener) this.firstUnsubscribe();
+    else this.unsubscribe?.get(listener)?.();
+    this.forget(listener);
   }
 
   dispatchEvent(): boolean {
     return false;
+  }
+
+  private has(listener: unknown): boolean {
+    return (
+      (this.firstUnsubscribe !== null && this.firstListener === listener) || !!this.unsubscribe?.has(listener)
+    );
+  }
+
+  private forget(listener: unknown): void {
+    if (this.firstUnsubscribe !== null && this.firstListener === listener) {
+      this.firstListener = null;
+      this.firstUnsubscribe = null;
+    } else this.unsubscribe?.delete(listener);
   }
 }

@@ -24,13 +24,13 @@ function dropIn(schema: unknown, value: unknown, depth: number): unknown {
   }
   if (!isRecord(value) || !isRecord(schema.properties)) return value;
   const properties = schema.properties;
-  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const required: unknown[] = Array.isArray(schema.required) ? schema.required : [];
   let copy: Record<string, unknown> | null = null;
   for (const [key, item] of Object.entries(value)) {
     if (!Object.hasOwn(properties, key)) continue;
     const property = properties[key];
     if (item === null) {
-      if (!required.has(key) && allowsNull(property) === false) {
+      if (!required.includes(key) && allowsNull(property) === false) {
         copy ??= { ...value };
         delete copy[key];
       }

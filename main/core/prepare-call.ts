@@ -141,8 +141,12 @@ export function prepareCall(
   return { kind: 'ready', id: call.id, name, args, tool, viaRunTool };
 }
 
+const PLAIN_NAME = /^[A-Za-z0-9_-]+$/;
+
 /** Strips what models wrap names in (`functions.`, quotes, spaces) and fixes the case when that is unambiguous. */
 export function cleanToolName(raw: string, registry: ToolRegistry): string {
+  // The common case, a registered name sent as is: nothing to strip (no space, quote, `.` or `:`), so no regex runs.
+  if (typeof raw === 'string' && PLAIN_NAME.test(raw) && registry.get(raw)) return raw;
   let name = String(raw ?? '')
     .trim()
     .replace(/^[`'"]+|[`'"]+$/g, '')

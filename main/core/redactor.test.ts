@@ -110,6 +110,50 @@ describe('Redactor.redactDeep', () => {
     expect(r.redactDeep(cyclic)).toEqual({ key: '[redacted:CANARY]', self: '[circular]' });
   });
 
+  it('copies alike near the top (by recursion) and deep down (by the iterative walk)', () => {
+    const r = redactor();
+    const wrap = (value: unknown): Record<string, unknown> => {
+      const root: Record<string, unknown> = {};
+      let node = root;
+      for (let i = 0; i < 150; i++) node = (node.x = {}) as Record<string, unknown>;
+      node.v = value;
+      return root;
+    };
+    const unwrap = (copy: unknown): unknown => {
+      let node = copy as Record<string, unknown>;
+      for (let i = 0; i < 150; i++) node = node.x as Record<string, unknown>;
+      return node.v;
+    };
+    const leaf = fc.oneof(
+      fc.constantFrom(KEY, `a ${KEY} b`, SPECIAL, 'plain', undefined, NaN, null, true),
+      fc.integer(),
+      fc.bigInt(),
+      fc.date({ noInvalidDate: true }),
+    );
+    const values = fc.anything({
+      key: fc.constantFrom('a', 'b', KEY, `x${KEY}`, '__proto__', '0'),
+      values: [leaf],
+      maxDepth: 4,
+    });
+    fc.assert(
+      fc.property(values, (value) => {
+        expect(unwrap(r.redactDeep(wrap(value)))).toEqual(r.redactDeep({ v: value }).v);
+        expect(JSON.stringify(r.redactDeep({ v: value }))).not.toContain(KEY);
+      }),
+    );
+    // A cycle that crosses from one walk into the other is found; an object met twice, not as its own ancestor, is not one.
+    const shared = { k: KEY };
+    const root = wrap([shared, shared]);
+    let node = root;
+    for (let i = 0; i < 120; i++) node = node.x as Record<string, unknown>;
+    node.back = root.x;
+    const copy = r.redactDeep(root) as Record<string, unknown>;
+    let at = copy;
+    for (let i = 0; i < 120; i++) at = at.x as Record<string, unknown>;
+    expect(at.back).toBe('[circular]');
+    expect(unwrap(copy)).toEqual([{ k: '[redacted:CANARY]' }, { k: '[redacted:CANARY]' }]);
+  });
+
   it('keeps "__proto__" an own key, as JSON.parse does', () => {
     const r = redactor();
     const copy = r.redactDeep(JSON.parse('{"__proto__": {"polluted": true}}')) as Record<string, unknown>;

@@ -15,12 +15,16 @@ export class Redactor {
   private readonly values = new Map<string, string>();
   private compiled: SecretMatcher | null = null;
   private changes = 0;
+  // Object keys as redactDeep scrubbed them: calls' values use the same few keys (`type`, `text`, `content`) over and
+  // over. Emptied whenever a secret is added, and when full.
+  private readonly keys = new Map<string, string>();
 
   /** Remembers a secret value under its key name; values shorter than 4 characters are too common to scrub. */
   add(key: string, value: string): void {
     if (value.length < MIN_SECRET_LENGTH || this.values.get(value) === key) return;
     this.values.set(value, key);
     this.compiled = null;
+    this.keys.clear();
     this.changes++;
   }
 
@@ -59,20 +63,95 @@ export class Redactor {
    */
   redactDeep<T>(value: T): T {
     if (this.values.size === 0) return value;
-    return deepCopy(value, (text) => this.redact(text)) as T;
+    const walk: Walk = {
+      visited: 0,
+      open: new Set(),
+      redact: (text) => this.redact(text),
+      redactKey: (key) => this.redactKey(key),
+    };
+    const copy = copyValue(value, walk, 0);
+    return (copy === undefined ? null : copy) as T;
   }
+
+  private redactKey(key: string): string {
+    if (key.length > MAX_KEPT_KEY_CHARS) return this.redact(key);
+    let clean = this.keys.get(key);
+    if (clean === undefined) {
+      clean = this.redact(key);
+      if (this.keys.size >= MAX_KEPT_KEYS) this.keys.clear();
+      this.keys.set(key, clean);
+    }
+    return clean;
+  }
+}
+
+/** Most object keys a redactor keeps the scrubbed form of, and the longest it keeps. */
+const MAX_KEPT_KEYS = 1024;
+const MAX_KEPT_KEY_CHARS = 64;
+
+/** How deep redactDeep copies by recursion; below that, one iterative walk copies the rest (no stack overflow). */
+const RECURSIVE_DEPTH = 100;
+
+// One redactDeep: nodes visited so far, the objects being copied (for cycles), the scrub of one string.
+interface Walk {
+  visited: number;
+  readonly open: Set<object>;
+  readonly redact: (text: string) => string;
+  readonly redactKey: (key: string) => string;
+}
+
+// The copy of one node and everything under it; undefined where JSON leaves a value out. Recursive near the top,
+// where calls' values (arguments, outcomes, events) all are: no frame or closure per node, which the iterative walk
+// below needs (docs/dispatch.md, "The hot path"). Both visit nodes in the same order and do the same per node.
+function copyValue(node: unknown, walk: Walk, depth: number): unknown {
+  if (depth > RECURSIVE_DEPTH) return deepCopy(node, walk);
+  if (++walk.visited > MAX_DEEP_NODES) return '[too large to redact]';
+  let value = node;
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  )
+    value = (value as { toJSON: () => unknown }).toJSON();
+  if (typeof value === 'string') return walk.redact(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'boolean' || value === null) return value;
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value !== 'object') return undefined;
+  if (walk.open.has(value)) return '[circular]';
+  walk.open.add(value);
+  let copy: unknown[] | Record<string, unknown>;
+  if (Array.isArray(value)) {
+    const items = value as unknown[];
+    const list = new Array<unknown>(items.length);
+    for (let i = 0; i < items.length; i++) {
+      const item = copyValue(items[i], walk, depth + 1);
+      list[i] = item === undefined ? null : item;
+    }
+    copy = list;
+  } else {
+    const record: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (!keptInObject(item)) continue;
+      const name = walk.redactKey(key);
+      const child = copyValue(item, walk, depth + 1);
+      if (child === undefined) delete record[name];
+      else put(record, name, child);
+    }
+    copy = record;
+  }
+  walk.open.delete(value);
+  return copy;
 }
 
 type Frame =
   { kind: 'value'; value: unknown; set: (copy: unknown) => void } | { kind: 'leave'; node: object };
 
-function deepCopy(root: unknown, redact: (text: string) => string): unknown {
+// copyValue without recursion, for what lies deeper than RECURSIVE_DEPTH.
+function deepCopy(root: unknown, walk: Walk): unknown {
+  const { open, redact } = walk;
   let result: unknown = null;
-  const stack: Frame[] = [
-    { kind: 'value', value: root, set: (copy) => (result = copy === undefined ? null : copy) },
-  ];
-  const open = new Set<object>();
-  let visited = 0;
+  const stack: Frame[] = [{ kind: 'value', value: root, set: (copy) => (result = copy) }];
   while (stack.length > 0) {
     const frame = stack.pop() as Frame;
     if (frame.kind === 'leave') {
@@ -80,7 +159,7 @@ function deepCopy(root: unknown, redact: (text: string) => string): unknown {
       continue;
     }
     let value = frame.value;
-    if (++visited > MAX_DEEP_NODES) {
+    if (++walk.visited > MAX_DEEP_NODES) {
       frame.set('[too large to redact]');
       continue;
     }

@@ -221,7 +221,8 @@ export class GroupStdioTransport implements Transport {
       this.pending = [];
       this.pendingBytes = 0;
       start = end + 1;
-      this.deliver(line.toString('utf8').replace(/\r$/, ''));
+      const text = line.toString('utf8');
+      this.deliver(text.charCodeAt(text.length - 1) === 0x0d ? text.slice(0, -1) : text);
     }
   }
 
