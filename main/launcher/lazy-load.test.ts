@@ -2,7 +2,8 @@
 // bundle, as `npm ci` leaves it) runs under a module hook that records every module it resolves; a command over an
 // empty home must not load the chat, the store, MCP, the HTTP client or the parsers, and the same command over a home
 // that has MCP servers, script tools and settings must still load each of them and show what they bring.
-import { execFile } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,11 +12,14 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain JavaScript without declarations, run before anything compiles TypeScript
 import { buildCli, bundleIsFresh } from '../../build/cli-build.mjs';
 import { everythingStdio } from '../adapters/mcp/mcp-testing';
+import { testClient, value } from '../web/testing/web-fixture';
 
 const run = promisify(execFile);
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'agenvoy');
 const temps: string[] = [];
+const children: ChildProcess[] = [];
 afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
   for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -25,7 +29,13 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
-/** A `--import` module that appends every module resolved or required to $AGENVOY_LOAD_LOG. */
+/** A line the hook writes to the log when the command prints its browser-mode URL: what loaded before it was waited for. */
+const URL_PRINTED = '-- URL printed --';
+
+/**
+ * A `--import` module that appends every module resolved or required to $AGENVOY_LOAD_LOG, and URL_PRINTED when stdout
+ * is given a line with a 127.0.0.1 URL.
+ */
 function loadHook(dir: string): string {
   fs.writeFileSync(
     path.join(dir, 'resolve-hook.mjs'),
@@ -48,37 +58,73 @@ function loadHook(dir: string): string {
       `    const file = Module._resolveFilename(request, parent, isMain);\n` +
       `    fs.appendFileSync(process.env.AGENVOY_LOAD_LOG, file + '\\n');\n` +
       `  } catch {}\n` +
-      `  return load.apply(this, arguments);\n};\n`,
+      `  return load.apply(this, arguments);\n};\n` +
+      `const write = process.stdout.write;\n` +
+      `process.stdout.write = function (chunk, ...rest) {\n` +
+      `  if (String(chunk).includes('http://127.0.0.1:'))\n` +
+      `    fs.appendFileSync(process.env.AGENVOY_LOAD_LOG, '${URL_PRINTED}\\n');\n` +
+      `  return write.call(this, chunk, ...rest);\n};\n`,
   );
   return hook;
 }
 
-/** Runs `agenvoy <argv>` in `home`; resolves to its output and the packages it loaded. */
-async function agenvoy(argv: string[], home: string): Promise<{ stdout: string; packages: Set<string> }> {
+/** The environment and load log of a hooked run of the command in `home`. */
+function hookedRun(home: string): { args: string[]; log: string; env: NodeJS.ProcessEnv } {
   const dir = tempDir('agenvoy-load-');
   const log = path.join(dir, 'loaded.txt');
   fs.writeFileSync(log, '');
-  const { stdout } = await run(process.execPath, ['--import', loadHook(dir), BIN, ...argv], {
+  const env = {
+    ...process.env,
+    AGENVOY_HOME: home,
+    AGENVOY_LOAD_LOG: log,
+    AGENVOY_FROM_SOURCE: '',
+    DBUS_SESSION_BUS_ADDRESS: '',
+  };
+  return { args: ['--import', loadHook(dir), BIN], log, env };
+}
+
+/** The packages named by lines of a load log. */
+function packagesOf(lines: string[]): Set<string> {
+  return new Set(
+    lines.flatMap((url) => {
+      const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+      return match?.[1] ? [match[1]] : [];
+    }),
+  );
+}
+
+/** Runs `agenvoy <argv>` in `home`; resolves to its output and the packages it loaded. */
+async function agenvoy(argv: string[], home: string): Promise<{ stdout: string; packages: Set<string> }> {
+  const { args, log, env } = hookedRun(home);
+  const { stdout } = await run(process.execPath, [...args, ...argv], {
     cwd: home,
-    env: {
-      ...process.env,
-      AGENVOY_HOME: home,
-      AGENVOY_LOAD_LOG: log,
-      AGENVOY_FROM_SOURCE: '',
-      DBUS_SESSION_BUS_ADDRESS: '',
-    },
+    env,
     maxBuffer: 16 * 1024 * 1024,
   });
-  const packages = new Set(
-    fs
-      .readFileSync(log, 'utf8')
-      .split('\n')
-      .flatMap((url) => {
-        const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
-        return match?.[1] ? [match[1]] : [];
-      }),
-  );
-  return { stdout, packages };
+  return { stdout, packages: packagesOf(fs.readFileSync(log, 'utf8').split('\n')) };
+}
+
+/** Starts `agenvoy web` in `home`; resolves once it printed its URL, with the packages loaded before that line. */
+async function agenvoyWeb(home: string): Promise<{ url: URL; packages: Set<string> }> {
+  const { args, log, env } = hookedRun(home);
+  const child = spawn(process.execPath, [...args, 'web'], {
+    cwd: home,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const url = await new Promise<URL>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(out);
+      if (found) resolve(new URL(found[0]));
+    });
+    child.on('exit', (code) => reject(new Error(`agenvoy web exited (${code}) before its URL: ${out}`)));
+  });
+  const lines = fs.readFileSync(log, 'utf8').split('\n');
+  expect(lines).toContain(URL_PRINTED);
+  return { url, packages: packagesOf(lines.slice(0, lines.indexOf(URL_PRINTED))) };
 }
 
 /** Packages a command that lists tools over an empty home has no use for. */
@@ -171,4 +217,18 @@ describe('what a command loads', () => {
     expect(stdout).toContain('"name\\" may hold only letters, digits');
     expect(packages.has('zod')).toBe(true);
   });
+
+  it('web prints its URL before loading ws, and a page connects and is answered once it has', async () => {
+    const home = tempDir('agenvoy-load-web-');
+    const { url, packages } = await agenvoyWeb(home);
+    // The WebSocket library (with the TLS, HTTPS and zlib modules it brings) is not waited for (docs/hosts.md).
+    expect(packages.has('ws')).toBe(false);
+    expect(packages.has('better-sqlite3')).toBe(true);
+    const client = await testClient({ port: Number(url.port), token: url.searchParams.get('token') ?? '' });
+    try {
+      expect(value(await client.bridge.api.invoke('chats.list', {}))).toEqual(expect.any(Array));
+    } finally {
+      client.close();
+    }
+  }, 120_000);
 });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import { hostProof, nonceShaped, pageKey } from '../../preload/web-handshake';
 import type { HostClosingCode, MaxFrameBytes, ServerMessage } from '../../preload/web-protocol';
 import { contentSecurityPolicy } from '../host/content-policy';
@@ -58,7 +58,30 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const token = options.token ?? newToken();
   const launch = options.launchLink ? new LaunchCode() : null;
   let port = 0;
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME, perMessageDeflate: false });
+  // ws (and the TLS, HTTPS and zlib modules it brings) loads once the server listens, not before its URL is printed:
+  // an upgrade that comes first waits for it (docs/hosts.md, "Fast start").
+  let sockets: WebSocketServer | null = null;
+  let loading: Promise<WebSocketServer> | null = null;
+  const socketServer = (): Promise<WebSocketServer> =>
+    (loading ??= import('ws').then(({ WebSocketServer: Server }) => {
+      sockets = new Server({ noServer: true, maxPayload: MAX_FRAME, perMessageDeflate: false });
+      sockets.on('connection', (ws) => {
+        const unbind = bindSocket(ws, options.host);
+        let alive = true;
+        ws.on('pong', () => (alive = true));
+        const ping = setInterval(() => {
+          if (!alive) return ws.terminate();
+          alive = false;
+          ws.ping();
+        }, PING_MS);
+        ws.on('close', () => {
+          clearInterval(ping);
+          unbind();
+        });
+        ws.on('error', () => ws.terminate());
+      });
+      return sockets;
+    }));
   const server = http.createServer((request, response) =>
     serveHttp(request, response, { ...options, port, token, launch }),
   );
@@ -77,33 +100,31 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         : 'not found';
     if (why || !target) return reject(socket, why === 'not found' ? 404 : 403);
     const nonce = target.key !== null ? target.nonce : null;
-    sockets.handleUpgrade(request, socket, head, (ws) => {
-      if (nonce === null) return void sockets.emit('connection', ws, request);
-      // The proof goes first: the page hears nothing else, and sends nothing, until it has checked it.
-      void hostProof(token, nonce).then(
-        (proof) => {
-          if (ws.readyState !== ws.OPEN) return;
-          ws.send(JSON.stringify({ type: 'hello', proof } satisfies ServerMessage));
-          sockets.emit('connection', ws, request);
-        },
-        () => ws.terminate(),
-      );
-    });
-  });
-  sockets.on('connection', (ws) => {
-    const unbind = bindSocket(ws, options.host);
-    let alive = true;
-    ws.on('pong', () => (alive = true));
-    const ping = setInterval(() => {
-      if (!alive) return ws.terminate();
-      alive = false;
-      ws.ping();
-    }, PING_MS);
-    ws.on('close', () => {
-      clearInterval(ping);
-      unbind();
-    });
-    ws.on('error', () => ws.terminate());
+    // Only a request that passed every check waits for ws; a socket error meanwhile must not end the app.
+    const dropped = () => socket.destroy();
+    socket.on('error', dropped);
+    socketServer().then(
+      (wss) => {
+        socket.off('error', dropped);
+        if (socket.destroyed) return;
+        wss.handleUpgrade(request, socket, head, (ws) => {
+          if (nonce === null) return void wss.emit('connection', ws, request);
+          // The proof goes first: the page hears nothing else, and sends nothing, until it has checked it.
+          void hostProof(token, nonce).then(
+            (proof) => {
+              if (ws.readyState !== ws.OPEN) return;
+              ws.send(JSON.stringify({ type: 'hello', proof } satisfies ServerMessage));
+              wss.emit('connection', ws, request);
+            },
+            () => ws.terminate(),
+          );
+        });
+      },
+      () => {
+        socket.off('error', dropped);
+        reject(socket, 503);
+      },
+    );
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -116,24 +137,32 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
   const bound = server.address() as AddressInfo;
   port = bound.port;
+  // Loaded once this returns and the URL is printed, so the page's first socket seldom waits for it.
+  setImmediate(() => void socketServer().catch(() => undefined));
   return {
     address: bound.address,
     url: `http://${LISTEN_HOST}:${port}/?token=${token}`,
     launchUrl: launch ? `http://${LISTEN_HOST}:${port}/?launch=${launch.code}` : null,
     port,
     token,
-    clients: () => sockets.clients.size,
+    clients: () => sockets?.clients.size ?? 0,
     async close() {
-      for (const ws of sockets.clients) ws.close(HOST_CLOSING, 'the host is shutting down');
+      const wss = loading ? await loading.catch(() => null) : null;
+      if (!wss) return closeHttp(server);
+      for (const ws of wss.clients) ws.close(HOST_CLOSING, 'the host is shutting down');
       // Pages answer the close frame at once; one that does not is cut off.
       const until = Date.now() + 500;
-      while (sockets.clients.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-      for (const ws of sockets.clients) ws.terminate();
-      await new Promise<void>((resolve) => sockets.close(() => resolve()));
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      while (wss.clients.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await closeHttp(server);
     },
   };
+}
+
+async function closeHttp(server: http.Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 function serveHttp(
@@ -207,8 +236,8 @@ function end(response: http.ServerResponse, status: number, text: string): void 
   response.end(`${text}\n`);
 }
 
-function reject(socket: Duplex, status: 403 | 404): void {
-  const text = status === 403 ? 'Forbidden' : 'Not Found';
+function reject(socket: Duplex, status: 403 | 404 | 503): void {
+  const text = { 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status];
   socket.on('error', () => socket.destroy());
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }

@@ -139,7 +139,7 @@ export async function webFixture(
 
 /** Connects a bridge to `web` as its own page would (its Origin, its token). */
 export async function testClient(
-  web: WebServer,
+  web: Pick<WebServer, 'port' | 'token'>,
   origin = `http://127.0.0.1:${web.port}`,
 ): Promise<TestClient> {
   const frames: string[] = [];
