@@ -31,8 +31,12 @@ export const GIT_CONTROL: readonly string[] = ['config', 'config.worktree', 'hoo
 /** Names that hold secrets wherever they are in the workspace: .env, .env.local…, .envrc. */
 export const SECRET_FILE = /^\.env(\..+)?$|^\.envrc$/;
 
-// The walk reads at most this many folders (a bounded cost per command); dependency folders are not entered.
-const SCAN_DIRS = 5000;
+/**
+ * The walk reads at most this many folders (a bounded cost per command); dependency folders are not entered. A
+ * workspace with more is not sandboxed at all (`runtime-sandbox.ts`): what the walk did not reach would be neither
+ * hidden nor kept read-only.
+ */
+export const SCAN_DIRS = 5000;
 const SKIP = new Set(['node_modules']);
 
 /** What one walk of the workspace found. */
@@ -66,10 +70,13 @@ export async function scanWorkspace(
   for (const folder of startupFolders(workspace, homes, pathValue)) readOnly.add(folder);
   let budget = SCAN_DIRS;
   let level = [workspace];
+  // Folders of a level the budget did not reach: the walk is truncated even when those it read hold none.
+  let unread = 0;
   // Breadth first, one level's folders read in parallel: no recursion, and the budget goes to shallow folders first.
   while (level.length > 0 && budget > 0) {
     const batch = level.slice(0, budget);
     budget -= batch.length;
+    unread = level.length - batch.length;
     const listed = await Promise.all(
       batch.map(async (dir) => ({
         dir,
@@ -100,7 +107,7 @@ export async function scanWorkspace(
     }
     level = next;
   }
-  return { readOnly: [...readOnly], secrets, repositories, truncated: level.length > 0 };
+  return { readOnly: [...readOnly], secrets, repositories, truncated: level.length > 0 || unread > 0 };
 }
 
 /**
