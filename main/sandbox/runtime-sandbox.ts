@@ -17,7 +17,7 @@ import { networkAsk, proxyNetworkConfig } from './network-policy';
 import type { Manager, RuntimeLibrary } from './runtime-library';
 import { loadRuntimeLibrary, NO_CWD_SCAN } from './runtime-library';
 import { readPolicy } from './secret-locations';
-import { reviewGitChanges, SCAN_DIRS, scanWorkspace } from './workspace-protection';
+import { ancestorSecrets, reviewGitChanges, SCAN_DIRS, scanWorkspace } from './workspace-protection';
 
 /** Where the sandbox learns about the user and the settings. */
 export interface RuntimeSandboxOptions {
@@ -87,7 +87,7 @@ export class RuntimeSandbox implements CommandSandbox {
         homes: this.options.homes,
         agenvoyHome: this.options.agenvoyHome,
         writable,
-        workspaceSecrets: scan.secrets,
+        workspaceSecrets: [...scan.secrets, ...(await ancestorSecrets(workspace))],
       });
       const config: Partial<SandboxRuntimeConfig> = {
         filesystem: {

@@ -111,6 +111,29 @@ export async function scanWorkspace(
 }
 
 /**
+ * The .env-style files directly in each folder above the workspace, up to the root. A home folder is hidden whole,
+ * but a workspace outside it (`/srv/monorepo/packages/web`, `/var/www/site`) sat under a monorepo's root `.env` or a
+ * server's shared one, which a command read as `../../.env` (`ancestor-env-attack.test.ts`). Deeper files of other
+ * folders up there (a sibling package's `.env`) are not looked for.
+ */
+export async function ancestorSecrets(workspace: string): Promise<string[]> {
+  const folders: string[] = [];
+  for (let dir = path.resolve(workspace); path.dirname(dir) !== dir;) {
+    dir = path.dirname(dir);
+    folders.push(dir);
+  }
+  const listed = await Promise.all(
+    folders.map(async (dir) => {
+      const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+      return entries
+        .filter((entry) => SECRET_FILE.test(entry.name) && !entry.isDirectory())
+        .map((entry) => path.join(dir, entry.name));
+    }),
+  );
+  return listed.flat();
+}
+
+/**
  * The folders inside `workspace` (a home folder, or one holding it) from which a program starts later, unconfined:
  * a home's autostart, service, launcher and git-config folders (`HOME_AUTORUN_DIRS`), the PATH folders a login adds
  * (`~/.local/bin`, `~/bin`), the absolute PATH entries and system autorun folders that lie inside it. The safe writer
