@@ -17,7 +17,7 @@ import { networkAsk, proxyNetworkConfig } from './network-policy';
 import type { Manager, RuntimeLibrary } from './runtime-library';
 import { loadRuntimeLibrary, NO_CWD_SCAN } from './runtime-library';
 import { readPolicy } from './secret-locations';
-import { reviewGitChanges, scanWorkspace } from './workspace-protection';
+import { ancestorSecrets, reviewGitChanges, SCAN_DIRS, scanWorkspace } from './workspace-protection';
 
 /** Where the sandbox learns about the user and the settings. */
 export interface RuntimeSandboxOptions {
@@ -78,13 +78,16 @@ export class RuntimeSandbox implements CommandSandbox {
         ...(await existing(confinement.writable.filter((dir) => dir !== confinement.workspace))),
       ];
       const scan = await scanWorkspace(workspace, this.options.homes);
+      // Past the walk's budget a hostile repository's padding hid the person's own `services/api/.env` and a nested
+      // repository's `.git/config` from it: they were shown and writable (scan-budget-attack.test.ts).
+      if (scan.truncated) throw new Error(tooLargeToScan());
       const app = await this.appFolders(writable);
       const readOnly = [...scan.readOnly, ...app, ...(await existing(confinement.readOnly ?? []))];
       const reads = await readPolicy({
         homes: this.options.homes,
         agenvoyHome: this.options.agenvoyHome,
         writable,
-        workspaceSecrets: scan.secrets,
+        workspaceSecrets: [...scan.secrets, ...(await ancestorSecrets(workspace))],
       });
       const config: Partial<SandboxRuntimeConfig> = {
         filesystem: {
@@ -295,4 +298,13 @@ function message(error: unknown): string {
 function isInside(child: string, parent: string): boolean {
   const root = path.resolve(parent);
   return child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+function tooLargeToScan(): string {
+  return (
+    `the workspace holds more than ${SCAN_DIRS.toLocaleString('en-US')} folders (node_modules not counted), more than ` +
+    'the sandbox looks through for .env files to hide and git config to keep read-only, so it cannot protect them ' +
+    'all; open a smaller folder as the workspace, or call again with "sandbox": false to ask the user to run it ' +
+    'unconfined'
+  );
 }

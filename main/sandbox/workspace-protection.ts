@@ -31,8 +31,12 @@ export const GIT_CONTROL: readonly string[] = ['config', 'config.worktree', 'hoo
 /** Names that hold secrets wherever they are in the workspace: .env, .env.local…, .envrc. */
 export const SECRET_FILE = /^\.env(\..+)?$|^\.envrc$/;
 
-// The walk reads at most this many folders (a bounded cost per command); dependency folders are not entered.
-const SCAN_DIRS = 5000;
+/**
+ * The walk reads at most this many folders (a bounded cost per command); dependency folders are not entered. A
+ * workspace with more is not sandboxed at all (`runtime-sandbox.ts`): what the walk did not reach would be neither
+ * hidden nor kept read-only.
+ */
+export const SCAN_DIRS = 5000;
 const SKIP = new Set(['node_modules']);
 
 /** What one walk of the workspace found. */
@@ -43,6 +47,8 @@ export interface WorkspaceScan {
   secrets: string[];
   /** Every `.git` folder or file (a repository, a worktree or submodule link), at any depth. */
   repositories: string[];
+  /** The submodule git folders (`.git/modules/<name>`) of those repositories, which git reuses when it finds one. */
+  moduleFolders: string[];
   /** Whether the walk stopped at its folder budget (the rest was not looked at). */
   truncated: boolean;
 }
@@ -61,15 +67,19 @@ export async function scanWorkspace(
   const readOnly = new Set<string>(ALWAYS_PROTECTED.map((name) => path.join(workspace, name)));
   const secrets: string[] = [];
   const repositories: string[] = [];
+  const moduleFolders: string[] = [];
   const isHome = homes.some((home) => path.resolve(home) === path.resolve(workspace));
   if (isHome) for (const name of PROTECTED_FILES) readOnly.add(path.join(workspace, name));
   for (const folder of startupFolders(workspace, homes, pathValue)) readOnly.add(folder);
   let budget = SCAN_DIRS;
   let level = [workspace];
+  // Folders of a level the budget did not reach: the walk is truncated even when those it read hold none.
+  let unread = 0;
   // Breadth first, one level's folders read in parallel: no recursion, and the budget goes to shallow folders first.
   while (level.length > 0 && budget > 0) {
     const batch = level.slice(0, budget);
     budget -= batch.length;
+    unread = level.length - batch.length;
     const listed = await Promise.all(
       batch.map(async (dir) => ({
         dir,
@@ -83,7 +93,9 @@ export async function scanWorkspace(
         if (entry.name === '.git') {
           repositories.push(full);
           if (entry.isDirectory()) {
-            for (const file of await gitControlFiles(full)) readOnly.add(file);
+            const control = await gitControlFiles(full);
+            for (const file of control.files) readOnly.add(file);
+            moduleFolders.push(...control.modules);
             // Hooks the repository's config moved into the work tree (core.hooksPath): as read-only as .git/hooks.
             const hooks = hooksPathOf(full, dir);
             if (hooks !== null && within(hooks, workspace) && path.resolve(hooks) !== path.resolve(workspace))
@@ -100,7 +112,36 @@ export async function scanWorkspace(
     }
     level = next;
   }
-  return { readOnly: [...readOnly], secrets, repositories, truncated: level.length > 0 };
+  return {
+    readOnly: [...readOnly],
+    secrets,
+    repositories,
+    moduleFolders,
+    truncated: level.length > 0 || unread > 0,
+  };
+}
+
+/**
+ * The .env-style files directly in each folder above the workspace, up to the root. A home folder is hidden whole,
+ * but a workspace outside it (`/srv/monorepo/packages/web`, `/var/www/site`) sat under a monorepo's root `.env` or a
+ * server's shared one, which a command read as `../../.env` (`ancestor-env-attack.test.ts`). Deeper files of other
+ * folders up there (a sibling package's `.env`) are not looked for.
+ */
+export async function ancestorSecrets(workspace: string): Promise<string[]> {
+  const folders: string[] = [];
+  for (let dir = path.resolve(workspace); path.dirname(dir) !== dir;) {
+    dir = path.dirname(dir);
+    folders.push(dir);
+  }
+  const listed = await Promise.all(
+    folders.map(async (dir) => {
+      const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+      return entries
+        .filter((entry) => SECRET_FILE.test(entry.name) && !entry.isDirectory())
+        .map((entry) => path.join(dir, entry.name));
+    }),
+  );
+  return listed.flat();
 }
 
 /**
@@ -130,8 +171,9 @@ export function startupFolders(
   ];
 }
 
-// The control files of one .git folder that exist, and those of its submodules' and worktrees' git folders.
-async function gitControlFiles(gitDir: string): Promise<string[]> {
+// The control files of one .git folder that exist, and those of its submodules' and worktrees' git folders; and
+// those submodule folders.
+async function gitControlFiles(gitDir: string): Promise<{ files: string[]; modules: string[] }> {
   const nested = await Promise.all(
     ['modules', 'worktrees'].map(async (sub) => {
       const names = await fs.readdir(path.join(gitDir, sub)).catch(() => [] as string[]);
@@ -144,13 +186,19 @@ async function gitControlFiles(gitDir: string): Promise<string[]> {
   // config and hooks are kept read-only even while missing; a missing commondir cannot be (git would fail to read
   // the placeholder), so a new one is caught after the run (reviewGitChanges).
   const always = [path.join(gitDir, 'config'), path.join(gitDir, 'hooks')];
-  return [...new Set([...always, ...candidates.filter((_, i) => present[i])])];
+  // A missing `modules` folder too: `git submodule update --init` reuses a `modules/<name>` it finds, hooks and
+  // config included, and runs them unconfined (submodule-folder-attack.test.ts). One that exists gets new folders
+  // removed after the run (reviewGitChanges), so submodules already there keep updating.
+  const modules = nested[0] ?? [];
+  if (!(await exists(path.join(gitDir, 'modules')))) always.push(path.join(gitDir, 'modules'));
+  return { files: [...new Set([...always, ...candidates.filter((_, i) => present[i])])], modules };
 }
 
 /**
  * After a run: what the command did to git that runs code later and could not be kept read-only beforehand.
  * A new `commondir` or `config.worktree` in a repository that existed is removed (it would make git read another
- * config); a new repository, worktree link or submodule git folder is reported.
+ * config), and so is a new submodule git folder (`.git/modules/<name>`, which git reuses with its hooks); a new
+ * repository or worktree link is reported.
  */
 export async function reviewGitChanges(before: WorkspaceScan, workspace: string): Promise<string[]> {
   const notes: string[] = [];
@@ -165,6 +213,15 @@ export async function reviewGitChanges(before: WorkspaceScan, workspace: string)
     }
   }
   const after = await scanWorkspace(workspace);
+  const knownModules = new Set(before.moduleFolders);
+  for (const folder of after.moduleFolders) {
+    if (knownModules.has(folder) || !before.repositories.some((gitDir) => within(folder, gitDir))) continue;
+    await fs.rm(folder, { recursive: true, force: true });
+    notes.push(
+      `removed ${folder}, which the command created: git would reuse it, hooks and config unchecked, when a ` +
+        'submodule is initialised outside the sandbox',
+    );
+  }
   const known = new Set(before.repositories);
   for (const repository of after.repositories) {
     if (known.has(repository)) continue;
