@@ -302,7 +302,7 @@ function isInside(child: string, parent: string): boolean {
 
 function tooLargeToScan(): string {
   return (
-    `the workspace holds more than ${SCAN_DIRS.toLocaleString('en-US')} folders (node_modules not counted), more than ` +
+    `the workspace holds more than ${SCAN_DIRS.toLocaleString('en-US')} folders (installed packages not counted), more than ` +
     'the sandbox looks through for .env files to hide and git config to keep read-only, so it cannot protect them ' +
     'all; open a smaller folder as the workspace, or call again with "sandbox": false to ask the user to run it ' +
     'unconfined'

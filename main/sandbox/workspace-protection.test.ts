@@ -98,3 +98,15 @@ describe('reviewGitChanges', () => {
     ]);
   });
 });
+
+describe('scanWorkspace budget', () => {
+  it('does not count installed Python packages: a virtualenv of thousands of folders stays within the walk', async () => {
+    const dir = workspace({ '.env': 'KEY=1', 'deep/er/.env': 'KEY=2' });
+    const packages = path.join(dir, '.venv', 'lib', 'python3.11', 'site-packages');
+    for (let i = 0; i < 5100; i++)
+      fs.mkdirSync(path.join(packages, `pkg${i}`, '__pycache__'), { recursive: true });
+    const scan = await scanWorkspace(dir);
+    expect(scan.truncated).toBe(false);
+    expect(scan.secrets.sort()).toEqual([path.join(dir, '.env'), path.join(dir, 'deep/er/.env')]);
+  });
+});

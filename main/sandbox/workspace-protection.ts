@@ -37,7 +37,10 @@ export const SECRET_FILE = /^\.env(\..+)?$|^\.envrc$/;
  * hidden nor kept read-only.
  */
 export const SCAN_DIRS = 5000;
-const SKIP = new Set(['node_modules']);
+// Installed packages and byte-code caches: a Python virtualenv alone holds thousands of folders (8,400 in one
+// data-science site-packages), which would put an ordinary project past the budget. Like node_modules, they hold
+// what an installer wrote, not the person's own `.env` or repositories (docs/security.md).
+const SKIP = new Set(['node_modules', 'site-packages', 'dist-packages', '__pycache__']);
 
 /** What one walk of the workspace found. */
 export interface WorkspaceScan {
