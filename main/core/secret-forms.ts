@@ -1,5 +1,5 @@
 // The shapes a secret value takes in text (docs/security.md): itself, case-folded, percent-encoded the ways URL
-// builders do it, JSON-escaped, and base64 (standard and URL-safe) at the three byte alignments.
+// builders do it, JSON-escaped, HTML-escaped, and base64 (standard and URL-safe) at the three byte alignments.
 
 /** Values shorter than this are not secrets worth scrubbing: they are too common in ordinary text. */
 export const MIN_SECRET_LENGTH = 4;
@@ -43,6 +43,7 @@ export function secretForms(value: string): SecretForm[] {
     asciiJson.replace(/\//g, '\\/'),
     unicodeEscaped(json, HTML_UNSAFE),
     ...base64Cores(bytes),
+    ...htmlEscaped(value),
   ];
   const folded = new Set<string>();
   for (const text of texts) if (text && text.length >= MIN_SECRET_LENGTH) folded.add(foldCase(text));
@@ -52,6 +53,24 @@ export function secretForms(value: string): SecretForm[] {
 const NON_ASCII = /[^\p{ASCII}]/u;
 const NON_ASCII_UNITS = /[\u0080-\uffff]/g;
 const HTML_UNSAFE = /[<>&\u2028\u2029]/g;
+
+const HTML_SPECIAL = /[&<>"']/;
+
+/**
+ * The value as HTML and XML escapers write it, for a value holding `& < > " '` (a page or an error quoting the key
+ * it was sent): named entities with each spelling of the apostrophe (escape-html, Python's html.escape, PHP's
+ * htmlspecialchars, XML's &apos;), Go's html.EscapeString (&#34; &#39;), and text-node escaping that leaves quotes.
+ */
+function htmlEscaped(value: string): string[] {
+  if (!HTML_SPECIAL.test(value)) return [];
+  const amp = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const quoted = amp.replace(/"/g, '&quot;');
+  return [
+    amp,
+    amp.replace(/"/g, '&#34;').replace(/'/g, '&#39;'),
+    ...['&#39;', '&#x27;', '&#039;', '&apos;'].map((apostrophe) => quoted.replace(/'/g, apostrophe)),
+  ];
+}
 
 // Every UTF-16 unit `units` matches as a \uXXXX escape (a character outside the BMP becomes its surrogate pair).
 function unicodeEscaped(text: string, units: RegExp): string {
