@@ -9,6 +9,7 @@ import type * as Ajv2019Module from 'ajv/dist/2019.js';
 import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import type * as AjvFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '../../tools/sdk/types';
+import { useLinearFormats } from './linear-formats';
 import { linearRegExp } from './linear-regexp';
 
 const requireCjs = createRequire(import.meta.url);
@@ -17,7 +18,7 @@ type Ajv2019 = InstanceType<typeof Ajv2019Module.Ajv2019>;
 type Ajv2020 = InstanceType<typeof Ajv2020Module.Ajv2020>;
 
 /** Bumped when options() change: compile results remembered for another version or options are not reused. */
-const OPTIONS_VERSION = 2;
+const OPTIONS_VERSION = 3;
 
 /** Names the validator (Ajv's and ajv-formats' versions, our options), for caches of compile results. */
 export function validatorId(): string {
@@ -134,6 +135,7 @@ function configure<T extends AnyAjv>(ajv: T): T {
   // ajv-formats sets its function on module.exports and on `default`.
   const addFormats = 'default' in formats ? formats.default : formats;
   addFormats(ajv as unknown as Ajv);
+  useLinearFormats(ajv);
   return ajv;
 }
 

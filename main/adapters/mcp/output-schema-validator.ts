@@ -4,6 +4,7 @@
 import { Ajv } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { useLinearFormats } from '../../core/linear-formats';
 import { linearRegExp } from '../../core/linear-regexp';
 import type {
   JsonSchemaType,
@@ -33,6 +34,8 @@ export class GuardedOutputValidator implements jsonSchemaValidator {
 
   constructor() {
     addFormats(this.ajv as never);
+    // docs/security.md, "A hostile MCP server": and its formats too.
+    useLinearFormats(this.ajv);
     this.inner = new AjvJsonSchemaValidator(this.ajv as never);
   }
 
