@@ -17,7 +17,13 @@ import { networkAsk, proxyNetworkConfig } from './network-policy';
 import type { Manager, RuntimeLibrary } from './runtime-library';
 import { loadRuntimeLibrary, NO_CWD_SCAN } from './runtime-library';
 import { readPolicy } from './secret-locations';
-import { ancestorSecrets, reviewGitChanges, SCAN_DIRS, scanWorkspace } from './workspace-protection';
+import {
+  ancestorSecrets,
+  repositorySecrets,
+  reviewGitChanges,
+  SCAN_DIRS,
+  scanWorkspace,
+} from './workspace-protection';
 
 /** Where the sandbox learns about the user and the settings. */
 export interface RuntimeSandboxOptions {
@@ -81,13 +87,16 @@ export class RuntimeSandbox implements CommandSandbox {
       // Past the walk's budget a hostile repository's padding hid the person's own `services/api/.env` and a nested
       // repository's `.git/config` from it: they were shown and writable (scan-budget-attack.test.ts).
       if (scan.truncated) throw new Error(tooLargeToScan());
+      // The same holds for the rest of a repository the workspace is one package of (sibling-env-attack.test.ts).
+      const repository = await repositorySecrets(workspace, this.options.homes);
+      if (repository.truncated) throw new Error(repositoryTooLargeToScan(repository.root ?? workspace));
       const app = await this.appFolders(writable);
       const readOnly = [...scan.readOnly, ...app, ...(await existing(confinement.readOnly ?? []))];
       const reads = await readPolicy({
         homes: this.options.homes,
         agenvoyHome: this.options.agenvoyHome,
         writable,
-        workspaceSecrets: [...scan.secrets, ...(await ancestorSecrets(workspace))],
+        workspaceSecrets: [...scan.secrets, ...repository.secrets, ...(await ancestorSecrets(workspace))],
       });
       const config: Partial<SandboxRuntimeConfig> = {
         filesystem: {
@@ -298,6 +307,15 @@ function message(error: unknown): string {
 function isInside(child: string, parent: string): boolean {
   const root = path.resolve(parent);
   return child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+function repositoryTooLargeToScan(root: string): string {
+  return (
+    `the repository around the workspace (${root}) holds too many folders outside it (more than ` +
+    `${SCAN_DIRS.toLocaleString('en-US')}, installed packages not counted) for the sandbox to find the .env files ` +
+    'of its other packages and hide them; open the package in a smaller repository, or call again with "sandbox": ' +
+    'false to ask the user to run it unconfined'
+  );
 }
 
 function tooLargeToScan(): string {

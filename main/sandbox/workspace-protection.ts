@@ -147,6 +147,74 @@ export async function ancestorSecrets(workspace: string): Promise<string[]> {
   return listed.flat();
 }
 
+/** The .env-style files of the repository around a workspace, outside it; `truncated` when the walk stopped early. */
+export interface RepositorySecrets {
+  /** The repository's top folder, when one holds the workspace and lies outside every home folder. */
+  root: string | null;
+  secrets: string[];
+  truncated: boolean;
+}
+
+/**
+ * The .env-style files anywhere in the repository that holds the workspace, outside the workspace itself: a
+ * workspace that is one package of a monorepo outside the home (`/srv/monorepo/packages/web`) sat beside the other
+ * packages' `.env` files, which a command read as `../api/.env` (`sibling-env-attack.test.ts`). The repository is
+ * the nearest folder above the workspace holding `.git`; inside a home folder nothing is looked for, since the home
+ * is hidden whole but for the call's own folders. The walk is the workspace's: breadth first, installed packages not
+ * entered, at most SCAN_DIRS folders.
+ */
+export async function repositorySecrets(
+  workspace: string,
+  homes: readonly string[] = [],
+): Promise<RepositorySecrets> {
+  const root = await enclosingRepository(workspace);
+  if (root === null || homes.some((home) => within(root, home)))
+    return { root: null, secrets: [], truncated: false };
+  // The workspace was walked already; a home folder inside the repository is hidden whole.
+  const skip = new Set([workspace, ...homes].map((dir) => path.resolve(dir)));
+  const secrets: string[] = [];
+  let budget = SCAN_DIRS;
+  let level = [root];
+  let unread = 0;
+  while (level.length > 0 && budget > 0) {
+    const batch = level.slice(0, budget);
+    budget -= batch.length;
+    unread = level.length - batch.length;
+    const listed = await Promise.all(
+      batch.map(async (dir) => ({
+        dir,
+        entries: await fs.readdir(dir, { withFileTypes: true }).catch(() => []),
+      })),
+    );
+    const next: string[] = [];
+    for (const { dir, entries } of listed) {
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== '.git' && !SKIP.has(entry.name) && !skip.has(full)) next.push(full);
+        } else if (SECRET_FILE.test(entry.name)) secrets.push(full);
+      }
+    }
+    level = next;
+  }
+  return { root, secrets, truncated: level.length > 0 || unread > 0 };
+}
+
+// The nearest folder above `workspace` that holds a `.git` folder or file, or null.
+async function enclosingRepository(workspace: string): Promise<string | null> {
+  for (let dir = path.resolve(workspace); path.dirname(dir) !== dir;) {
+    dir = path.dirname(dir);
+    if (
+      await fs.lstat(path.join(dir, '.git')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return dir;
+  }
+  return null;
+}
+
 /**
  * The folders inside `workspace` (a home folder, or one holding it) from which a program starts later, unconfined:
  * a home's autostart, service, launcher and git-config folders (`HOME_AUTORUN_DIRS`), the PATH folders a login adds
