@@ -78,6 +78,8 @@ export async function scanWorkspace(
   let level = [workspace];
   // Folders of a level the budget did not reach: the walk is truncated even when those it read hold none.
   let unread = 0;
+  // A repository with more submodule folders than are looked at is as unprotected as an unread folder.
+  let modulesTruncated = false;
   // Breadth first, one level's folders read in parallel: no recursion, and the budget goes to shallow folders first.
   while (level.length > 0 && budget > 0) {
     const batch = level.slice(0, budget);
@@ -99,6 +101,7 @@ export async function scanWorkspace(
             const control = await gitControlFiles(full);
             for (const file of control.files) readOnly.add(file);
             moduleFolders.push(...control.modules);
+            if (control.truncated) modulesTruncated = true;
             // Hooks the repository's config moved into the work tree (core.hooksPath): as read-only as .git/hooks.
             const hooks = hooksPathOf(full, dir);
             if (hooks !== null && within(hooks, workspace) && path.resolve(hooks) !== path.resolve(workspace))
@@ -120,7 +123,7 @@ export async function scanWorkspace(
     secrets,
     repositories,
     moduleFolders,
-    truncated: level.length > 0 || unread > 0,
+    truncated: level.length > 0 || unread > 0 || modulesTruncated,
   };
 }
 
@@ -242,27 +245,74 @@ export function startupFolders(
   ];
 }
 
-// The control files of one .git folder that exist, and those of its submodules' and worktrees' git folders; and
-// those submodule folders.
-async function gitControlFiles(gitDir: string): Promise<{ files: string[]; modules: string[] }> {
-  const nested = await Promise.all(
-    ['modules', 'worktrees'].map(async (sub) => {
-      const names = await fs.readdir(path.join(gitDir, sub)).catch(() => [] as string[]);
-      return names.map((name) => path.join(gitDir, sub, name));
-    }),
+// The control files of one .git folder that exist, and those of its submodules' (at any depth) and worktrees' git
+// folders; and those submodule folders.
+async function gitControlFiles(
+  gitDir: string,
+): Promise<{ files: string[]; modules: string[]; truncated: boolean }> {
+  const worktrees = (await fs.readdir(path.join(gitDir, 'worktrees')).catch(() => [] as string[])).map(
+    (name) => path.join(gitDir, 'worktrees', name),
   );
-  const dirs = [gitDir, ...nested.flat()];
+  const modules = await moduleGitDirs(gitDir);
+  const dirs = [gitDir, ...worktrees, ...modules.dirs];
   const candidates = dirs.flatMap((dir) => [...GIT_CONTROL, 'gitdir'].map((name) => path.join(dir, name)));
   const present = await Promise.all(candidates.map((file) => exists(file)));
   // config and hooks are kept read-only even while missing; a missing commondir cannot be (git would fail to read
   // the placeholder), so a new one is caught after the run (reviewGitChanges).
-  const always = [path.join(gitDir, 'config'), path.join(gitDir, 'hooks')];
-  // A missing `modules` folder too: `git submodule update --init` reuses a `modules/<name>` it finds, hooks and
-  // config included, and runs them unconfined (submodule-folder-attack.test.ts). One that exists gets new folders
-  // removed after the run (reviewGitChanges), so submodules already there keep updating.
-  const modules = nested[0] ?? [];
-  if (!(await exists(path.join(gitDir, 'modules')))) always.push(path.join(gitDir, 'modules'));
-  return { files: [...new Set([...always, ...candidates.filter((_, i) => present[i])])], modules };
+  const always: string[] = [];
+  for (const dir of [gitDir, ...modules.dirs]) {
+    always.push(path.join(dir, 'config'), path.join(dir, 'hooks'));
+    // A missing `modules` folder too: `git submodule update --init` reuses a `modules/<name>` it finds, hooks and
+    // config included, and runs them unconfined (submodule-folder-attack.test.ts). One that exists gets new folders
+    // removed after the run (reviewGitChanges), so submodules already there keep updating.
+    if (!(await exists(path.join(dir, 'modules')))) always.push(path.join(dir, 'modules'));
+  }
+  return {
+    files: [...new Set([...always, ...candidates.filter((_, i) => present[i])])],
+    modules: modules.dirs,
+    truncated: modules.truncated,
+  };
+}
+
+/** Most folders looked at under one repository's `.git/modules` (each submodule's git folder is one). */
+export const MODULE_DIRS = 1000;
+
+/**
+ * The submodules' git folders under `gitDir/modules`, at any depth: a submodule named with a slash (`vendor/lib`,
+ * git's default name for that path) lives in `modules/vendor/lib`, and a submodule's own submodules in its own
+ * `modules` folder. A git folder is one holding `HEAD` or `config`; inside it only `modules` is entered, and any
+ * other folder is a part of a name whose folders are looked into. The person's `git
+ * status` ran a `core.fsmonitor` a command had set in such a folder (nested-submodule-attack.test.ts).
+ */
+async function moduleGitDirs(gitDir: string): Promise<{ dirs: string[]; truncated: boolean }> {
+  const dirs: string[] = [];
+  let budget = MODULE_DIRS;
+  let level = [path.join(gitDir, 'modules')];
+  while (level.length > 0) {
+    if (level.length > budget) return { dirs, truncated: true };
+    budget -= level.length;
+    const listed = await Promise.all(
+      level.map(async (dir) => {
+        const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+        return Promise.all(
+          entries
+            .filter((entry) => entry.isDirectory())
+            .map(async (entry) => {
+              const full = path.join(dir, entry.name);
+              const git =
+                (await exists(path.join(full, 'HEAD'))) || (await exists(path.join(full, 'config')));
+              return { full, git };
+            }),
+        );
+      }),
+    );
+    level = [];
+    for (const { full, git } of listed.flat()) {
+      if (git) dirs.push(full);
+      level.push(git ? path.join(full, 'modules') : full);
+    }
+  }
+  return { dirs, truncated: false };
 }
 
 /**
