@@ -44,6 +44,11 @@ export function secretForms(value: string): SecretForm[] {
     unicodeEscaped(json, HTML_UNSAFE),
     ...base64Cores(bytes),
     ...htmlEscaped(value),
+    // Hex of its bytes (a debug dump; upper case too, since every form is matched case-folded).
+    bytes.toString('hex'),
+    // UTF-16 output read as UTF-8 (a Windows program's, PowerShell's files): a NUL beside each character, before it
+    // (big-endian) or after it (little-endian); the characters with the NULs between them are in both.
+    ...(NON_ASCII.test(value) ? [] : [value.split('').join('\0')]),
   ];
   const folded = new Set<string>();
   for (const text of texts) if (text && text.length >= MIN_SECRET_LENGTH) folded.add(foldCase(text));
