@@ -2,7 +2,7 @@
 // other packages' `.env` files (`packages/api/.env`, `services/db/.env.production`, a sibling's `.envrc`) hold the
 // person's keys. Only `.env` files inside the workspace and directly in the folders above it were hidden
 // (docs/security.md), so a command a person approved (`sh run.sh`, standing for `npm test`) read
-// `../api/.env` without naming it. Through `agenvoy tools call … --yes`, the real gate and the real sandbox.
+// `../api/.env` without naming it, and a deploy key, a TLS key and a git credential file beside them. Through `agenvoy tools call … --yes`, the real gate and the real sandbox.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +15,8 @@ let root: string;
 let monorepo: string;
 let place: CliPlace;
 let workspace: string;
-const CANARY = /SIBLING-ENV-CANARY|DEEP-ENV-CANARY|SIBLING-ENVRC-CANARY/;
+const CANARY =
+  /SIBLING-ENV-CANARY|DEEP-ENV-CANARY|SIBLING-ENVRC-CANARY|DEPLOY-KEY-CANARY|PEM-CANARY|CREDS-CANARY/;
 
 beforeEach(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-sibling-env-attack-')));
@@ -32,11 +33,21 @@ beforeEach(() => {
     'DB_PASSWORD=DEEP-ENV-CANARY\n',
   );
   fs.writeFileSync(path.join(monorepo, 'tools', 'deploy', '.envrc'), 'export TOKEN=SIBLING-ENVRC-CANARY\n');
+  // Keys beside the packages: a deploy key, a TLS key, a git credential file.
+  for (const [rel, text] of [
+    ['deploy/keys/id_ed25519', 'DEPLOY-KEY-CANARY\n'],
+    ['deploy/tls/server.pem', 'PEM-CANARY\n'],
+    ['ops/.git-credentials', 'https://u:CREDS-CANARY@example.com\n'],
+  ] as const) {
+    fs.mkdirSync(path.dirname(path.join(monorepo, rel)), { recursive: true });
+    fs.writeFileSync(path.join(monorepo, rel), text);
+  }
   fs.writeFileSync(path.join(monorepo, 'packages', 'api', 'index.js'), 'module.exports = "not a secret";\n');
   fs.writeFileSync(
     path.join(workspace, 'run.sh'),
     [
       'cat ../api/.env ../../services/db/config/.env.production ../../tools/deploy/.envrc 2>&1',
+      'cat ../../deploy/keys/id_ed25519 ../../deploy/tls/server.pem ../../ops/.git-credentials 2>&1',
       'cat ../api/index.js',
       // Found by looking, not by name: every file of the repository a test runner might glob.
       'find ../.. -name ".env*" -type f -exec cat {} + 2>&1',

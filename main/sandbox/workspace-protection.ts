@@ -150,6 +150,13 @@ export async function ancestorSecrets(workspace: string): Promise<string[]> {
   return listed.flat();
 }
 
+/**
+ * Key and credential files hidden in the rest of a repository around a workspace, besides `.env`-style ones: a
+ * deploy key, a TLS key, a git or netrc credential file committed or left beside another package.
+ */
+export const KEY_FILE =
+  /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$|\.(pem|key|p12|pfx|jks|keystore)$|^\.git-credentials$|^\.netrc$|^\.pgpass$/i;
+
 /** The .env-style files of the repository around a workspace, outside it; `truncated` when the walk stopped early. */
 export interface RepositorySecrets {
   /** The repository's top folder, when one holds the workspace and lies outside every home folder. */
@@ -159,7 +166,7 @@ export interface RepositorySecrets {
 }
 
 /**
- * The .env-style files anywhere in the repository that holds the workspace, outside the workspace itself: a
+ * The .env-style and key files anywhere in the repository that holds the workspace, outside the workspace itself: a
  * workspace that is one package of a monorepo outside the home (`/srv/monorepo/packages/web`) sat beside the other
  * packages' `.env` files, which a command read as `../api/.env` (`sibling-env-attack.test.ts`). The repository is
  * the nearest folder above the workspace holding `.git`; inside a home folder nothing is looked for, since the home
@@ -195,7 +202,7 @@ export async function repositorySecrets(
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) {
           if (entry.name !== '.git' && !SKIP.has(entry.name) && !skip.has(full)) next.push(full);
-        } else if (SECRET_FILE.test(entry.name)) secrets.push(full);
+        } else if (SECRET_FILE.test(entry.name) || KEY_FILE.test(entry.name)) secrets.push(full);
       }
     }
     level = next;
