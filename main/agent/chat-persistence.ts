@@ -26,9 +26,16 @@ export function persistCoreEvents(
       emit(event);
     }),
     core.tasks.onChange((task) => {
-      safely('task', () => store.tasks.upsert(task));
-      if (task.status !== 'running')
-        safely('note', () => store.notes.add(task.chatId, { text: taskNote(task), taskId: task.id }));
+      // An ended task's row and the note that tells the model commit together: a failed note write (a full disk)
+      // between them left the task recorded as ended and the model never told; now the row still says running, and
+      // recovery after a restart tells it (docs/robustness.md, "Crash recovery"; task-note-crash-attack.test.ts).
+      safely(task.status === 'running' ? 'task' : 'task and note', () =>
+        store.transaction(() => {
+          store.tasks.upsert(task);
+          if (task.status !== 'running')
+            store.notes.add(task.chatId, { text: taskNote(task), taskId: task.id });
+        }),
+      );
       emit({ type: 'task.updated', chatId: task.chatId, task });
     }),
     core.groups.onChange((change) => {
