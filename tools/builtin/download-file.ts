@@ -10,6 +10,7 @@ import { renderFormatOf, renderPage } from './web/page-render';
 import { renderInApp } from './web/render-in-app';
 import { requestSignal } from './web/request-signal';
 import { resolveWebSettings } from '../sdk/web/web-settings';
+import { renderedFileBytes } from '../sdk/web/rendered-file';
 import { assertFree, saveFile, workspaceTarget } from './web/workspace-file';
 
 /** Default and largest value of the `timeout` parameter, in seconds. */
@@ -93,8 +94,10 @@ export const downloadFileTool = defineTool({
     guard.checkUrl(url);
     if (format) {
       let bytes: Buffer;
+      let cut = '';
       if (ctx.services.pageRenderer) {
         bytes = await renderInApp(ctx.services.pageRenderer, url, format, guard, ctx);
+        if (format !== 'html') bytes = renderedFileBytes(bytes, format);
       } else {
         ctx.progress({ message: `rendering ${url.href} in Chromium` });
         bytes = await renderPage({
@@ -103,11 +106,12 @@ export const downloadFileTool = defineTool({
           chromiumPath: settings.chromiumPath,
           guard,
           signal: ctx.signal,
+          onCut: (note) => (cut = ` Cut: ${note}.`),
         });
       }
       await saveFile(ctx.workspace, target, overwrite, 'path', bytes, ctx.signal);
       return result(
-        `Saved the rendered page (${format}) of ${url.href} to ${relative} (${bytes.length} bytes).`,
+        `Saved the rendered page (${format}) of ${url.href} to ${relative} (${bytes.length} bytes).${cut}`,
         relative,
         bytes.length,
       );
