@@ -58,12 +58,15 @@ async function renderSpinning(script: string, file: string) {
   const controller = new AbortController();
   const { ctx } = testContext({ workspace, signal: controller.signal, services: { web } });
   const started = Date.now();
-  const call = downloadFileTool
-    .handler({ url: `http://evil.test:${site.port}/`, path: file, render: true, timeout: 3 }, ctx)
-    .then(
-      () => 'saved',
-      (error: unknown) => error,
-    );
+  const call = Promise.resolve(
+    downloadFileTool.handler(
+      { url: `http://evil.test:${site.port}/`, path: file, render: true, timeout: 3 },
+      ctx,
+    ),
+  ).then(
+    () => 'saved',
+    (error: unknown) => error,
+  );
   // Before the fix this never ended by itself: the test stops it after 30 s.
   const stop = setTimeout(() => controller.abort(new Error('still running after 30 s')), 30_000);
   const outcome = await call;
