@@ -10,6 +10,7 @@ import { renderFormatOf, renderPage } from './web/page-render';
 import { renderInApp } from './web/render-in-app';
 import { requestSignal } from './web/request-signal';
 import { resolveWebSettings } from '../sdk/web/web-settings';
+import { renderedFileBytes } from '../sdk/web/rendered-file';
 import { assertFree, saveFile, workspaceTarget } from './web/workspace-file';
 
 /** Default and largest value of the `timeout` parameter, in seconds. */
@@ -50,7 +51,7 @@ export const downloadFileTool = defineTool({
       timeout: {
         type: 'number',
         default: DOWNLOAD_TIMEOUT_SECONDS.default,
-        description: `Seconds the download may take, at most ${DOWNLOAD_TIMEOUT_SECONDS.max} (larger values are clamped), e.g. 300. Not used with render=true.`,
+        description: `Seconds the download may take, at most ${DOWNLOAD_TIMEOUT_SECONDS.max} (larger values are clamped), e.g. 300; with render=true, the time to load and save the page.`,
       },
       max_mb: {
         type: 'integer',
@@ -92,22 +93,41 @@ export const downloadFileTool = defineTool({
     const guard = new AddressGuard(settings);
     guard.checkUrl(url);
     if (format) {
+      // The timeout holds the render too: a page that never loads or spins in a script kept Chromium busy until the
+      // tool's 10 minutes (render-time-attack.test.ts).
+      const limit = requestSignal(
+        ctx.signal,
+        timeoutMs,
+        `the timeout parameter; at most ${DOWNLOAD_TIMEOUT_SECONDS.max} s`,
+      );
       let bytes: Buffer;
-      if (ctx.services.pageRenderer) {
-        bytes = await renderInApp(ctx.services.pageRenderer, url, format, guard, ctx);
-      } else {
-        ctx.progress({ message: `rendering ${url.href} in Chromium` });
-        bytes = await renderPage({
-          url,
-          format,
-          chromiumPath: settings.chromiumPath,
-          guard,
-          signal: ctx.signal,
-        });
+      let cut = '';
+      try {
+        if (ctx.services.pageRenderer) {
+          bytes = await renderInApp(ctx.services.pageRenderer, url, format, guard, {
+            progress: ctx.progress,
+            signal: limit.signal,
+          });
+          if (format !== 'html') bytes = renderedFileBytes(bytes, format);
+        } else {
+          ctx.progress({ message: `rendering ${url.href} in Chromium` });
+          bytes = await renderPage({
+            url,
+            format,
+            chromiumPath: settings.chromiumPath,
+            guard,
+            signal: limit.signal,
+            onCut: (note) => (cut = ` Cut: ${note}.`),
+          });
+        }
+      } catch (error) {
+        throw limit.failure(error);
+      } finally {
+        limit.clear();
       }
       await saveFile(ctx.workspace, target, overwrite, 'path', bytes, ctx.signal);
       return result(
-        `Saved the rendered page (${format}) of ${url.href} to ${relative} (${bytes.length} bytes).`,
+        `Saved the rendered page (${format}) of ${url.href} to ${relative} (${bytes.length} bytes).${cut}`,
         relative,
         bytes.length,
       );

@@ -10,6 +10,7 @@ import type { GuardedResponse } from './guarded-client';
 import { GuardedClient } from './guarded-client';
 import type { RenderFormat } from '../../sdk/web/page-renderer-port';
 import { RENDERED_HTML_SCRIPT, renderedHtmlBytes } from '../../sdk/web/rendered-html';
+import { MAX_PDF_PAGES, renderedFileBytes, screenshotClip } from '../../sdk/web/rendered-file';
 
 /** What a rendered page is saved as, by the target's extension. */
 export type { RenderFormat } from '../../sdk/web/page-renderer-port';
@@ -37,6 +38,15 @@ export function pageBudget(): PageBudget {
 // hostage), then for script-driven requests to settle. The call's own limit still bounds everything.
 const LOAD_WAIT_MS = 60_000;
 const SETTLE_MS = 5000;
+
+// The page's full size, as Playwright measures it for a full-page screenshot.
+const SCROLL_SIZE_SCRIPT = `(() => {
+  const root = document.documentElement, body = document.body || root;
+  return [
+    Math.max(root.scrollWidth, body.scrollWidth, root.clientWidth),
+    Math.max(root.scrollHeight, body.scrollHeight, root.clientHeight),
+  ];
+})()`;
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -88,6 +98,8 @@ export async function renderPage(options: {
   chromiumPath: string;
   guard: AddressGuard;
   signal: AbortSignal;
+  /** Told when what is saved is not the whole page (a screenshot cut to its bound). */
+  onCut?: (note: string) => void;
 }): Promise<Buffer> {
   const { signal, chromiumPath } = options;
   const usable = await fs.access(chromiumPath, fs.constants.X_OK).then(
@@ -138,8 +150,21 @@ export async function renderPage(options: {
     await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => undefined);
     await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => undefined);
     if (signal.aborted) throw signal.reason;
-    if (options.format === 'pdf') return await page.pdf({ printBackground: true });
-    if (options.format === 'png') return await page.screenshot({ fullPage: true });
+    // A PNG or PDF is bounded before it is taken (pixels, pages) and after (bytes): render-image-attack.test.ts.
+    if (options.format === 'pdf')
+      return renderedFileBytes(
+        await page.pdf({ printBackground: true, pageRanges: `1-${MAX_PDF_PAGES}` }),
+        'pdf',
+      );
+    if (options.format === 'png') {
+      const [width, height] = (await page.evaluate(SCROLL_SIZE_SCRIPT)) as [number, number];
+      const { clip, cut } = screenshotClip(Number(width), Number(height));
+      if (cut)
+        options.onCut?.(
+          `the page is ${width} x ${height} px; only its top-left ${clip.width} x ${clip.height} px were captured`,
+        );
+      return renderedFileBytes(await page.screenshot({ fullPage: true, clip }), 'png');
+    }
     // Measured in the page: one larger than the bound never crosses into this process (render-size-attack.test.ts).
     return renderedHtmlBytes(await page.evaluate(RENDERED_HTML_SCRIPT));
   } catch (error) {
