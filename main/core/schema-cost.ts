@@ -44,9 +44,16 @@ class Refused extends Error {}
 
 /** Why `schema` would cost Ajv more than the limits allow (naming the limit), or null when it is within them. */
 export function schemaCostProblem(schema: JsonSchema): string | null {
+  const cost = schemaWork(schema);
+  return typeof cost === 'string' ? cost : null;
+}
+
+/** The subschemas and values `schema` expands to (what its compile costs), or why it is past the limits. */
+export function schemaWork(schema: JsonSchema): number | string {
+  const walk = new CostWalk(schema);
   try {
-    new CostWalk(schema).run();
-    return null;
+    walk.run();
+    return walk.work;
   } catch (error) {
     if (error instanceof Refused) return error.message;
     if (error instanceof RangeError) return 'its $ref chain is too deep to follow';
@@ -55,7 +62,7 @@ export function schemaCostProblem(schema: JsonSchema): string | null {
 }
 
 class CostWalk {
-  private work = 0;
+  work = 0;
   private readonly anchors = new Map<string, object>();
   private readonly entries: Entry[] = [];
   private readonly path: string[] = [];

@@ -7,6 +7,7 @@
 // A real child (fixtures/costly-schema-server.mjs) through McpManager and the real dispatcher.
 import { afterEach, describe, expect, it } from 'vitest';
 import { outcomeText } from '../../core/outcome';
+import { MAX_LISTING_WORK } from './list-tools';
 import { fixture, mcpHarness } from './mcp-testing';
 
 let harness: ReturnType<typeof mcpHarness> | null = null;
@@ -16,9 +17,17 @@ afterEach(async () => {
   harness = null;
 });
 
-async function start() {
+async function start(env: Record<string, string> = {}) {
   harness = mcpHarness({
-    servers: { bad: { command: process.execPath, args: [fixture('costly-schema-server.mjs')], timeout: 60 } },
+    servers: {
+      bad: {
+        command: process.execPath,
+        args: [fixture('costly-schema-server.mjs')],
+        env,
+        timeout: 60,
+        connectTimeout: 120,
+      },
+    },
   });
   await harness.manager.start();
   return harness;
@@ -69,4 +78,17 @@ describe('tool schemas that are cheap to send and costly to check', () => {
     // The server's good tool still works.
     expect(outcomeText(await h.dispatch('mcp__bad__echo', { text: 'hi' }))).toBe('hi');
   }, 120_000);
+
+  it('many tools each within the limits, costly to compile together: bounded per server, with a warning', async () => {
+    const started = Date.now();
+    const h = await start({ COSTLY_WIDE_TOOLS: '100' });
+    // Unbounded, 100 tools of 2,400 properties (input and output) were minutes of compiling at connect.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const view = h.manager.states().find((entry) => entry.name === 'bad');
+    const wide = (view?.tools ?? []).filter((name) => name.startsWith('mcp__bad__wide_'));
+    expect(wide.length).toBeGreaterThan(0);
+    expect(wide.length * 2 * 2401).toBeLessThanOrEqual(MAX_LISTING_WORK);
+    expect(view?.warnings.join('\n')).toMatch(/expand to more than 40000 subschemas together/);
+    expect(outcomeText(await h.dispatch('mcp__bad__echo', { text: 'hi' }))).toBe('hi');
+  }, 600_000);
 });
