@@ -3,7 +3,8 @@
 // the app runs, not even the call's own timeout. Seen before the bounds (schema-cost.ts, linear-unique.ts):
 // `uniqueItems` over 100,000 one-element arrays, compared pair by pair, held the thread for about a minute; a 22-link
 // chain of `anyOf: [{$ref: next}, {$ref: next}]` took 15 s to check one number; a recursion reached by two branches
-// for the same value took 13 s for a value nested 20 deep; 3,000 `patternProperties` on 30,000 keys a minute.
+// for the same value took 13 s for a value nested 20 deep; 3,000 `patternProperties` on 30,000 keys a minute;
+// 1,200 subschemas on each of 200,000 items 35 s.
 // A real child (fixtures/costly-schema-server.mjs) through McpManager and the real dispatcher.
 import { afterEach, describe, expect, it } from 'vitest';
 import { outcomeText } from '../../core/outcome';
@@ -61,9 +62,13 @@ describe('tool schemas that are cheap to send and costly to check', () => {
       ['ref_chain_in', /expands to more than 2500 subschemas/],
       ['recursive_in', /recursive \$ref .* reached twice for the same value/],
       ['patterns_in', /3000 patterns; the limit is 16/],
+      ['per_item_in', /more than 64 subschemas apply to each value at \.a\[\*\]/],
     ] as const) {
       const started = Date.now();
-      const outcome = await h.dispatch(`mcp__bad__${name}`, { x: 1 });
+      const outcome = await h.dispatch(`mcp__bad__${name}`, {
+        x: 1,
+        a: Array.from({ length: 200_000 }, () => 0),
+      });
       expect(Date.now() - started).toBeLessThan(GENEROUS_MS);
       expect(outcome).toMatchObject({ outcome: 'error' });
       expect(outcomeText(outcome)).toMatch(/the schema costs too much to check/);
