@@ -11,6 +11,8 @@ import type * as AjvFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '../../tools/sdk/types';
 import { useLinearFormats } from './linear-formats';
 import { linearRegExp } from './linear-regexp';
+import { useLinearUniqueItems } from './linear-unique';
+import { schemaCostProblem } from './schema-cost';
 
 const requireCjs = createRequire(import.meta.url);
 type AddFormats = typeof AjvFormatsModule.default;
@@ -18,7 +20,7 @@ type Ajv2019 = InstanceType<typeof Ajv2019Module.Ajv2019>;
 type Ajv2020 = InstanceType<typeof Ajv2020Module.Ajv2020>;
 
 /** Bumped when options() change: compile results remembered for another version or options are not reused. */
-const OPTIONS_VERSION = 3;
+const OPTIONS_VERSION = 4;
 
 /** Names the validator (Ajv's and ajv-formats' versions, our options), for caches of compile results. */
 export function validatorId(): string {
@@ -84,6 +86,9 @@ export class ArgumentValidator {
     if (cached) return cached;
     let compiled: ValidateFunction | Error;
     try {
+      // docs/security.md, "A hostile MCP server": a schema that would cost Ajv too much is not compiled at all.
+      const cost = schemaCostProblem(schema);
+      if (cost) throw new Error(`the schema costs too much to check: ${cost}`);
       const { $schema, ...rest } = schema;
       const engine = this.engineFor(typeof $schema === 'string' ? $schema : '');
       compiled = engine.compile(rest);
@@ -136,6 +141,7 @@ function configure<T extends AnyAjv>(ajv: T): T {
   const addFormats = 'default' in formats ? formats.default : formats;
   addFormats(ajv as unknown as Ajv);
   useLinearFormats(ajv);
+  useLinearUniqueItems(ajv);
   return ajv;
 }
 

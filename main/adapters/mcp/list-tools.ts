@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { PaginatedResultSchema, ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { jsonBoundsProblem, SCHEMA_LIMITS } from '../../core/schema-bounds';
+import { schemaWork } from '../../core/schema-cost';
 import { plainOptions } from './request-options';
 
 /** The most tools one server may register: past this its list is cut, with a warning. */
@@ -13,6 +14,13 @@ export const MAX_TOOLS_PER_SERVER = 2000;
  * structures"): each may be 512 KiB, so 2,000 of them were a gigabyte held, compiled and indexed.
  */
 export const MAX_LISTING_BYTES = 16 * 1024 * 1024;
+
+/**
+ * How many subschemas the schemas of one server may expand to together (docs/security.md, "What a tool's schema may
+ * cost"): Ajv compiles about two a millisecond on the main thread, and 300 tools of 2,400 properties each (within
+ * the bytes above) were minutes of compiling before any chat could go on.
+ */
+export const MAX_LISTING_WORK = 40_000;
 
 /** The longest tool name a server may use (the registered name is cut to 64 anyway; this keeps runaways out). */
 export const MAX_REMOTE_NAME_LENGTH = 1024;
@@ -38,6 +46,7 @@ export async function listAllTools(client: Client, budgetMs: number): Promise<To
   const listing: ToolListing = { tools: [], rejected: [] };
   let index = 0;
   let bytes = 0;
+  let work = 0;
   let cursor: string | undefined;
   do {
     // Read loosely, then tool by tool: the SDK's own schema fails the whole page on one bad tool.
@@ -74,6 +83,16 @@ export async function listAllTools(client: Client, budgetMs: number): Promise<To
         });
         return finish(client, listing);
       }
+      work += listingWork(read);
+      if (work > MAX_LISTING_WORK) {
+        listing.rejected.push({
+          name: null,
+          index: index - 1,
+          step: 'limits',
+          reason: `the server's tool schemas expand to more than ${MAX_LISTING_WORK} subschemas together; "${read.name}" and the tools after it are not registered`,
+        });
+        return finish(client, listing);
+      }
       listing.tools.push(read);
     }
     cursor = page.nextCursor;
@@ -106,6 +125,16 @@ export function readTool(item: unknown, index: number): Tool | RejectedTool {
     return { name, index, step: 'definition', reason: issues.join('; ') };
   }
   return parsed.data as Tool;
+}
+
+// What compiling a tool's schemas costs; a schema past its own limits is refused without compiling, so costs nothing.
+function listingWork(tool: Tool): number {
+  let total = 0;
+  for (const schema of [tool.inputSchema, tool.outputSchema]) {
+    const work = schema ? schemaWork(schema as Record<string, unknown>) : 0;
+    if (typeof work === 'number') total += work;
+  }
+  return total;
 }
 
 // The SDK's client remembers each tool's output schema and task support when its own listTools runs; reading the

@@ -6,6 +6,8 @@ import addFormatsImport from 'ajv-formats';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { useLinearFormats } from '../../core/linear-formats';
 import { linearRegExp } from '../../core/linear-regexp';
+import { useLinearUniqueItems } from '../../core/linear-unique';
+import { schemaCostProblem } from '../../core/schema-cost';
 import type {
   JsonSchemaType,
   JsonSchemaValidator,
@@ -36,12 +38,16 @@ export class GuardedOutputValidator implements jsonSchemaValidator {
     addFormats(this.ajv as never);
     // docs/security.md, "A hostile MCP server": and its formats too.
     useLinearFormats(this.ajv);
+    useLinearUniqueItems(this.ajv);
     this.inner = new AjvJsonSchemaValidator(this.ajv as never);
   }
 
   /** The validator of one output schema, or one that reports why the schema cannot be used. */
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     try {
+      // docs/security.md, "A hostile MCP server": a schema that would cost Ajv too much is not compiled at all.
+      const cost = schemaCostProblem(schema as Record<string, unknown>);
+      if (cost) throw new Error(`the schema costs too much to check: ${cost}`);
       const validator = this.inner.getValidator<T>(schema);
       // Each tools/list brings new schema objects: Ajv's own cache would keep every one of them.
       this.ajv.removeSchema(schema as object);
