@@ -1,5 +1,6 @@
 // The shapes a secret value takes in text (docs/security.md): itself, case-folded, percent-encoded the ways URL
-// builders do it, JSON-escaped, HTML-escaped, base64 (standard and URL-safe) at the three byte alignments, and hex or escaped character by character.
+// builders do it, JSON-escaped, HTML-escaped, base64 (standard and URL-safe) at the three byte alignments, and hex
+// or escaped character by character.
 
 /** Values shorter than this are not secrets worth scrubbing: they are too common in ordinary text. */
 export const MIN_SECRET_LENGTH = 4;
