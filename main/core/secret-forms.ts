@@ -1,5 +1,6 @@
 // The shapes a secret value takes in text (docs/security.md): itself, case-folded, percent-encoded the ways URL
-// builders do it, JSON-escaped, HTML-escaped, and base64 (standard and URL-safe) at the three byte alignments.
+// builders do it, JSON-escaped, HTML-escaped, base64 (standard and URL-safe) at the three byte alignments, and hex
+// or escaped character by character.
 
 /** Values shorter than this are not secrets worth scrubbing: they are too common in ordinary text. */
 export const MIN_SECRET_LENGTH = 4;
@@ -44,8 +45,8 @@ export function secretForms(value: string): SecretForm[] {
     unicodeEscaped(json, HTML_UNSAFE),
     ...base64Cores(bytes),
     ...htmlEscaped(value),
-    // Hex of its bytes (a debug dump; upper case too, since every form is matched case-folded).
-    bytes.toString('hex'),
+    // Every character encoded (hex, \xNN, \u escapes, HTML numeric entities): a server's debug echo.
+    ...everyCharEncoded(value, bytes),
     // UTF-16 output read as UTF-8 (a Windows program's, PowerShell's files): a NUL beside each character, before it
     // (big-endian) or after it (little-endian); the characters with the NULs between them are in both.
     ...(NON_ASCII.test(value) ? [] : [value.split('').join('\0')]),
@@ -81,6 +82,22 @@ function htmlEscaped(value: string): string[] {
 function unicodeEscaped(text: string, units: RegExp): string {
   return text.replace(units, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+/**
+ * The value with every character encoded, as debug echoes and dumps write it: hex of its UTF-8 bytes (either case
+ * through folding), `\xNN` escapes, `\u` escapes of every UTF-16 unit, and HTML numeric entities (decimal and hex)
+ * of every code point. Computed once per known secret (docs/security.md, "Redaction").
+ */
+function everyCharEncoded(value: string, bytes: Buffer): string[] {
+  const points = [...value].map((char) => char.codePointAt(0) as number);
+  return [
+    bytes.toString('hex'),
+    [...bytes].map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`).join(''),
+    unicodeEscaped(value, /[\s\S]/g),
+    points.map((point) => `&#${point};`).join(''),
+    points.map((point) => `&#x${point.toString(16)};`).join(''),
+  ];
+}
+
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 
 /**
