@@ -5,13 +5,12 @@
 // plant.sh`, standing for `npm test`) set `core.fsmonitor` in those configs, and the person's own `git status` in
 // the workspace, which looks into every submodule, ran it unconfined. Through `agenvoy tools call … --yes`, the real
 // gate and the real sandbox (bubblewrap).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { CliPlace } from '../cli/testing/cli-harness';
-import { runCli } from '../cli/testing/cli-harness';
+import { approvedCommand, personGit } from './testing/person-git';
 
 let root: string;
 let place: CliPlace;
@@ -19,21 +18,7 @@ let workspace: string;
 let home: string;
 const marker = (name: string) => path.join(root, `PWNED-${name}`);
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      HOME: home,
-      GIT_AUTHOR_NAME: 'n',
-      GIT_AUTHOR_EMAIL: 'a@b',
-      GIT_COMMITTER_NAME: 'n',
-      GIT_COMMITTER_EMAIL: 'a@b',
-      GIT_ALLOW_PROTOCOL: 'file',
-    },
-  });
-}
+const git = (cwd: string, ...args: string[]) => personGit(home, cwd, ...args);
 
 beforeEach(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-nested-submodule-attack-')));
@@ -57,13 +42,7 @@ beforeEach(() => {
 
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-async function approved(command: string) {
-  const run = await runCli(
-    ['tools', 'call', 'run_command', JSON.stringify({ command }), '--yes', '--json'],
-    place,
-  );
-  return JSON.parse(run.stdout) as { outcome: string; text: string };
-}
+const approved = (command: string) => approvedCommand(place, command);
 
 it('the config and hooks of submodules at any depth of .git/modules stay read-only', async () => {
   const lib = path.join('.git', 'modules', 'vendor', 'lib');

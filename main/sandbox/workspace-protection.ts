@@ -2,6 +2,7 @@
 // unsandboxed program run code (git config and hooks of every repository, shell start-up files, editor tasks,
 // direnv and npm config), this app's workspace tools, and .env files at any depth. The runtime computes a
 // protected list from process.cwd(), which is not the workspace, so the sandbox passes this one instead.
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -74,56 +75,40 @@ export async function scanWorkspace(
   const isHome = homes.some((home) => path.resolve(home) === path.resolve(workspace));
   if (isHome) for (const name of PROTECTED_FILES) readOnly.add(path.join(workspace, name));
   for (const folder of startupFolders(workspace, homes, pathValue)) readOnly.add(folder);
-  let budget = SCAN_DIRS;
-  let level = [workspace];
-  // Folders of a level the budget did not reach: the walk is truncated even when those it read hold none.
-  let unread = 0;
   // A repository with more submodule folders than are looked at is as unprotected as an unread folder.
   let modulesTruncated = false;
-  // Breadth first, one level's folders read in parallel: no recursion, and the budget goes to shallow folders first.
-  while (level.length > 0 && budget > 0) {
-    const batch = level.slice(0, budget);
-    budget -= batch.length;
-    unread = level.length - batch.length;
-    const listed = await Promise.all(
-      batch.map(async (dir) => ({
-        dir,
-        entries: await fs.readdir(dir, { withFileTypes: true }).catch(() => []),
-      })),
-    );
+  const truncated = await walkFolders(workspace, async (dir, entries) => {
     const next: string[] = [];
-    for (const { dir, entries } of listed) {
-      for (const entry of entries) {
-        const full = path.join(dir, entry.name);
-        if (entry.name === '.git') {
-          repositories.push(full);
-          if (entry.isDirectory()) {
-            const control = await gitControlFiles(full);
-            for (const file of control.files) readOnly.add(file);
-            moduleFolders.push(...control.modules);
-            if (control.truncated) modulesTruncated = true;
-            // Hooks the repository's config moved into the work tree (core.hooksPath): as read-only as .git/hooks.
-            const hooks = hooksPathOf(full, dir);
-            if (hooks !== null && within(hooks, workspace) && path.resolve(hooks) !== path.resolve(workspace))
-              readOnly.add(hooks);
-          } else readOnly.add(full);
-          continue;
-        }
-        // Compared case-insensitively, as macOS and Windows file systems read names.
-        const lower = entry.name.toLowerCase();
-        if (FILES.has(lower) || DIRS.has(lower)) readOnly.add(full);
-        if (SECRET_FILE.test(entry.name) && !entry.isDirectory()) secrets.push(full);
-        if (entry.isDirectory() && !SKIP.has(entry.name)) next.push(full);
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.name === '.git') {
+        repositories.push(full);
+        if (entry.isDirectory()) {
+          const control = await gitControlFiles(full);
+          for (const file of control.files) readOnly.add(file);
+          moduleFolders.push(...control.modules);
+          if (control.truncated) modulesTruncated = true;
+          // Hooks the repository's config moved into the work tree (core.hooksPath): as read-only as .git/hooks.
+          const hooks = hooksPathOf(full, dir);
+          if (hooks !== null && within(hooks, workspace) && path.resolve(hooks) !== path.resolve(workspace))
+            readOnly.add(hooks);
+        } else readOnly.add(full);
+        continue;
       }
+      // Compared case-insensitively, as macOS and Windows file systems read names.
+      const lower = entry.name.toLowerCase();
+      if (FILES.has(lower) || DIRS.has(lower)) readOnly.add(full);
+      if (SECRET_FILE.test(entry.name) && !entry.isDirectory()) secrets.push(full);
+      if (entry.isDirectory() && !SKIP.has(entry.name)) next.push(full);
     }
-    level = next;
-  }
+    return next;
+  });
   return {
     readOnly: [...readOnly],
     secrets,
     repositories,
     moduleFolders,
-    truncated: level.length > 0 || unread > 0 || modulesTruncated,
+    truncated: truncated || modulesTruncated,
   };
 }
 
@@ -183,8 +168,31 @@ export async function repositorySecrets(
   // The workspace was walked already; a home folder inside the repository is hidden whole.
   const skip = new Set([workspace, ...homes].map((dir) => path.resolve(dir)));
   const secrets: string[] = [];
+  const truncated = await walkFolders(root, (dir, entries) => {
+    const next: string[] = [];
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git' && !SKIP.has(entry.name) && !skip.has(full)) next.push(full);
+      } else if (SECRET_FILE.test(entry.name) || KEY_FILE.test(entry.name)) secrets.push(full);
+    }
+    return next;
+  });
+  return { root, secrets, truncated };
+}
+
+/**
+ * Walks folders breadth first from `root`, one level read in parallel (no recursion, and the budget goes to shallow
+ * folders first), at most SCAN_DIRS of them. `visit` sees each folder's entries and returns the folders to enter.
+ * True when folders were left unread at the budget.
+ */
+async function walkFolders(
+  root: string,
+  visit: (dir: string, entries: Dirent[]) => string[] | Promise<string[]>,
+): Promise<boolean> {
   let budget = SCAN_DIRS;
   let level = [root];
+  // Folders of a level the budget did not reach: the walk is truncated even when those it read hold none.
   let unread = 0;
   while (level.length > 0 && budget > 0) {
     const batch = level.slice(0, budget);
@@ -197,17 +205,10 @@ export async function repositorySecrets(
       })),
     );
     const next: string[] = [];
-    for (const { dir, entries } of listed) {
-      for (const entry of entries) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) {
-          if (entry.name !== '.git' && !SKIP.has(entry.name) && !skip.has(full)) next.push(full);
-        } else if (SECRET_FILE.test(entry.name) || KEY_FILE.test(entry.name)) secrets.push(full);
-      }
-    }
+    for (const { dir, entries } of listed) next.push(...(await visit(dir, entries)));
     level = next;
   }
-  return { root, secrets, truncated: level.length > 0 || unread > 0 };
+  return level.length > 0 || unread > 0;
 }
 
 // The nearest folder above `workspace` that holds a `.git` folder or file, or null.
