@@ -4,19 +4,12 @@
 // characters. Neither was a form the redactor knew, so the whole key reached the model. Through the real
 // dispatcher, http_request and a real HTTP server on 127.0.0.1, and a real Python script tool with a declared secret
 // in the real core (docs/security.md, "Redaction").
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { httpRequestTool } from '../../tools/builtin/http-request';
 import type { LocalServer } from '../../tools/builtin/web/testing/local-server';
 import { LOOPBACK_ALLOWED, startLocalServer } from '../../tools/builtin/web/testing/local-server';
-import type { Core } from '../app';
-import { createCore } from '../app';
-import { SecretStore } from '../secrets/secret-store';
-import { policyGate } from './gate-port';
-import { Redactor } from './redactor';
 import { testCore } from './testing/test-core';
+import { runSecretScript } from '../adapters/script/testing/secret-script-core';
 
 const KEY = 'sk-live-51HcAnaRy0987654321zYx';
 
@@ -28,13 +21,9 @@ function expectNoKey(shown: string): void {
 }
 
 let server: LocalServer | null = null;
-const cores: Core[] = [];
-const dirs: string[] = [];
 afterEach(async () => {
   await server?.close();
   server = null;
-  for (const core of cores.splice(0)) await core.close();
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 it.each([
@@ -80,44 +69,10 @@ out.write(b"utf-16: " + (key + "\\n").encode("utf-16") + b"\\n")
 `;
 
 it('a key a script tool prints as hex or UTF-16 is redacted in the result', async () => {
-  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-hex-utf16-secret-')));
-  dirs.push(home);
-  const dir = path.join(home, 'tools', 'script', 'shop_debug');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(
-    path.join(dir, 'tool.json'),
-    JSON.stringify({
-      name: 'shop_debug',
-      description: 'Show the shop connection as the server sees it.\nUse when a shop request fails.',
-      parameters: { type: 'object', properties: {} },
-      always_allow: true,
-      secrets: ['SHOP_KEY'],
-    }),
-  );
-  fs.writeFileSync(path.join(dir, 'script.py'), SCRIPT);
-  fs.writeFileSync(path.join(home, '.secrets'), `SHOP_KEY=${KEY}\n`, { mode: 0o600 });
-  const core = await createCore({
-    home,
-    workspace: home,
-    gate: policyGate('allow'),
-    secrets: new SecretStore({
-      secretsFile: path.join(home, '.secrets'),
-      redactor: new Redactor(),
-      env: {},
-      detect: async () => ({ usable: false, reason: 'no keychain in this test', probeMs: 0 }),
-    }),
-    sandbox: null,
-    mcp: 'off',
-    embeddings: null,
-  });
-  cores.push(core);
-  const [result] = await core.executor.run([{ id: 'c1', name: 'script_shop_debug', args: {} }], {
-    chatId: 'chat',
-    workspace: home,
-  });
-  expect(result?.outcome.outcome).toBe('ok');
-  const text = result?.outcome.outcome === 'ok' ? result.outcome.text : '';
+  const outcome = await runSecretScript({ name: 'shop_debug', key: 'SHOP_KEY', value: KEY, script: SCRIPT });
+  expect(outcome?.outcome).toBe('ok');
+  const text = outcome?.outcome === 'ok' ? outcome.text : '';
   // Each of the five lines has its key scrubbed.
   expect(text.match(/\[redacted:SHOP_KEY\]/g)?.length).toBe(5);
-  expectNoKey(JSON.stringify(result?.outcome));
+  expectNoKey(JSON.stringify(outcome));
 }, 30_000);
