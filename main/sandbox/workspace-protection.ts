@@ -183,14 +183,14 @@ export async function repositorySecrets(
 
 /**
  * Walks folders breadth first from `root`, one level read in parallel (no recursion, and the budget goes to shallow
- * folders first), at most SCAN_DIRS of them. `visit` sees each folder's entries and returns the folders to enter.
+ * folders first), at most `budget` of them. `visit` sees each folder's entries and returns the folders to enter.
  * True when folders were left unread at the budget.
  */
 async function walkFolders(
   root: string,
   visit: (dir: string, entries: Dirent[]) => string[] | Promise<string[]>,
+  budget: number = SCAN_DIRS,
 ): Promise<boolean> {
-  let budget = SCAN_DIRS;
   let level = [root];
   // Folders of a level the budget did not reach: the walk is truncated even when those it read hold none.
   let unread = 0;
@@ -215,13 +215,7 @@ async function walkFolders(
 async function enclosingRepository(workspace: string): Promise<string | null> {
   for (let dir = path.resolve(workspace); path.dirname(dir) !== dir;) {
     dir = path.dirname(dir);
-    if (
-      await fs.lstat(path.join(dir, '.git')).then(
-        () => true,
-        () => false,
-      )
-    )
-      return dir;
+    if (await exists(path.join(dir, '.git'))) return dir;
   }
   return null;
 }
@@ -294,33 +288,22 @@ export const MODULE_DIRS = 1000;
  */
 async function moduleGitDirs(gitDir: string): Promise<{ dirs: string[]; truncated: boolean }> {
   const dirs: string[] = [];
-  let budget = MODULE_DIRS;
-  let level = [path.join(gitDir, 'modules')];
-  while (level.length > 0) {
-    if (level.length > budget) return { dirs, truncated: true };
-    budget -= level.length;
-    const listed = await Promise.all(
-      level.map(async (dir) => {
-        const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-        return Promise.all(
-          entries
-            .filter((entry) => entry.isDirectory())
-            .map(async (entry) => {
-              const full = path.join(dir, entry.name);
-              const git =
-                (await exists(path.join(full, 'HEAD'))) || (await exists(path.join(full, 'config')));
-              return { full, git };
-            }),
-        );
-      }),
-    );
-    level = [];
-    for (const { full, git } of listed.flat()) {
-      if (git) dirs.push(full);
-      level.push(git ? path.join(full, 'modules') : full);
-    }
-  }
-  return { dirs, truncated: false };
+  const truncated = await walkFolders(
+    path.join(gitDir, 'modules'),
+    async (dir, entries) => {
+      const next: string[] = [];
+      for (const entry of entries) {
+        if (!entry.isDirectory()) continue;
+        const full = path.join(dir, entry.name);
+        const git = (await exists(path.join(full, 'HEAD'))) || (await exists(path.join(full, 'config')));
+        if (git) dirs.push(full);
+        next.push(git ? path.join(full, 'modules') : full);
+      }
+      return next;
+    },
+    MODULE_DIRS,
+  );
+  return { dirs, truncated };
 }
 
 /**
