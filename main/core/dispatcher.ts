@@ -1,12 +1,13 @@
 // The dispatcher: every call, built-in, script or MCP alike, is prepared, approved, run under its limit and normalised.
-import type { ToolContext, ToolServices } from '../../tools/sdk/types';
+import type { ToolContext, ToolResult, ToolServices } from '../../tools/sdk/types';
 import { asAbortReason } from './abort';
 import type { AppLogger } from './logger';
-import { approvalOf, callSandbox, deniedOutcome, NOT_NEEDED, pinAll } from './approval-step';
+import { NOT_NEEDED, pinAll } from './approval-step';
 import type { CallAbort } from './call-abort';
 import { CallContext } from './call-context';
 import type { ApprovalResult, CallEvent, CallScope } from './call-types';
-import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from './gate-port';
+import type { ApprovalGate } from './gate-port';
+import { GateAsking, limitOf } from './gate-asking';
 import type { CallOutcome } from './outcome';
 import { errorOutcome, okOutcome, thrownOutcome } from './outcome';
 import { changedSinceApproval, currentDefinitions } from './definition-check';
@@ -16,6 +17,7 @@ import { prepareCall } from './prepare-call';
 import type { Redactor } from './redactor';
 import type { CommandSandbox, SandboxState } from './sandbox-port';
 import { timeoutJson } from './registry';
+import type { LimitedOutcome } from './run-with-limit';
 import { runWithLimit } from './run-with-limit';
 import type { TaskRegistry } from './task-registry';
 import { summariseArgs } from './summarise-args';
@@ -48,13 +50,17 @@ export class Dispatcher {
   private readonly events = new Emitter<CallEvent>();
   // Events are built (and their arguments redacted) only while someone listens: most calls have no listener.
   private listeners = 0;
-  private sandboxNoticeGiven = false;
-  // The request each approved call was decided on, for deciding it again (reconfirm).
-  private readonly requests = new WeakMap<ReadyCall, ApprovalRequest>();
+  // The gate's side of approval: its requests, the sandbox notice, reconfirmation.
+  private readonly asking: GateAsking;
 
   constructor(private readonly deps: DispatcherDeps) {
     // Handlers of every call get this very object (no copy per call), so none may change it for the others.
     Object.freeze(deps.services);
+    this.asking = new GateAsking(
+      deps,
+      (event) => this.emit(event),
+      (limitMs) => this.scaled(limitMs),
+    );
   }
 
   /** Subscribes to call events; returns the unsubscribe. */
@@ -71,10 +77,8 @@ export class Dispatcher {
   }
 
   /** Whether commands can be confined here (checked once by the sandbox, then cached). */
-  async sandboxState(): Promise<SandboxState> {
-    const sandbox = this.deps.sandbox;
-    if (!sandbox) return { kind: 'unavailable', reason: 'this host runs no OS sandbox' };
-    return sandbox.state();
+  sandboxState(): Promise<SandboxState> {
+    return this.asking.sandboxState();
   }
 
   /** Resolves once what calls read synchronously (settings.json) can be read; await it before `prepare`. */
@@ -136,52 +140,7 @@ export class Dispatcher {
       if (call.kind === 'ready' && outcomes[index] === null) call.approval = NOT_NEEDED;
     });
     if (asking.length === 0) return { outcomes, stop: false };
-    return this.askGate(asking, scope, outcomes);
-  }
-
-  private async askGate(
-    asking: Array<{ call: ReadyCall; index: number }>,
-    scope: CallScope,
-    outcomes: Array<CallOutcome | null>,
-  ): Promise<ApprovalResult> {
-    const state = asking.some(({ call }) => call.tool.spec.sandboxed) ? await this.sandboxState() : null;
-    if (state?.kind === 'unavailable' && !this.sandboxNoticeGiven) {
-      this.sandboxNoticeGiven = true;
-      this.deps.onSandboxUnavailable?.(state.reason);
-    }
-    const requests: ApprovalRequest[] = asking.map(({ call }) => ({
-      callId: call.id,
-      chatId: scope.chatId,
-      tool: call.name,
-      source: call.tool.spec.source,
-      flags: { ...call.tool.spec.flags },
-      // A background tool is shown the task's own limit (its `timeout_min`), not its foreground default.
-      timeoutMs: timeoutJson(this.scaled(limitOf(call))),
-      definitionHash: call.tool.definitionHash,
-      args: call.args,
-      workspace: scope.workspace,
-      sandbox: callSandbox(call, state),
-    }));
-    const decisions = await this.deps.gate.decide(requests, {
-      signal: scope.signal ?? new AbortController().signal,
-    });
-    let stop = false;
-    asking.forEach(({ call, index }, i) => {
-      const decision: ApprovalDecision = decisions[i] ?? {
-        kind: 'deny',
-        message: 'denied: no decision was given',
-      };
-      this.emit({ type: 'call.approval', callId: call.id, chatId: scope.chatId, tool: call.name, decision });
-      if (decision.kind === 'allow') {
-        call.approval = approvalOf(decision);
-        this.requests.set(call, requests[i] as ApprovalRequest);
-        return;
-      }
-      delete call.approval;
-      if (decision.kind === 'stop') stop = true;
-      outcomes[index] = deniedOutcome(decision);
-    });
-    return { outcomes, stop };
+    return this.asking.ask(asking, scope, outcomes);
   }
 
   /**
@@ -190,20 +149,47 @@ export class Dispatcher {
    * decided again first, since what the rule matched (a path's links, a working folder, a repository's config) may
    * have changed under it (docs/security.md, "Decisions and rules"); a person's own answer stands.
    */
-  async execute(call: ReadyCall, scope: CallScope, reconfirm = false): Promise<CallOutcome> {
-    const checked = changedSinceApproval(call, this.deps, scope.signal);
+  execute(call: ReadyCall, scope: CallScope, reconfirm = false): Promise<CallOutcome> {
+    try {
+      const checked = changedSinceApproval(call, this.deps, scope.signal);
+      // Waiting (an announced change, a reconfirmation) takes the async path; the common one makes no async frame
+      // (docs/dispatch.md, "The hot path").
+      if (checked instanceof Promise || reconfirm)
+        return this.executeAfterChecks(call, scope, checked, reconfirm);
+      if (checked) return Promise.resolve(this.finish(call, scope, checked));
+      return this.run(call, scope);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private async executeAfterChecks(
+    call: ReadyCall,
+    scope: CallScope,
+    checked: CallOutcome | null | Promise<CallOutcome | null>,
+    reconfirm: boolean,
+  ): Promise<CallOutcome> {
     const changed = checked instanceof Promise ? await checked : checked;
     if (changed) return this.finish(call, scope, changed);
     if (reconfirm) {
-      const denied = await this.reconfirm(call, scope);
+      const denied = await this.asking.reconfirm(call, scope);
       if (denied) return this.finish(call, scope, denied);
     }
-    // Stopped during the waits above (a change applied, a reconfirmation): a task must not start after the stop.
+    return this.run(call, scope);
+  }
+
+  // The run itself, once nothing stands in the way.
+  private run(call: ReadyCall, scope: CallScope): Promise<CallOutcome> {
+    // Stopped during the waits before (a change applied, a reconfirmation): a task must not start after the stop.
     const stop = scope.signal?.aborted ? asAbortReason(scope.signal.reason) : null;
-    if (stop) return this.finish(call, scope, { outcome: 'cancelled', message: stop.message, durationMs: 0 });
+    if (stop)
+      return Promise.resolve(
+        this.finish(call, scope, { outcome: 'cancelled', message: stop.message, durationMs: 0 }),
+      );
     const { spec } = call.tool;
     const startedAt = Date.now();
-    if (spec.flags.background) return this.finish(call, scope, this.startTask(call, scope, startedAt));
+    if (spec.flags.background)
+      return Promise.resolve(this.finish(call, scope, this.startTask(call, scope, startedAt)));
     const limitMs = this.scaled(spec.timeoutMs);
     this.emit({
       type: 'call.started',
@@ -213,11 +199,12 @@ export class Dispatcher {
       startedAt,
       limitMs: timeoutJson(limitMs),
     });
-    const result = await runWithLimit(
+    return runWithLimit(
       (abort) => spec.handler(call.args, this.context(call, scope, abort, startedAt, limitMs)),
       {
         limitMs,
         signal: scope.signal,
+        startNow: true,
         onAbandon: (reason) =>
           this.deps.log.warn('abandoned handler that ignored its signal', {
             name: call.name,
@@ -225,8 +212,17 @@ export class Dispatcher {
             reason: reason.message,
           }),
       },
-    );
-    const durationMs = Date.now() - startedAt;
+    ).then((result) => this.ended(call, scope, result, Date.now() - startedAt, limitMs));
+  }
+
+  // How the handler's run ended, as the call's outcome.
+  private ended(
+    call: ReadyCall,
+    scope: CallScope,
+    result: LimitedOutcome<ToolResult>,
+    durationMs: number,
+    limitMs: number,
+  ): CallOutcome {
     switch (result.kind) {
       case 'ok':
         return this.finish(call, scope, okOutcome(result.value, durationMs));
@@ -253,42 +249,33 @@ export class Dispatcher {
     }
   }
 
-  // A standing approval decided again: null when the call may still run (its approval updated), else its outcome.
-  private async reconfirm(call: ReadyCall, scope: CallScope): Promise<CallOutcome | null> {
-    const request = this.requests.get(call);
-    const by = call.approval?.by;
-    if (!request || (by !== 'rule' && by !== 'chat_grant')) return null;
-    const { gate } = this.deps;
-    const signal = scope.signal ?? new AbortController().signal;
-    const decision = gate.reconfirm
-      ? await gate.reconfirm(request, { signal })
-      : (await gate.decide([request], { signal }))[0];
-    const final: ApprovalDecision = decision ?? { kind: 'deny', message: 'denied: no decision was given' };
-    this.emit({
-      type: 'call.approval',
-      callId: call.id,
-      chatId: scope.chatId,
-      tool: call.name,
-      decision: final,
-    });
-    if (final.kind === 'allow') {
-      call.approval = approvalOf(final);
-      return null;
+  /** prepare → approve → execute for one call (CLI and single calls). */
+  dispatch(call: CallRequest, scope: CallScope): Promise<CallOutcome> {
+    try {
+      const loading = this.readyNow();
+      return loading ? loading.then(() => this.dispatchNow(call, scope)) : this.dispatchNow(call, scope);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    delete call.approval;
-    return deniedOutcome(final);
   }
 
-  /** prepare → approve → execute for one call (CLI and single calls). */
-  async dispatch(call: CallRequest, scope: CallScope): Promise<CallOutcome> {
-    const loading = this.readyNow();
-    if (loading) await loading;
+  // dispatch() once the settings can be read: chained, not awaited, so the common path makes no async frame.
+  private dispatchNow(call: CallRequest, scope: CallScope): Promise<CallOutcome> {
     const prepared = this.prepare(call, scope);
-    if (prepared.kind === 'done') return this.finish(prepared, scope, prepared.outcome);
+    if (prepared.kind === 'done') return Promise.resolve(this.finish(prepared, scope, prepared.outcome));
     const asked = this.approveNow([prepared], scope);
-    const approval = asked instanceof Promise ? await asked : asked;
+    return asked instanceof Promise
+      ? asked.then((approval) => this.afterApproval(prepared, scope, approval))
+      : this.afterApproval(prepared, scope, asked);
+  }
+
+  private afterApproval(
+    prepared: ReadyCall,
+    scope: CallScope,
+    approval: ApprovalResult,
+  ): Promise<CallOutcome> {
     const denied = approval.outcomes[0];
-    if (denied) return this.finish(prepared, scope, denied);
+    if (denied) return Promise.resolve(this.finish(prepared, scope, denied));
     return this.execute(prepared, scope);
   }
 
@@ -384,14 +371,11 @@ export class Dispatcher {
 
   private emit(event: CallEvent): void {
     if (this.listeners === 0) return;
-    this.events.emit(
-      event.type === 'call.queued' ? { ...event, args: this.deps.redactor.redactDeep(event.args) } : event,
-    );
+    if (event.type === 'call.queued') {
+      // Copied only when redaction changed the arguments (never while no secret is known).
+      const args = this.deps.redactor.redactDeep(event.args);
+      if (args !== event.args) event = { ...event, args };
+    }
+    this.events.emit(event);
   }
-}
-
-/** The limit a call runs under: a background task's own (from its arguments), else the tool's timeout. */
-function limitOf(call: ReadyCall): number {
-  const { spec } = call.tool;
-  return (spec.flags.background ? spec.taskLimitMs?.(call.args) : undefined) ?? spec.timeoutMs;
 }

@@ -26,8 +26,10 @@ function dropIn(schema: unknown, value: unknown, depth: number): unknown {
   const properties = schema.properties;
   const required: unknown[] = Array.isArray(schema.required) ? schema.required : [];
   let copy: Record<string, unknown> | null = null;
-  for (const [key, item] of Object.entries(value)) {
-    if (!Object.hasOwn(properties, key)) continue;
+  // for…in with hasOwn, not Object.entries: no array of pairs for every call's arguments.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || !Object.hasOwn(properties, key)) continue;
+    const item = value[key];
     const property = properties[key];
     if (item === null) {
       if (!required.includes(key) && allowsNull(property) === false) {

@@ -42,13 +42,17 @@ export function okOutcome(result: ToolResult, durationMs: number): CallOutcome {
       : Array.isArray(result?.content)
         ? result.content
         : [{ type: 'text', text: JSON.stringify(result) ?? '' }];
-  const capped = limitParts(content).map((part) =>
-    part.type === 'text' ? { ...part, text: capText(part.text) } : boundType(part),
-  );
-  const text = capped
-    .filter((p): p is Extract<ContentPart, { type: 'text' }> => p.type === 'text')
-    .map((p) => p.text)
-    .join('\n');
+  // One pass (every call's result comes through here): text parts copied with their text capped, and joined.
+  const parts = limitParts(content);
+  const capped: ContentPart[] = [];
+  let text = '';
+  let texts = 0;
+  for (const part of parts) {
+    const kept: ContentPart = part.type === 'text' ? { ...part, text: capText(part.text) } : boundType(part);
+    capped.push(kept);
+    if (kept.type !== 'text') continue;
+    text = texts++ === 0 ? kept.text : `${text}\n${kept.text}`;
+  }
   const data = typeof result === 'string' ? undefined : result?.data;
   return data === undefined
     ? { outcome: 'ok', text, content: capped, durationMs }

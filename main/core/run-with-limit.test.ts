@@ -126,6 +126,28 @@ describe('runWithLimit', () => {
     expect(work).not.toHaveBeenCalled();
   });
 
+  it('startNow starts the work before it returns; a cancel in the same turn still ends it cancelled', async () => {
+    const outer = new AbortController();
+    let seen: unknown = null;
+    const work = vi.fn(
+      (abort: { onAbort: (listener: (reason: unknown) => void) => () => void }) =>
+        new Promise<string>((resolve) => abort.onAbort((why) => ((seen = why), resolve('stopped')))),
+    );
+    const pending = runWithLimit(work, { limitMs: 1000, signal: outer.signal, startNow: true });
+    expect(work).toHaveBeenCalledTimes(1);
+    outer.abort(new CancelReason('stop now'));
+    expect(await pending).toMatchObject({ kind: 'cancelled' });
+    expect(seen).toBeInstanceOf(CancelReason);
+
+    const already = new AbortController();
+    already.abort(new CancelReason('already stopped'));
+    const never = vi.fn(async () => 'ran');
+    expect(
+      await runWithLimit(never, { limitMs: 1000, signal: already.signal, startNow: true }),
+    ).toMatchObject({ kind: 'cancelled' });
+    expect(never).not.toHaveBeenCalled();
+  });
+
   it('ignores a cancel that comes after the work settled', async () => {
     const outer = new AbortController();
     const outcome = await runWithLimit(async () => 'done', { limitMs: 1000, signal: outer.signal });

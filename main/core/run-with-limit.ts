@@ -13,6 +13,9 @@ export type LimitedOutcome<T> =
   | { kind: 'timed_out'; reason: TimeoutReason }
   | { kind: 'cancelled'; reason: CancelReason };
 
+// Work starts in a `then` of this settled promise unless it starts at once (see runWithLimit).
+const STARTED = Promise.resolve();
+
 /** Options of runWithLimit. */
 export interface LimitOptions {
   /** Limit in ms; a non-finite value means none. */
@@ -22,10 +25,12 @@ export interface LimitOptions {
   /** Called when aborted work did not settle within the grace and is left behind. */
   onAbandon?: (reason: TimeoutReason | CancelReason) => void;
   graceMs?: number;
+  /**
+   * Start the work at once rather than on the next microtask: for a foreground call, whose cancel can only come in a
+   * later turn (its turn's signal was checked just before), so the MCP request is written a turn sooner.
+   */
+  startNow?: boolean;
 }
-
-// Work starts in a `then` of this settled promise (see runWithLimit).
-const STARTED = Promise.resolve();
 
 /**
  * Runs `work(abort)`; once the abort fires, the outcome is timed_out/cancelled whatever the work does. The work reads
@@ -93,10 +98,8 @@ export function runWithLimit<T>(
     if (!reason && Number.isFinite(options.limitMs)) {
       timer = setTimeout(() => stop(new TimeoutReason(options.limitMs)), Math.max(0, options.limitMs));
     }
-    // Started on the next microtask, as an async function would be; work aborted before it began is never started.
-    // A resolved promise's then, not queueMicrotask: Node wraps each queueMicrotask callback in an AsyncResource
-    // (~5 µs a call). The callback cannot throw: the work's throw is caught, and settle only resolves.
-    void STARTED.then(() => {
+    const start = (): void => {
+      // Work aborted before it began is never started.
       if (reason) {
         settle({ kind: 'error', error: reason });
         return;
@@ -112,6 +115,11 @@ export function runWithLimit<T>(
         (value) => settle({ kind: 'ok', value }),
         (error: unknown) => settle({ kind: 'error', error }),
       );
-    });
+    };
+    // By default started on the next microtask, as an async function would be, so a cancel in the same turn (a task
+    // started and cancelled at once) comes before it. A resolved promise's then, not queueMicrotask: Node wraps each
+    // queueMicrotask callback in an AsyncResource (~5 µs a call). `startNow`: at once, one turn of the queue sooner.
+    if (options.startNow) start();
+    else void STARTED.then(start);
   });
 }

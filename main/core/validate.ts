@@ -31,6 +31,9 @@ export function validatorId(): string {
 /** The result of validating one call's arguments. */
 export type ValidationResult = { ok: true } | { ok: false; message: string; fields: string[] };
 
+// The answer of every valid call, shared: frozen, since callers get this very object.
+const VALID: ValidationResult = Object.freeze({ ok: true });
+
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 
 /** Compiles and caches validators per schema object; an uncompilable schema is reported, not thrown. */
@@ -68,7 +71,7 @@ export class ArgumentValidator {
         fields: [],
       };
     }
-    if (valid) return { ok: true };
+    if (valid) return VALID;
     const errors = (validate.errors ?? []).slice(0, 5);
     const fields = errors.map(fieldOf);
     const details = errors.map((e) => describe(e)).join('; ');

@@ -11,7 +11,6 @@ import { performance } from 'node:perf_hooks';
 import type { WebSettings } from '../../tools/sdk/web/web-settings';
 import { DEFAULT_TOOL_ARGUMENTS_BYTES } from '../core/argument-size';
 import { fileStamp } from '../core/file-stamp';
-import type { limitsOf } from './limits';
 import type { readSettings, SettingsReading } from './settings-file';
 import { settingsWriteCount } from './settings-writes';
 
@@ -24,7 +23,6 @@ export const RECHECK_MS = 20;
 
 interface Readers {
   read: typeof readSettings;
-  limitsOf: typeof limitsOf;
 }
 
 /** Reads the blocks of settings.json the core needs per call. */
@@ -76,8 +74,8 @@ export class CoreSettings {
 
   /** Loads the parser (once). */
   load(): Promise<void> {
-    this.loading ??= Promise.all([import('./settings-file'), import('./limits')]).then(([file, limits]) => {
-      this.readers = { read: file.readSettings, limitsOf: limits.limitsOf };
+    this.loading ??= import('./settings-file').then((file) => {
+      this.readers = { read: file.readSettings };
     });
     return this.loading;
   }
@@ -85,9 +83,8 @@ export class CoreSettings {
   /** `limits.toolArgumentsBytes`, read now (before the parser loads, there was no file: the default). */
   argumentLimitBytes(): number {
     const reading = this.reading();
-    return reading && this.readers
-      ? this.readers.limitsOf(reading).limits.toolArgumentsBytes
-      : DEFAULT_TOOL_ARGUMENTS_BYTES;
+    // Read straight from the reading: this runs for every call.
+    return reading && this.readers ? reading.limits.toolArgumentsBytes : DEFAULT_TOOL_ARGUMENTS_BYTES;
   }
 
   /** The `web` block, read now (before the parser loads, there was no file: the defaults, nothing private allowed). */

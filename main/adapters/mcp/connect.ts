@@ -79,6 +79,7 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
         onLeftOut: (note) =>
           options.log.warn('mcp server output not logged', { server: options.server, note }),
         restartOnCancel: options.restartOnCancel ?? true,
+        ...(options.onLateAnswer ? { onLateAnswer: options.onLateAnswer } : {}),
       });
       const client = await initialise(transport, options, deadline);
       return {
@@ -158,7 +159,9 @@ async function initialise(transport: Transport, options: ConnectOptions, deadlin
   try {
     // The race also bounds transport start-up (SSE waits for its endpoint event), which takes no options.
     await Promise.race([client.connect(transport, plainOptions(left, attempt.signal)), ended]);
-    if (options.onLateAnswer) watchLateAnswers(transport, options.onLateAnswer);
+    // The stdio transport watches for late answers itself (GroupStdioTransport's onLateAnswer).
+    if (options.onLateAnswer && !(transport instanceof GroupStdioTransport))
+      watchLateAnswers(transport, options.onLateAnswer);
     return client;
   } catch (error) {
     const exit = transport instanceof GroupStdioTransport ? transport.exit : null;

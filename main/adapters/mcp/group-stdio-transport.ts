@@ -3,6 +3,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -52,7 +53,16 @@ export interface GroupStdioOptions {
   cancelGraceMs?: number;
   /** False: a cancelled call is only asked to stop, never ended by a restart (mcp.json `restartOnCancel`). */
   restartOnCancel?: boolean;
+  /**
+   * The server sent the result of a tool call after it was told to cancel it, this long after: the work went on and
+   * finished (docs/dispatch.md, "MCP requests"). Watched here rather than by wrapping send and onmessage as over HTTP
+   * (late-answers.ts): this transport already follows every call's id, and every call pays for a wrapper.
+   */
+  onLateAnswer?: (afterMs: number) => void;
 }
+
+/** At most this many cancelled calls are remembered for a late answer; the oldest are forgotten first. */
+const LATE_TRACKED = 256;
 
 /** How the server process ended. */
 export interface StdioExit {
@@ -103,6 +113,8 @@ export class GroupStdioTransport implements Transport {
   private readonly calls = new Set<string | number>();
   /** Requests the server was told to cancel and has not answered yet, each with the timer of its grace. */
   private cancels: Map<string | number, NodeJS.Timeout> | null = null;
+  /** When each cancelled call was told to cancel (performance.now()), while its answer may still come. */
+  private cancelledAt: Map<string | number, number> | null = null;
 
   constructor(private readonly options: GroupStdioOptions) {}
 
@@ -246,6 +258,12 @@ export class GroupStdioTransport implements Transport {
         clearTimeout(this.cancels.get(message.id));
         this.cancels.delete(message.id);
       }
+      const at = this.cancelledAt?.get(message.id);
+      if (at !== undefined) {
+        this.cancelledAt?.delete(message.id);
+        // A result says the work finished; an error is the server saying it stopped (the Python SDK answers so).
+        if ('result' in message) this.options.onLateAnswer?.(performance.now() - at);
+      }
     }
     this.onmessage?.(message);
   }
@@ -258,6 +276,11 @@ export class GroupStdioTransport implements Transport {
     // A tool call's work, not a slow tools/list given up at its own timeout (that one only fails the refresh).
     if ((typeof id !== 'string' && typeof id !== 'number') || !this.calls.has(id) || this.violation) return;
     this.calls.delete(id);
+    if (this.options.onLateAnswer) {
+      const cancelled = (this.cancelledAt ??= new Map());
+      if (cancelled.size >= LATE_TRACKED) cancelled.delete(cancelled.keys().next().value as string | number);
+      cancelled.set(id, performance.now());
+    }
     if (this.options.restartOnCancel === false) return;
     const grace = this.options.cancelGraceMs ?? CANCEL_GRACE_MS;
     const timer = setTimeout(() => this.cancelIgnored(grace), grace);
@@ -339,6 +362,7 @@ export class GroupStdioTransport implements Transport {
     this.closed = true;
     this.flushNote();
     this.calls.clear();
+    this.cancelledAt = null;
     this.clearCancels();
     this.pending = [];
     this.pendingBytes = 0;

@@ -41,21 +41,30 @@ export function mcpToolSpec(tool: Tool, name: string, deps: McpToolDeps): ToolSp
     ...(deps.settled ? { settled: deps.settled } : {}),
     // The server's `${secret:NAME}` references, all resolved once it connected (its tools exist only then).
     secrets: () => deps.credentialKeys,
-    handler: async (args, ctx) => {
-      const client = deps.client();
-      try {
-        const result = await client.callTool(
-          { name: tool.name, arguments: args },
-          undefined,
-          callOptions(ctx),
-        );
-        return toToolResult(result as Parameters<typeof toToolResult>[0]);
-      } catch (error) {
+    // Chained, not awaited: every MCP call runs this, and an async function's frame is most of what it allocates.
+    handler: (args, ctx) => {
+      const failed = (error: unknown): never => {
         // Once the call's signal fired, the dispatcher reports timed_out or cancelled by itself.
         const cancel = callAbortOf(ctx) ?? ctx.signal;
         if (cancel.aborted) throw cancel.reason;
         throw mapCallError(error, deps);
+      };
+      let client: Client;
+      try {
+        client = deps.client();
+      } catch (error) {
+        // Not ready: the ToolError saying why, as it is.
+        return Promise.reject(error);
       }
+      return client
+        .callTool({ name: tool.name, arguments: args }, undefined, callOptions(ctx))
+        .then((result) => {
+          try {
+            return toToolResult(result as Parameters<typeof toToolResult>[0]);
+          } catch (error) {
+            return failed(error);
+          }
+        }, failed);
     },
   };
 }
