@@ -24,6 +24,9 @@
 //   2026-12-03: those runs flattered us (docs/dispatch.md, "Measured"): servers warmed unevenly. Every server now makes
 //     3,000 calls first and paths are compared in pairs, each on a server of its own: stdio 1.27-1.38× (+20 to +30 µs),
 //     with a secret known 1.29-1.39×; HTTP 1.04×. Not met.
+//   2026-12-03 evening: answers read by hand (main/adapters/mcp/read-message.ts) and rows on one CPU (taskset), where
+//     the scheduler no longer moves the figures: dispatcher vs raw SDK 1.19-1.22×, vs the raw SDK asking for progress
+//     (the request our path sends) 0.96-0.99×; the progress token alone costs the raw SDK 1.19-1.29×.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -32,6 +35,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { EVERYTHING_BIN, startEverythingHttp } from '../main/adapters/mcp/mcp-testing';
+import { pinTree } from './cpu-pin';
 import { ourPath as ourPathUnderTsx } from './mcp-our-path';
 import type { BenchRow } from './report';
 import { percentile } from './report';
@@ -106,6 +110,8 @@ const SIDES = [
   '    redaction, which is free while no secret is known ("ours"); "keyed" is the same with one secret known.',
   '    over our process-group stdio transport or our bounded HTTP fetch.',
   "  raw: the SDK's Client.callTool with no options over its own StdioClientTransport or StreamableHTTPClientTransport.",
+  '    "asking for progress": the same with an onprogress callback, so its requests carry a progress token as ours do.',
+  '  "all on one CPU": the client and its servers pinned to CPU 0 (taskset), so the scheduler does not move the figures.',
   '  same: the session our path opened, its SDK client called directly (our transport, no dispatcher).',
 ];
 
@@ -135,17 +141,63 @@ function rows(label: string, ours: number[], raw: number[], withTarget: boolean)
   ];
 }
 
-async function rawClient(transport: Transport): Promise<{ call: Call; close: () => Promise<void> }> {
+// `progress`: each call asks for progress (a progress token in the request), as every call of our path does.
+async function rawClient(
+  transport: Transport,
+  progress = false,
+): Promise<{ call: Call; close: () => Promise<void> }> {
   const client = new Client({ name: 'bench-raw', version: '1.0.0' });
   await client.connect(transport);
   await client.listTools();
+  const options = progress ? { onprogress: () => undefined } : undefined;
   return {
-    call: (i) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } }),
+    call: (i) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } }, undefined, options),
     close: () => client.close(),
   };
 }
 
 type OurPath = typeof ourPathUnderTsx;
+
+/**
+ * The stdio comparison again with the client and its servers all on one CPU. Unpinned, a call took 70-110 µs by
+ * whether the server woke on the client's CPU or the other, which changed between runs and between server processes;
+ * on one CPU every call is the client's work and the server's in turn, and the figures repeat within a few µs. Also
+ * what the raw SDK pays for asking for progress, as our path must for a long call to show it.
+ */
+async function pinnedRows(ours: Call, raw: Call, rawProgress: Call): Promise<BenchRow[]> {
+  const restore = pinTree('0');
+  if (!restore) {
+    process.stderr.write('mcp bench: taskset is missing here, so the rows on one CPU are left out\n');
+    return [];
+  }
+  try {
+    const pinned = await compare({ ours, raw });
+    const progress = await compare({ progress: rawProgress, raw });
+    const alike = await compare({ ours, progress: rawProgress });
+    return [
+      ...rows(
+        'echo over stdio, all on one CPU: dispatcher vs raw SDK',
+        pinned.times.ours as number[],
+        pinned.times.raw as number[],
+        true,
+      ),
+      ...rows(
+        'echo over stdio, all on one CPU: raw SDK asking for progress (the request our path sends) vs raw SDK',
+        progress.times.progress as number[],
+        progress.times.raw as number[],
+        false,
+      ),
+      ...rows(
+        'echo over stdio, all on one CPU: dispatcher vs raw SDK asking for progress (like for like)',
+        alike.times.ours as number[],
+        alike.times.progress as number[],
+        true,
+      ),
+    ];
+  } finally {
+    restore();
+  }
+}
 
 /**
  * Our path as the app ships it: esbuild's bundle with the options of the app's own builds (build/cli-build.mjs,
@@ -179,6 +231,7 @@ export async function run(): Promise<BenchRow[]> {
   const oursTsx = await ourPathUnderTsx(stdioServer);
   // A second process of the same server, reached by the SDK's own client and stdio transport.
   const raw = await rawClient(new StdioClientTransport({ ...stdioServer, stderr: 'ignore' }));
+  const rawProgress = await rawClient(new StdioClientTransport({ ...stdioServer, stderr: 'ignore' }), true);
   try {
     // Each path in one comparison talks to a server process of its own, idle while the others' rounds run, so no
     // path's server stays warm for more rounds than another's. (The same session called raw shares our server: with
@@ -186,7 +239,7 @@ export async function run(): Promise<BenchRow[]> {
     // its server, measured 50-70 µs slower than the first; that was the keyed row's excess until 2026-12-03.)
     // Pairs, not one rotation of every path: how long a call waits on a server that was idle depends on how many
     // other processes ran meanwhile (raw measured 0.10 ms in a pair and 0.17 ms in a rotation of three).
-    for (const call of [ours.call, raw.call, keyed.call, oursTsx.call])
+    for (const call of [ours.call, raw.call, keyed.call, oursTsx.call, rawProgress.call])
       await sample(call, SERVER_WARMUP, null);
     const { times, cpu } = await compare({ ours: ours.call, raw: raw.call });
     const [mine, sdk] = [times.ours, times.raw] as number[][];
@@ -234,11 +287,13 @@ export async function run(): Promise<BenchRow[]> {
         false,
       ),
     );
+    result.push(...(await pinnedRows(ours.call, raw.call, rawProgress.call)));
   } finally {
     await ours.close();
     await keyed.close();
     await oursTsx.close();
     await raw.close();
+    await rawProgress.close();
   }
 
   // One HTTP server, two sessions: both paths talk to the very same process.

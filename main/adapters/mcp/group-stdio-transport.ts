@@ -6,15 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  deserializeMessage,
-  serializeMessage,
-  STDIO_DEFAULT_MAX_BUFFER_SIZE,
-} from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessGroups } from '../../process/process-group';
 import { groupRecord, killGroup, killMarked, RUN_MARK_ENV } from '../../process/process-group';
 import { LogBudget } from './log-budget';
+import { readMessage } from './read-message';
 
 /** How long a server gets to exit by itself after its stdin closes, before its group is killed. */
 const CLOSE_GRACE_MS = 500;
@@ -245,7 +242,7 @@ export class GroupStdioTransport implements Transport {
       // stack) for every line of a flood.
       if (!/^\s*\{/.test(line))
         throw new Error(`not a JSON-RPC message: ${JSON.stringify(line.slice(0, 80))}`);
-      message = deserializeMessage(line);
+      message = readMessage(line);
     } catch (error) {
       // A line that is not JSON-RPC (a stray log line on stdout) is reported, within the budget, and skipped.
       if (this.logs(line.length)) this.onerror?.(error as Error);
