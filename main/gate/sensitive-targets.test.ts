@@ -38,6 +38,11 @@ describe('sensitive paths', () => {
     ['~/.local/share/keyr*/login.keyring', 'a keyring'],
     ['~/.[s]sh', 'SSH keys'],
     ['~/.kube/config', 'Kubernetes'],
+    ['certs/server.key', 'a private key or certificate file (*.key)'],
+    ['./deploy.PEM', 'a private key or certificate file (*.pem)'],
+    ['certs/*.key', 'a private key or certificate file'],
+    ['release/upload.jks', 'a private key or certificate file (*.jks)'],
+    ['android/app.keystore', 'a private key or certificate file (*.keystore)'],
   ])('%s is sensitive (%s)', (text, label) => {
     expect(sensitivePath(text, options)).toContain(label);
   });
@@ -49,6 +54,10 @@ describe('sensitive paths', () => {
     '.environment-notes',
     '~/*/x',
     'src/*s/*.ts',
+    'src/keys.ts',
+    'docs/pem-format.md',
+    'api.key.ts',
+    'certs/*',
   ])('%s is not', (text) => {
     expect(sensitivePath(text, options)).toBeNull();
   });

@@ -15,6 +15,7 @@ import {
   within,
 } from '../../tools/sdk/protected-names';
 import { hooksPathOf } from '../../tools/sdk/hooks-path';
+import { KEY_FILE_EXTENSIONS } from '../../tools/sdk/sensitive-names';
 
 // The protected names are the one list the safe writer also refuses (tools/sdk/protected-names.ts).
 const FILES = new Set(PROTECTED_FILES.map((name) => name.toLowerCase()));
@@ -139,8 +140,10 @@ export async function ancestorSecrets(workspace: string): Promise<string[]> {
  * Key and credential files hidden in the rest of a repository around a workspace, besides `.env`-style ones: a
  * deploy key, a TLS key, a git or netrc credential file committed or left beside another package.
  */
-export const KEY_FILE =
-  /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$|\.(pem|key|p12|pfx|jks|keystore)$|^\.git-credentials$|^\.netrc$|^\.pgpass$/i;
+export const KEY_FILE = new RegExp(
+  `^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$|\\.(${KEY_FILE_EXTENSIONS.join('|')})$|^\\.git-credentials$|^\\.netrc$|^\\.pgpass$`,
+  'i',
+);
 
 /** The .env-style files of the repository around a workspace, outside it; `truncated` when the walk stopped early. */
 export interface RepositorySecrets {

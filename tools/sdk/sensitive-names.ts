@@ -20,6 +20,9 @@ const exact = (name: string): SegmentPattern => ({
   sample: name,
 });
 
+/** The extensions of private key, certificate and keystore files. */
+export const KEY_FILE_EXTENSIONS: readonly string[] = ['pem', 'key', 'p12', 'pfx', 'jks', 'keystore', 'ppk'];
+
 /** Path names that always ask, wherever they appear in an argument (absolute, `~`, relative or `../`). */
 export const SENSITIVE_NAMES: readonly SensitiveName[] = [
   { label: 'the secret file (.secrets)', segments: [exact('.secrets')] },
@@ -38,6 +41,18 @@ export const SENSITIVE_NAMES: readonly SensitiveName[] = [
     label: 'a private SSH key',
     segments: [{ test: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/i, sample: 'id_rsa', needle: 'id_' }],
   },
+  // A TLS or deploy key, a keystore, a PuTTY key, wherever it lies (a workspace's `certs/server.key` too); a certificate
+  // file asks as well, since `.pem` holds either.
+  ...KEY_FILE_EXTENSIONS.map((extension) => ({
+    label: `a private key or certificate file (*.${extension})`,
+    segments: [
+      {
+        test: new RegExp(`\\.${extension}$`, 'i'),
+        sample: `server.${extension}`,
+        needle: `.${extension}`,
+      },
+    ],
+  })),
   { label: 'netrc credentials (~/.netrc)', segments: [exact('.netrc')] },
   { label: 'git credentials (~/.git-credentials)', segments: [exact('.git-credentials')] },
   { label: 'PostgreSQL passwords (~/.pgpass)', segments: [exact('.pgpass')] },
