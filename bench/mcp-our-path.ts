@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createCore } from '../main/app';
-import { policyGate } from '../main/core/gate-port';
+import { createConfirmGate } from '../main/gate/create-gate';
 
 /**
  * Our dispatcher and MCP client on `server`, and the same session's SDK client called directly. `keyed`: the redactor
@@ -13,7 +13,11 @@ import { policyGate } from '../main/core/gate-port';
  * are scanned for it; without one, redaction is free.
  */
 export async function ourPath(server: Record<string, unknown>, keyed = false) {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-bench-mcp-'));
+  // $AGENVOY_HOME and the workspace side by side, as in the app: the gate treats what lies in the first as sensitive.
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-bench-mcp-'));
+  const home = path.join(base, 'agenvoy');
+  const workspace = path.join(base, 'ws');
+  fs.mkdirSync(workspace, { recursive: true });
   // trust: true makes echo (readOnlyHint) alwaysAllow, so no approval is measured.
   fs.writeFileSync(
     path.join(home, 'mcp.json'),
@@ -32,8 +36,9 @@ export async function ourPath(server: Record<string, unknown>, keyed = false) {
   );
   const core = await createCore({
     home,
-    workspace: home,
-    gate: policyGate('deny'),
+    workspace,
+    // The app's own gate: it looks at a trusted tool's arguments for sensitive targets on every call.
+    gate: createConfirmGate({ home, policy: 'deny' }),
     sandbox: null,
     mcp: 'wait',
   });
@@ -45,7 +50,7 @@ export async function ourPath(server: Record<string, unknown>, keyed = false) {
   let heard = 0;
   core.dispatcher.on(() => void heard++);
   let calls = 0;
-  const scope = { chatId: 'bench', workspace: home };
+  const scope = { chatId: 'bench', workspace };
   return {
     call: async (i: number) => {
       const outcome = await core.dispatcher.dispatch(
@@ -59,7 +64,7 @@ export async function ourPath(server: Record<string, unknown>, keyed = false) {
     sameSession: (i: number) => session.callTool({ name: 'echo', arguments: { message: `m${i}` } }),
     close: async () => {
       await core.close();
-      fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(base, { recursive: true, force: true });
     },
   };
 }

@@ -134,7 +134,7 @@ export class Dispatcher {
       .map((call, index) => ({ call, index }))
       .filter(
         (x): x is { call: ReadyCall; index: number } =>
-          x.call.kind === 'ready' && outcomes[x.index] === null && !x.call.tool.spec.flags.alwaysAllow,
+          x.call.kind === 'ready' && outcomes[x.index] === null && this.asking.decides(x.call, scope),
       );
     calls.forEach((call, index) => {
       if (call.kind === 'ready' && outcomes[index] === null) call.approval = NOT_NEEDED;

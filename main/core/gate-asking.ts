@@ -36,6 +36,26 @@ export class GateAsking {
     return sandbox.state();
   }
 
+  /**
+   * Whether the gate decides this call: every call of a tool that needs approval, and one of an alwaysAllow tool from
+   * a script or an MCP server whose arguments name a sensitive target (docs/security.md, "Nothing skips the gate").
+   * The app's own alwaysAllow tools (`check_task`, `search_web`) read no file: a web search for ".env files" is not a
+   * read of one.
+   */
+  decides(call: ReadyCall, scope: CallScope): boolean {
+    const { spec } = call.tool;
+    if (!spec.flags.alwaysAllow) return true;
+    if (spec.source.kind === 'builtin') return false;
+    return (
+      this.deps.gate.namesSensitiveTarget?.({
+        tool: call.name,
+        args: call.args,
+        workspace: scope.workspace,
+        ...pathsFrom(call),
+      }) === true
+    );
+  }
+
   /** Asks the gate, in one request, about these calls; fills `outcomes` with the denials. */
   async ask(
     asking: Array<{ call: ReadyCall; index: number }>,
@@ -58,6 +78,7 @@ export class GateAsking {
       definitionHash: call.tool.definitionHash,
       args: call.args,
       workspace: scope.workspace,
+      ...pathsFrom(call),
       sandbox: callSandbox(call, state),
     }));
     const decisions = await this.deps.gate.decide(requests, {
@@ -107,6 +128,13 @@ export class GateAsking {
     delete call.approval;
     return deniedOutcome(final);
   }
+}
+
+// Where the tool reads a relative path in its arguments from, when not the workspace: a stdio MCP server reads it
+// from its working folder, $AGENVOY_HOME unless set.
+function pathsFrom(call: ReadyCall): { pathsFrom?: string } {
+  const from = call.tool.spec.pathsFrom;
+  return from === undefined ? {} : { pathsFrom: from };
 }
 
 /** The limit a call runs under: a background task's own (from its arguments), else the tool's timeout. */

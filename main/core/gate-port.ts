@@ -23,6 +23,8 @@ export interface ApprovalRequest {
   workspace: string;
   /** How the call would run if allowed. */
   sandbox: CallSandbox;
+  /** Where the tool reads a relative path from, when not the workspace (ToolSpec.pathsFrom). */
+  pathsFrom?: string;
 }
 
 /** The user's answer for one call. `scope` says how far an allow reaches; `by` who allowed it (absent: a policy). */
@@ -46,6 +48,12 @@ export interface ApprovalGate {
    * Absent: `decide` is called again.
    */
   reconfirm?(request: ApprovalRequest, options: { signal: AbortSignal }): Promise<ApprovalDecision>;
+  /**
+   * Whether a call of a tool that needs no approval (alwaysAllow) names a sensitive target all the same, which always
+   * asks (docs/security.md, "Nothing skips the gate"): a trusted MCP server's read-only `read_file` given
+   * `~/.ssh/id_rsa`. Absent: such calls are never decided.
+   */
+  namesSensitiveTarget?(call: Pick<ApprovalRequest, 'tool' | 'args' | 'workspace' | 'pathsFrom'>): boolean;
 }
 
 /** A gate that answers every request with the same policy, or asks a callback (headless and tests). */

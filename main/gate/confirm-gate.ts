@@ -15,6 +15,7 @@ import type { RuleBook, RuleSet } from './rule-book';
 import { matchRules } from './rule-match';
 import type { SensitiveOptions, SensitiveTarget } from './sensitive-targets';
 import { findSensitiveTarget } from './sensitive-targets';
+import { appFolderTarget, mayNameSensitiveTarget } from './sensitive-precheck';
 import { askUser } from './ask-session';
 import { ruleNamesAddress, secretsReason, secretsSent } from './secret-destination';
 import { callSite, grantReach, grantScope, siteOffers, urlArgument } from './call-site';
@@ -183,16 +184,34 @@ export class ConfirmGate implements ApprovalGate {
    * its real working folder; paths resolved from there (or the workspace) through symlinks (docs/security.md).
    */
   assess(request: ApprovalRequest): Assessed {
-    const home = this.options.sensitive.homes[0];
-    const canonical = canonicalArgument(request.tool, request.args, { workspace: request.workspace, home });
-    const place = canonical.kind === 'command' ? canonical.place : commandPlace(request.workspace, '');
-    const scope = place ? { workspace: place.workspace, cwd: place.cwd } : null;
+    const { canonical, sensitive } = this.sensitiveTarget(request);
     return {
       request,
       canonical,
-      sensitive: findSensitiveTarget(request.args, canonical, this.options.sensitive, scope),
+      sensitive: sensitive ?? appFolderTarget(request.args, request.pathsFrom, this.options.sensitive),
       secrets: secretReferences(request.args),
     };
+  }
+
+  /** Whether a call of a tool that needs no approval names a sensitive target all the same (gate-port.ts). */
+  namesSensitiveTarget(call: Pick<ApprovalRequest, 'tool' | 'args' | 'workspace' | 'pathsFrom'>): boolean {
+    if (appFolderTarget(call.args, call.pathsFrom, this.options.sensitive)) return true;
+    // Links are looked for where the tool reads relative names: a server with a folder of its own does not read
+    // them from the workspace.
+    if (!mayNameSensitiveTarget(call.args, call.pathsFrom === undefined ? call.workspace : null))
+      return false;
+    return this.sensitiveTarget(call).sensitive !== null;
+  }
+
+  private sensitiveTarget(call: Pick<ApprovalRequest, 'tool' | 'args' | 'workspace'>): {
+    canonical: CanonicalArgument;
+    sensitive: SensitiveTarget | null;
+  } {
+    const home = this.options.sensitive.homes[0];
+    const canonical = canonicalArgument(call.tool, call.args, { workspace: call.workspace, home });
+    const place = canonical.kind === 'command' ? canonical.place : commandPlace(call.workspace, '');
+    const scope = place ? { workspace: place.workspace, cwd: place.cwd } : null;
+    return { canonical, sensitive: findSensitiveTarget(call.args, canonical, this.options.sensitive, scope) };
   }
 
   /** What rules and grants say about a call; sensitive targets and unmatched calls must be asked. */

@@ -20,11 +20,11 @@ export interface SensitiveTarget {
 }
 
 // Arguments that name where a command runs: `ls` in the home folder lists ~/.ssh.
-const DIRECTORY_KEYS = new Set(['cwd', 'dir', 'directory', 'workdir', 'working_directory']);
+export const DIRECTORY_KEYS = new Set(['cwd', 'dir', 'directory', 'workdir', 'working_directory']);
 // Arguments that hold a command line besides the canonical one.
-const COMMAND_KEYS = new Set(['command', 'cmd', 'script', 'shell']);
+export const COMMAND_KEYS = new Set(['command', 'cmd', 'script', 'shell']);
 // Past this many words a string argument is prose or data: it is read by name only, not resolved on disk.
-const MAX_RESOLVED_WORDS = 64;
+export const MAX_RESOLVED_WORDS = 64;
 
 /**
  * The first sensitive target a call touches, or null. Every string of the arguments is read, at any depth; with
@@ -95,7 +95,7 @@ function isCanonicalValue(canonical: CanonicalArgument, key: string): boolean {
 
 // Every string in the arguments with where it is and its key, depth first in order, with a stack of its own
 // rather than recursion: arguments nest as deeply as a model makes them.
-function* strings(args: unknown): Generator<[string, string, string]> {
+export function* strings(args: unknown): Generator<[string, string, string]> {
   const stack: Array<{ value: unknown; where: string; key: string }> = [{ value: args, where: '', key: '' }];
   while (stack.length > 0) {
     const { value, where, key } = stack.pop() as (typeof stack)[number];

@@ -251,6 +251,11 @@ export interface ToolSpec {
   /** Limit in ms; NO_TOOL_TIMEOUT for none. */
   timeoutMs: number;
   handler: ToolHandler;
+  /**
+   * The folder a relative path in the arguments is read from, when not the workspace: a stdio MCP server's own
+   * working folder. The gate resolves such paths from it (docs/security.md, "Nothing skips the gate").
+   */
+  pathsFrom?: string;
   /** For background tools: the task's own limit from the call's arguments (e.g. timeout_min). */
   taskLimitMs?: (args: Record<string, unknown>) => number;
   /**

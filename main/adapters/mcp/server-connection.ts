@@ -67,6 +67,8 @@ export class ServerConnection {
       client: () => this.liveClient(),
       lostReason: () => this.lastLoss,
       credentialKeys: this.credentialKeys,
+      // A relative path is read from the server's working folder ($AGENVOY_HOME unless set), not the workspace.
+      ...(config.endpoint.kind === 'stdio' && deps.cwd ? { pathsFrom: deps.cwd } : {}),
       // Set synchronously when tools/list_changed arrives: calls wait for the new list before they are decided.
       // No refresh queued or running: nothing to wait for, and no promise (docs/dispatch.md, "The hot path").
       settled: () => (this.refreshesPending > 0 ? this.refreshing : undefined),

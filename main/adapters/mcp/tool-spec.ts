@@ -18,6 +18,8 @@ export interface McpToolDeps extends ErrorContext {
   client: () => Client;
   /** Resolves once the server's announced tool-list changes are applied (see ToolSpec.settled). */
   settled?: () => Promise<void> | undefined;
+  /** A stdio server's working folder, where it reads a relative path from (ToolSpec.pathsFrom). */
+  pathsFrom?: string;
 }
 
 /** The ToolSpec of `tool`, registered as `name`; the server's own name is used on the wire. */
@@ -39,6 +41,7 @@ export function mcpToolSpec(tool: Tool, name: string, deps: McpToolDeps): ToolSp
     },
     timeoutMs: deps.timeoutMs,
     ...(deps.settled ? { settled: deps.settled } : {}),
+    ...(deps.pathsFrom ? { pathsFrom: deps.pathsFrom } : {}),
     // The server's `${secret:NAME}` references, all resolved once it connected (its tools exist only then).
     secrets: () => deps.credentialKeys,
     // Chained, not awaited: every MCP call runs this, and an async function's frame is most of what it allocates.
