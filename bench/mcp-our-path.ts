@@ -18,12 +18,12 @@ export async function ourPath(server: Record<string, unknown>, keyed = false) {
   const home = path.join(base, 'agenvoy');
   const workspace = path.join(base, 'ws');
   fs.mkdirSync(workspace, { recursive: true });
+  fs.mkdirSync(path.join(home, 'desktop'), { recursive: true });
   // trust: true makes echo (readOnlyHint) alwaysAllow, so no approval is measured.
   fs.writeFileSync(
     path.join(home, 'mcp.json'),
     JSON.stringify({ servers: { ev: { ...server, trust: true } } }),
   );
-  fs.mkdirSync(path.join(home, 'desktop'), { recursive: true });
   fs.writeFileSync(
     path.join(home, 'desktop', 'settings.json'),
     JSON.stringify({

@@ -109,6 +109,10 @@ describe('the quick pass before a trusted tool runs', () => {
     expect(call({ path: 'm1' })).toBe(false);
     expect(call({ path: 'notes.txt' })).toBe(false);
     expect(call({ query: 'read/write locks' })).toBe(false);
+    // The folder's names are read again once it changed: a file made there after a call is found by the next.
+    expect(call({ path: 'later.json' })).toBe(false);
+    fs.writeFileSync(path.join(agenvoy, 'later.json'), '{}');
+    expect(call({ path: 'later.json' })).toBe(true);
     // What names a secret by itself is decided wherever the server runs.
     expect(call({ path: '~/.ssh/id_rsa' })).toBe(true);
     expect(gate.assess(request({ path: 'mcp.json' }, workspace, agenvoy)).sensitive?.label).toContain(

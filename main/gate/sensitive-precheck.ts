@@ -12,6 +12,7 @@ import { namedLocation } from './sensitive-paths';
 import type { SensitiveTarget } from './sensitive-targets';
 import { COMMAND_KEYS, DIRECTORY_KEYS, MAX_RESOLVED_WORDS, strings } from './sensitive-targets';
 import { words } from './shell-words';
+import { foldName } from '../../tools/sdk/name-fold';
 
 /**
  * False only when the full check would find no sensitive target in `args`; true sends the call to it. `links`: the
@@ -44,13 +45,18 @@ export function appFolderTarget(
   if (pathsFrom === undefined) return null;
   const root = path.resolve(pathsFrom);
   if (!isInside(root, path.resolve(options.agenvoyHome))) return null;
+  const names = entriesOf(root);
+  if (names.size === 0) return null;
   for (const [where, , value] of strings(args)) {
     let looked = 0;
     for (const word of candidates(value)) {
       if (looked++ > MAX_RESOLVED_WORDS) break;
       if (/^[~$/\\]/.test(word) || path.isAbsolute(word)) continue;
       const file = path.resolve(root, word);
-      if (isInside(file, root) && exists(file))
+      if (file === root || !isInside(file, root)) continue;
+      // Only a name under one of the folder's entries can be there: most words are ruled out without the disk.
+      const first = path.relative(root, file).split(path.sep)[0] as string;
+      if (names.has(foldName(first)) && exists(file))
         return {
           label: `Agenvoy's own folder ($AGENVOY_HOME: ${word} is read from ${root}, where this server runs)`,
           argument: where,
@@ -58,6 +64,32 @@ export function appFolderTarget(
     }
   }
   return null;
+}
+
+// The names in a folder (folded as case-insensitive file systems compare them), read again only when the folder
+// changed: its modification time moves whenever an entry is added, removed or renamed. One look at the folder a call
+// instead of one per word; a look-up of a name that is not there cost ~8-10 µs on this machine.
+const listings = new Map<string, { changedNs: bigint; names: Set<string> }>();
+
+function entriesOf(root: string): Set<string> {
+  let stat: fs.BigIntStats | undefined;
+  try {
+    stat = fs.lstatSync(root, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    stat = undefined;
+  }
+  if (stat === undefined || !stat.isDirectory()) return new Set();
+  const known = listings.get(root);
+  if (known && known.changedNs === stat.mtimeNs) return known.names;
+  let names: Set<string>;
+  try {
+    names = new Set(fs.readdirSync(root).map((name) => foldName(name)));
+  } catch {
+    return new Set();
+  }
+  if (listings.size > 16) listings.clear();
+  listings.set(root, { changedNs: stat.mtimeNs, names });
+  return names;
 }
 
 // The value as a whole (a name with spaces) and word by word, as the full check reads it.
