@@ -15,7 +15,7 @@ import type { RuleBook, RuleSet } from './rule-book';
 import { matchRules } from './rule-match';
 import type { SensitiveOptions, SensitiveTarget } from './sensitive-targets';
 import { findSensitiveTarget } from './sensitive-targets';
-import { appFolderTarget, mayNameSensitiveTarget } from './sensitive-precheck';
+import { appFolderOf, appFolderTarget, quickLook } from './sensitive-precheck';
 import { askUser } from './ask-session';
 import { ruleNamesAddress, secretsReason, secretsSent } from './secret-destination';
 import { callSite, grantReach, grantScope, siteOffers, urlArgument } from './call-site';
@@ -188,18 +188,22 @@ export class ConfirmGate implements ApprovalGate {
     return {
       request,
       canonical,
-      sensitive: sensitive ?? appFolderTarget(request.args, request.pathsFrom, this.options.sensitive),
+      sensitive:
+        sensitive ?? appFolderTarget(request.args, appFolderOf(request.pathsFrom, this.options.sensitive)),
       secrets: secretReferences(request.args),
     };
   }
 
   /** Whether a call of a tool that needs no approval names a sensitive target all the same (gate-port.ts). */
   namesSensitiveTarget(call: Pick<ApprovalRequest, 'tool' | 'args' | 'workspace' | 'pathsFrom'>): boolean {
-    if (appFolderTarget(call.args, call.pathsFrom, this.options.sensitive)) return true;
     // Links are looked for where the tool reads relative names: a server with a folder of its own does not read
     // them from the workspace.
-    if (!mayNameSensitiveTarget(call.args, call.pathsFrom === undefined ? call.workspace : null))
-      return false;
+    const look = quickLook(
+      call.args,
+      call.pathsFrom === undefined ? call.workspace : null,
+      appFolderOf(call.pathsFrom, this.options.sensitive),
+    );
+    if (look !== 'check') return look === 'app';
     return this.sensitiveTarget(call).sensitive !== null;
   }
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../core/gate-port';
 import { ConfirmGate } from './confirm-gate';
+import { LISTING_FRESH_MS } from './sensitive-precheck';
 import { RuleBook } from './rule-book';
 import { RuleStore } from './rule-store';
 
@@ -98,7 +99,7 @@ describe('the quick pass before a trusted tool runs', () => {
     expect(decided).toBeLessThan(ARGUMENTS(home, agenvoy).length - 5);
   });
 
-  it("reads a server's relative names from its own folder, and those in the app's folder are decided", () => {
+  it("reads a server's relative names from its own folder, and those in the app's folder are decided", async () => {
     const { workspace, agenvoy, gate } = ground();
     const call = (args: Record<string, unknown>) =>
       gate.namesSensitiveTarget(request(args, workspace, agenvoy));
@@ -109,9 +110,11 @@ describe('the quick pass before a trusted tool runs', () => {
     expect(call({ path: 'm1' })).toBe(false);
     expect(call({ path: 'notes.txt' })).toBe(false);
     expect(call({ query: 'read/write locks' })).toBe(false);
-    // The folder's names are read again once it changed: a file made there after a call is found by the next.
+    // The folder's names are read again once it changed, looked at once a second at most: a file made there is
+    // found by the calls after that second.
     expect(call({ path: 'later.json' })).toBe(false);
     fs.writeFileSync(path.join(agenvoy, 'later.json'), '{}');
+    await new Promise((resolve) => setTimeout(resolve, LISTING_FRESH_MS + 50));
     expect(call({ path: 'later.json' })).toBe(true);
     // What names a secret by itself is decided wherever the server runs.
     expect(call({ path: '~/.ssh/id_rsa' })).toBe(true);
