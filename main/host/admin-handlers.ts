@@ -19,6 +19,7 @@ type AdminChannel = Exclude<
   | 'chats.search'
   | 'chats.create'
   | 'chats.open'
+  | 'chats.call'
   | 'chats.rename'
   | 'chats.delete'
   | 'chats.setWorkspace'

@@ -1,7 +1,8 @@
 // Turn events and gate events as the contract's payloads (JSON-safe, no raw content parts).
-import type { ChatEvent, GateEventView, ToolSourceView } from '../../preload/contract';
+import type { ChatEvent, GateEventView, OutcomeView, ToolSourceView } from '../../preload/contract';
 import type { TurnEvent } from '../agent/turn-events';
 import type { GateEvent } from '../gate/gate-events';
+import { clipForCard } from './card-text';
 import { shownArgs, shownResult, shownText, shownTodos } from './shown-text';
 import { outcomeView, taskItem } from './views';
 
@@ -32,15 +33,19 @@ function shownEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSourceView
       return { type: 'todo.updated', chatId: event.chatId, items: shownTodos(event.items) };
     case 'result.published':
       return { type: 'result.published', chatId: event.chatId, result: shownResult(event.result) };
-    case 'call.queued':
+    // A card gets the start of a long text, as from a snapshot (docs/interface.md, "Large calls").
+    case 'call.queued': {
+      const args = clipForCard(shownArgs(JSON.stringify(event.args)));
       return {
         type: 'call.queued',
         chatId: event.chatId,
         callId: event.callId,
         tool: event.tool,
         source: sourceOf(event.tool),
-        args: shownArgs(JSON.stringify(event.args)),
+        args: args.text,
+        ...(args.cut > 0 ? { argsCut: args.cut } : {}),
       };
+    }
     case 'call.approval':
       return { ...event, decision: { ...event.decision } };
     case 'call.started':
@@ -50,11 +55,23 @@ function shownEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSourceView
       };
     case 'call.progress':
       return { ...event, update: shownUpdate(event.update) };
-    case 'call.finished':
-      return { ...event, outcome: outcomeView(event.outcome) };
+    case 'call.finished': {
+      const { outcome, cut } = clippedOutcome(outcomeView(event.outcome));
+      return { ...event, outcome, ...(cut > 0 ? { cut } : {}) };
+    }
     case 'task.updated':
       return { type: 'task.updated', chatId: event.chatId, task: taskItem(event.task, event.chatId) };
   }
+}
+
+// An outcome whose text (ok) or message (any other) a card begins with.
+function clippedOutcome(outcome: OutcomeView): { outcome: OutcomeView; cut: number } {
+  if (outcome.outcome === 'ok') {
+    const { text, cut } = clipForCard(outcome.text);
+    return { outcome: { ...outcome, text }, cut };
+  }
+  const { text, cut } = clipForCard(outcome.message);
+  return { outcome: { ...outcome, message: text }, cut };
 }
 
 /** A gate event as the chat window receives it (it never carries argument values). */

@@ -6,6 +6,7 @@ import { CHAT_REASONING } from '../core/model-usage';
 import type { ChatRecord } from '../store';
 import { MAX_MODEL_ID } from '../store';
 import { chatSnapshot, chatSummary } from './chat-snapshot';
+import { toolCallView } from './message-views';
 import { chatsRoot, createChatFolder, renameChatFolder } from './chat-folders';
 import { chosenFolder, confirmsHome, defaultWorkspace } from './desktop-settings';
 import type { HandlerTable, HostContext } from './host-context';
@@ -26,6 +27,7 @@ type ChatChannel = Extract<
   | 'chats.search'
   | 'chats.create'
   | 'chats.open'
+  | 'chats.call'
   | 'chats.rename'
   | 'chats.delete'
   | 'chats.setWorkspace'
@@ -93,6 +95,15 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
     'chats.open': (request) => {
       const chat = chatOf(requestObject(request));
       return chatSnapshot(store, chat, service.isRunning(chat.id));
+    },
+    // One call whole, for the card whose texts the snapshot or an event only began (docs/interface.md, "Large calls").
+    'chats.call': (request) => {
+      const fields = requestObject(request);
+      const chat = chatOf(fields);
+      const callId = requiredString(fields, 'callId', 200);
+      const call = store.toolCalls.get(chat.id, callId);
+      if (!call) throw new HostError('not_found', `no call ${callId} in this chat`);
+      return toolCallView(call, store.approvals.get(chat.id, callId));
     },
     'chats.rename': (request) => {
       const fields = requestObject(request);

@@ -1,7 +1,8 @@
 // Everything needed to show one chat, read from the store in one go (open, reconnect, reload).
 import type { ChatSnapshot, ChatSummary, MessageView, ResultFile } from '../../preload/contract';
 import type { ChatRecord, ChatStore } from '../store';
-import { messageView, resultFromNote, toolCallView } from './message-views';
+import { snapshotCards } from './card-text';
+import { messageView, resultFromNote } from './message-views';
 import { shownResult, shownTodos } from './shown-text';
 import { taskItem } from './views';
 
@@ -41,7 +42,7 @@ export function chatSnapshot(store: ChatStore, chat: ChatRecord, running: boolea
   return {
     chat: chatSummary(chat, running),
     messages,
-    toolCalls: calls.map((call) => toolCallView(call, approvals.get(call.callId))),
+    toolCalls: snapshotCards(calls, approvals),
     todos: shownTodos(store.todos.get(chat.id)),
     results,
     // A request left undecided by a crash belongs to an interrupted call: only queued calls still wait.

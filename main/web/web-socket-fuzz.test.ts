@@ -16,6 +16,7 @@ const CHANNELS = [
   'chats.search',
   'chats.create',
   'chats.open',
+  'chats.call',
   'chats.rename',
   'chats.delete',
   'chats.setWorkspace',

@@ -18,6 +18,7 @@ import type {
   SettingsView,
   TaskItem,
   TodoItem,
+  ToolCallView,
   ToolSourceView,
   ToolView,
 } from './views';
@@ -45,8 +46,10 @@ export interface InvokeChannels {
     request: { title?: string; workspace?: string; confirmHome?: boolean };
     result: ChatSummary;
   };
-  /** Everything to show one chat. */
+  /** Everything to show one chat; a long call's arguments and result only begin on its card (`argsCut`, `resultCut`). */
   'chats.open': { request: { chatId: string }; result: ChatSnapshot };
+  /** One call of a chat with its arguments and result whole (docs/interface.md, "Large calls"). */
+  'chats.call': { request: { chatId: string; callId: string }; result: ToolCallView };
   'chats.rename': { request: { chatId: string; title: string }; result: ChatSummary };
   /** Sets how much the model reasons in this chat ('default': as the settings say). */
   'chats.setReasoning': { request: { chatId: string; reasoning: ChatReasoning }; result: ChatSummary };
@@ -155,6 +158,8 @@ export type ChatEvent =
       tool: string;
       source: ToolSourceView;
       args: string;
+      /** Characters of `args` left out (docs/interface.md, "Large calls"); absent or 0: whole. */
+      argsCut?: number;
     }
   | { type: 'call.approval'; chatId: string; callId: string; tool: string; decision: ApprovalDecisionView }
   | {
@@ -173,7 +178,15 @@ export type ChatEvent =
       elapsedMs: number;
       update: ProgressView;
     }
-  | { type: 'call.finished'; chatId: string; callId: string; tool: string; outcome: OutcomeView }
+  /** `cut`: characters of the outcome's text or message left out, as `argsCut`. */
+  | {
+      type: 'call.finished';
+      chatId: string;
+      callId: string;
+      tool: string;
+      outcome: OutcomeView;
+      cut?: number;
+    }
   /** Same change as `task.changed`, for the chat's own view. */
   | { type: 'task.updated'; chatId: string; task: TaskItem }
   | { type: 'todo.updated'; chatId: string; items: TodoItem[] }

@@ -209,12 +209,19 @@ export interface ToolCallView {
   source: ToolSourceView;
   /** The arguments as (redacted) JSON text; the model's raw text when it did not parse. */
   args: string;
+  /**
+   * Characters of the arguments left out of this view (docs/interface.md, "Large calls"): a card gets the start of a
+   * long text, `chats.call` the whole. Absent or 0: `args` is whole.
+   */
+  argsCut?: number;
   status: ToolCallStatus;
   outcome: OutcomeKind | null;
   /** The error code of an `error` outcome. */
   code: string | null;
   /** The result text of `ok`, the message of every other outcome. */
   result: string | null;
+  /** Characters of the result left out of this view, as `argsCut`. */
+  resultCut?: number;
   queuedAt: number;
   startedAt: number | null;
   endedAt: number | null;

@@ -207,6 +207,24 @@ describe('applyChatEvent', () => {
     ];
     for (const [event, expected] of outcomes)
       expect(applyChatEvent(state, event, 1).calls.a).toMatchObject({ status: 'finished', ...expected });
+    // A long result arrives begun (docs/interface.md, "Large calls"): the card says how much is left.
+    const cut = { ...finished({ outcome: 'ok', text: 'start', durationMs: 10 }), cut: 70 } as ChatEvent;
+    expect(applyChatEvent(state, cut, 1).calls.a).toMatchObject({ result: 'start', resultCut: 70 });
+  });
+
+  it('keeps how much of long arguments was left out of a queued call', () => {
+    const state = fold(open(), [
+      {
+        type: 'call.queued',
+        chatId: 'c1',
+        callId: 'a',
+        tool: 'write_result',
+        source: { kind: 'builtin' },
+        args: '{"content":"abc',
+        argsCut: 900,
+      },
+    ]);
+    expect(state.calls.a).toMatchObject({ args: '{"content":"abc', argsCut: 900 });
   });
 
   it('keeps the checklist and deliverables current', () => {

@@ -85,6 +85,7 @@ export function applyChatEvent(state: ChatViewState, event: ChatEvent, now: numb
         tool: event.tool,
         source: event.source,
         args: event.args,
+        ...(event.argsCut ? { argsCut: event.argsCut } : {}),
         status: 'queued',
         outcome: null,
         code: null,
@@ -120,7 +121,10 @@ export function applyChatEvent(state: ChatViewState, event: ChatEvent, now: numb
         },
       };
     case 'call.finished':
-      return patchCall(state, event.callId, (call) => finishedFields(call, event.outcome, now));
+      return patchCall(state, event.callId, (call) => ({
+        ...finishedFields(call, event.outcome, now),
+        resultCut: event.cut ?? 0,
+      }));
     case 'todo.updated':
       return { ...state, todos: event.items };
     case 'result.published':

@@ -18,6 +18,8 @@ export interface ChatSlice {
   /** Fetches the open chat again (after a reconnect, or to fill what a mid-stream open missed). */
   refreshChat(): Promise<void>;
   closeChat(): void;
+  /** Fetches one call of the open chat whole, for a card that shows only the start of a long text. */
+  loadWholeCall(callId: string): Promise<void>;
   /**
    * Starts a turn with the text and any attached files; with no chat open it first creates one ("type and go"; main
    * titles a new chat from its first message). False when it did not start (the text and files stay in the composer
@@ -63,6 +65,37 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => ({
   closeChat() {
     rememberChat(null);
     set({ chat: emptyChat });
+  },
+  async loadWholeCall(callId) {
+    const chatId = get().chat.chatId;
+    if (!chatId) return;
+    const result = await invoke('chats.call', { chatId, callId });
+    if (!result.ok) {
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.showWholeCall'), message: result.error.message }),
+      );
+      return;
+    }
+    const chat = get().chat;
+    const known = chat.calls[callId];
+    // The chat may have changed meanwhile; a call still running keeps its live fields.
+    if (chat.chatId !== chatId || !known) return;
+    const whole = result.value;
+    set({
+      chat: {
+        ...chat,
+        calls: {
+          ...chat.calls,
+          [callId]: {
+            ...known,
+            args: whole.args,
+            argsCut: 0,
+            ...(known.status === 'finished' ? { result: whole.result, resultCut: 0 } : {}),
+          },
+        },
+      },
+    });
   },
   async sendMessage(text, attachments = []) {
     if (text.trim() === '' && attachments.length === 0) return false;

@@ -5,6 +5,8 @@ import type { ToolCallView } from '../../../preload/contract';
 import { chatFromSnapshot } from '../chat/chat-state';
 import { initialAppState, useAppStore } from '../../store/app-store';
 import { snapshot, toolCall } from '../../testing/views';
+import { fakeApi, fakeDialogApi } from '../../testing/fake-bridge';
+import { setBridge } from '../../boot/bridge';
 import { ToolCallCard } from './tool-call-card';
 
 function show(call: ToolCallView, extra: Partial<ReturnType<typeof chatFromSnapshot>> = {}) {
@@ -113,5 +115,43 @@ describe('ToolCallCard', () => {
     useAppStore.setState({ chat: { ...chatFromSnapshot(snapshot()), draftCalls: ['call_9'] } });
     render(<ToolCallCard callId="call_9" name="run_command" />);
     expect(cardEl().textContent).toContain('preparing');
+  });
+
+  it('shows the start of a long result and how much is left, and the whole on request', async () => {
+    const whole = `${'a'.repeat(10)}${'b'.repeat(50)}`;
+    const api = fakeApi({
+      'chats.call': ({ chatId, callId }) =>
+        chatId === 'c1' && callId === 'call_1'
+          ? toolCall({ status: 'finished', outcome: 'error', code: 'x', result: whole, durationMs: 5 })
+          : { ok: false, error: { code: 'not_found', message: 'no such call' } },
+    });
+    setBridge({ agenvoy: api, agenvoyDialog: fakeDialogApi([]) });
+    show(
+      toolCall({
+        status: 'finished',
+        outcome: 'error',
+        code: 'x',
+        result: 'a'.repeat(10),
+        resultCut: 50,
+        durationMs: 5,
+      }),
+    );
+    expect(cardEl().querySelector('.tool-result')?.textContent).toBe('a'.repeat(10));
+    expect(cardEl().textContent).toContain('… 50 more characters');
+    fireEvent.click(screen.getByRole('button', { name: 'Show all' }));
+    await vi.waitFor(() => expect(cardEl().querySelector('.tool-result')?.textContent).toBe(whole));
+    expect(screen.queryByRole('button', { name: 'Show all' })).toBeNull();
+    expect(api.calls).toEqual([{ channel: 'chats.call', request: { chatId: 'c1', callId: 'call_1' } }]);
+  });
+
+  it('shows long arguments as text with what is left, and says so when the whole cannot be had', async () => {
+    setBridge({ agenvoy: fakeApi({}), agenvoyDialog: fakeDialogApi([]) });
+    show(toolCall({ args: '{"content":"xxxx', argsCut: 1000 }));
+    expect(cardEl().querySelector('.tool-args')?.textContent).toBe('{"content":"xxxx');
+    fireEvent.click(screen.getByRole('button', { name: 'Show all' }));
+    await vi.waitFor(() =>
+      expect(useAppStore.getState().notices.at(-1)?.message).toContain('Could not show the whole call'),
+    );
+    expect(cardEl().textContent).toContain('… 1000 more characters');
   });
 });

@@ -72,7 +72,8 @@ function CallCard({ call }: { call: ToolCallView }) {
       {!expanded && summary !== null && <div className="tool-summary">{firstLine(summary)}</div>}
       <div id={bodyId} className="tool-card-body" hidden={!expanded}>
         <div className="field-label">{t('call.arguments')}</div>
-        <pre className="tool-args">{prettyArgs(call.args)}</pre>
+        <pre className="tool-args">{call.argsCut ? call.args : prettyArgs(call.args)}</pre>
+        <CutNote callId={call.callId} cut={call.argsCut} />
         {call.approval.state === 'decided' && (
           <div className="muted">
             {t('call.approval', { decision: decisionLabel(call.approval.decision) })}
@@ -82,9 +83,34 @@ function CallCard({ call }: { call: ToolCallView }) {
           <>
             <div className="field-label">{call.outcome === 'ok' ? t('call.result') : t('call.message')}</div>
             <pre className="tool-result">{call.result}</pre>
+            <CutNote callId={call.callId} cut={call.resultCut} />
           </>
         )}
       </div>
+    </div>
+  );
+}
+
+// Under a text the card only begins (docs/interface.md, "Large calls"): how much is left, and a button for the rest.
+function CutNote({ callId, cut }: { callId: string; cut: number | undefined }) {
+  const { t } = useTranslation();
+  const loadWholeCall = useAppStore((s) => s.loadWholeCall);
+  const [loading, setLoading] = useState(false);
+  if (!cut) return null;
+  return (
+    <div className="tool-cut muted">
+      {t('call.cut', { count: cut })}{' '}
+      <button
+        type="button"
+        className="link-button"
+        disabled={loading}
+        onClick={() => {
+          setLoading(true);
+          void loadWholeCall(callId).finally(() => setLoading(false));
+        }}
+      >
+        {t('call.showAll')}
+      </button>
     </div>
   );
 }
