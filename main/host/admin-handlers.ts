@@ -20,6 +20,7 @@ type AdminChannel = Exclude<
   | 'chats.create'
   | 'chats.open'
   | 'chats.call'
+  | 'chats.message'
   | 'chats.rename'
   | 'chats.delete'
   | 'chats.setWorkspace'

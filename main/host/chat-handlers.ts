@@ -6,7 +6,7 @@ import { CHAT_REASONING } from '../core/model-usage';
 import type { ChatRecord } from '../store';
 import { MAX_MODEL_ID } from '../store';
 import { chatSnapshot, chatSummary } from './chat-snapshot';
-import { toolCallView } from './message-views';
+import { messageView, toolCallView } from './message-views';
 import { chatsRoot, createChatFolder, renameChatFolder } from './chat-folders';
 import { chosenFolder, confirmsHome, defaultWorkspace } from './desktop-settings';
 import type { HandlerTable, HostContext } from './host-context';
@@ -28,6 +28,7 @@ type ChatChannel = Extract<
   | 'chats.create'
   | 'chats.open'
   | 'chats.call'
+  | 'chats.message'
   | 'chats.rename'
   | 'chats.delete'
   | 'chats.setWorkspace'
@@ -104,6 +105,22 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
       const call = store.toolCalls.get(chat.id, callId);
       if (!call) throw new HostError('not_found', `no call ${callId} in this chat`);
       return toolCallView(call, store.approvals.get(chat.id, callId));
+    },
+    'chats.message': (request) => {
+      const fields = requestObject(request);
+      const chat = chatOf(fields);
+      const messageId = fields.messageId;
+      const row = Number.isSafeInteger(messageId) ? store.messages.get(messageId as number) : undefined;
+      const usage = row ? store.usage.list(chat.id).find((u) => u.messageId === row.id) : undefined;
+      const view =
+        row && row.chatId === chat.id
+          ? messageView(
+              row,
+              usage ? { model: usage.model, usage: usage.usage, costUsd: usage.costUsd } : null,
+            )
+          : null;
+      if (!view) throw new HostError('not_found', `no message ${String(messageId)} in this chat`);
+      return view;
     },
     'chats.rename': (request) => {
       const fields = requestObject(request);

@@ -2,6 +2,7 @@
 import type { ChatSnapshot, ChatSummary, MessageView, ResultFile } from '../../preload/contract';
 import type { ChatRecord, ChatStore } from '../store';
 import { snapshotCards } from './card-text';
+import { snapshotMessages } from './message-text';
 import { messageView, resultFromNote } from './message-views';
 import { shownResult, shownTodos } from './shown-text';
 import { taskItem } from './views';
@@ -41,7 +42,7 @@ export function chatSnapshot(store: ChatStore, chat: ChatRecord, running: boolea
   const queued = new Set(calls.filter((call) => call.status === 'queued').map((call) => call.callId));
   return {
     chat: chatSummary(chat, running),
-    messages,
+    messages: snapshotMessages(messages),
     toolCalls: snapshotCards(calls, approvals),
     todos: shownTodos(store.todos.get(chat.id)),
     results,

@@ -2,11 +2,13 @@
 // call, so a hostile model calling an allowed tool that prints a hostile repository's megabyte of log, or any tool
 // with a megabyte of arguments, a few hundred times made a snapshot of hundreds of MiB: every card's whole text went
 // to the window at once (and a hidden card's text into the page), and past ~512 MiB JSON could no longer write it, so
-// the chat never opened again. Now a card gets the start of a long text and how much is left, live and reopened, and
-// `chats.call` gives one call whole (docs/interface.md, "Large calls"). Through browser mode's real stack.
+// the chat never opened again; a model's answers (16 Mi characters a round) did the same. Now a card gets the start of
+// a long text and how much is left, live and reopened, an answer its first 200,000 characters, and `chats.call` and
+// `chats.message` give one whole (docs/interface.md, "Large calls"). Through browser mode's real stack.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import { CARD_TEXT_CHARS, CARD_TEXT_MIN_CHARS, SNAPSHOT_CARD_BUDGET } from '../host/card-text';
+import { MESSAGE_TEXT_CHARS } from '../host/message-text';
 import type { TestClient, WebFixture } from './testing/web-fixture';
 import { value, webFixture, writeScript } from './testing/web-fixture';
 import { withoutKeychain } from '../secrets/testing/no-keychain';
@@ -143,5 +145,46 @@ describe('a chat of megabyte calls', () => {
     expect(oldest?.resultCut).toBe(result.length - CARD_TEXT_MIN_CHARS);
     const whole = value(await client.bridge.api.invoke('chats.call', { chatId, callId: 'c0' }));
     expect(whole.result === result).toBe(true);
+  }, 120_000);
+
+  it("shows each answer the start of a model's megabytes of text, and the whole on request", async () => {
+    const chatId = value(await client.bridge.api.invoke('chats.create', { title: 'big answers' })).id;
+    const rounds = 4;
+    const said = (round: number) => `round ${round} says ` + 'w'.repeat(2_000_000);
+    for (let round = 0; round < rounds; round++)
+      fixture.provider.enqueue({
+        events: openAiEvents(
+          [{ text: said(round) }, { toolCall: { id: `n${round}`, name: 'no_such_tool', args: '{}' } }],
+          { chunkSize: 262_144 },
+        ),
+      });
+    fixture.provider.enqueue({ events: openAiEvents([{ text: 'Done.' }]) });
+    value(await client.bridge.api.invoke('turn.send', { chatId, text: 'talk' }));
+    await client.chatEvent('turn.finished', (e) => e.chatId === chatId);
+
+    const snapshot = value(await client.bridge.api.invoke('chats.open', { chatId }));
+    const answers = snapshot.messages.filter((m) => m.kind === 'assistant' && m.text.startsWith('round '));
+    expect(answers.length).toBe(rounds);
+    expect(bytes(snapshot)).toBeLessThan(rounds * 2 * (MESSAGE_TEXT_CHARS + 4096));
+    for (const answer of answers) {
+      expect(answer.text.length).toBe(MESSAGE_TEXT_CHARS);
+      expect(answer.cut).toBe(said(0).length - MESSAGE_TEXT_CHARS);
+    }
+    const first = answers[0] as (typeof answers)[number];
+    const whole = value(await client.bridge.api.invoke('chats.message', { chatId, messageId: first.id }));
+    expect(whole.cut ?? 0).toBe(0);
+    expect(whole.text === said(0)).toBe(true);
+
+    const other = value(await client.bridge.api.invoke('chats.create', { title: 'other answers' })).id;
+    for (const request of [
+      { chatId: other, messageId: first.id },
+      { chatId, messageId: 1e12 },
+      { chatId, messageId: String(first.id) as unknown as number },
+      { chatId, messageId: first.id + 0.5 },
+    ]) {
+      const refused = await client.bridge.api.invoke('chats.message', request);
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) expect(refused.error.code).toBe('not_found');
+    }
   }, 120_000);
 });

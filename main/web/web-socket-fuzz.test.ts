@@ -17,6 +17,7 @@ const CHANNELS = [
   'chats.create',
   'chats.open',
   'chats.call',
+  'chats.message',
   'chats.rename',
   'chats.delete',
   'chats.setWorkspace',

@@ -7,6 +7,7 @@ import type {
   ChatSnapshot,
   ChatSummary,
   McpServerItem,
+  MessageView,
   ModelListView,
   OutcomeView,
   ProgressView,
@@ -50,6 +51,8 @@ export interface InvokeChannels {
   'chats.open': { request: { chatId: string }; result: ChatSnapshot };
   /** One call of a chat with its arguments and result whole (docs/interface.md, "Large calls"). */
   'chats.call': { request: { chatId: string; callId: string }; result: ToolCallView };
+  /** One message of a chat with its texts whole (docs/interface.md, "Large calls"). */
+  'chats.message': { request: { chatId: string; messageId: number }; result: MessageView };
   'chats.rename': { request: { chatId: string; title: string }; result: ChatSummary };
   /** Sets how much the model reasons in this chat ('default': as the settings say). */
   'chats.setReasoning': { request: { chatId: string; reasoning: ChatReasoning }; result: ChatSummary };

@@ -122,8 +122,11 @@ export type AssistantPartView =
   /** What the model reasoned before this part (shown collapsed; never passed to a tool). */
   | { type: 'reasoning'; text: string };
 
-/** A message as the chat shows it. Tool results are not messages here: they are on their call's card. */
-export type MessageView =
+/**
+ * A message as the chat shows it. Tool results are not messages here: they are on their call's card. `cut`: characters
+ * of its texts left out of this view (docs/interface.md, "Large calls"); `chats.message` gives it whole.
+ */
+export type MessageView = { cut?: number } & (
   | {
       kind: 'user';
       id: number;
@@ -156,7 +159,8 @@ export type MessageView =
       status: MessageStatus;
       text: string;
       taskId: string | null;
-    };
+    }
+);
 
 /** How a call ended (docs/tools.md, "How a tool is shown"); every message is what the model read. */
 export type OutcomeView =

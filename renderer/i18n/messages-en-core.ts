@@ -205,6 +205,7 @@ export const enCore = {
     revoke: 'Could not revoke',
     openChat: 'Could not open the chat',
     showWholeCall: 'Could not show the whole call',
+    showWholeMessage: 'Could not show the whole message',
     notSent: 'Not sent',
     stop: 'Could not stop',
     workspaceNotChanged: 'Workspace not changed',

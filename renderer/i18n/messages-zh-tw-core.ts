@@ -203,6 +203,7 @@ export const zhTwCore: CatalogueOf<typeof enCore> = {
     revoke: '無法撤銷',
     openChat: '無法開啟對話',
     showWholeCall: '無法顯示完整的呼叫',
+    showWholeMessage: '無法顯示完整的訊息',
     notSent: '未送出',
     stop: '無法停止',
     workspaceNotChanged: '工作區未變更',

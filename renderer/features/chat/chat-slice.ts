@@ -20,6 +20,8 @@ export interface ChatSlice {
   closeChat(): void;
   /** Fetches one call of the open chat whole, for a card that shows only the start of a long text. */
   loadWholeCall(callId: string): Promise<void>;
+  /** Fetches one message of the open chat whole, for a row that shows only the start of its texts. */
+  loadWholeMessage(messageId: number): Promise<void>;
   /**
    * Starts a turn with the text and any attached files; with no chat open it first creates one ("type and go"; main
    * titles a new chat from its first message). False when it did not start (the text and files stay in the composer
@@ -65,6 +67,28 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => ({
   closeChat() {
     rememberChat(null);
     set({ chat: emptyChat });
+  },
+  async loadWholeMessage(messageId) {
+    const chatId = get().chat.chatId;
+    if (!chatId) return;
+    const result = await invoke('chats.message', { chatId, messageId });
+    if (!result.ok) {
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.showWholeMessage'), message: result.error.message }),
+      );
+      return;
+    }
+    const chat = get().chat;
+    if (chat.chatId !== chatId) return;
+    set({
+      chat: {
+        ...chat,
+        messages: chat.messages.map((message) =>
+          message.id === messageId && message.status !== 'streaming' ? result.value : message,
+        ),
+      },
+    });
   },
   async loadWholeCall(callId) {
     const chatId = get().chat.chatId;

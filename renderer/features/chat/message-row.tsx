@@ -3,6 +3,8 @@ import { memo } from 'react';
 import { useTranslation } from '../../i18n/i18n';
 import type { MessageView } from '../../../preload/contract';
 import { ToolCallCard } from '../tool-catalog/tool-call-card';
+import { useAppStore } from '../../store/app-store';
+import { CutLine } from '../../shared/ui/cut-line';
 import { MarkdownView } from './markdown-view';
 import { ReasoningDisclosure } from './reasoning-disclosure';
 
@@ -17,11 +19,13 @@ const statusKey = {
 /** Renders one message; memoised on the message object, which the store replaces only when it changes. */
 export const MessageRow = memo(function MessageRow({ message }: { message: MessageView }) {
   const { t } = useTranslation();
+  const loadWholeMessage = useAppStore((s) => s.loadWholeMessage);
   switch (message.kind) {
     case 'user':
       return (
         <article className="message user" aria-label={t('chat.you')}>
           {message.text}
+          <CutLine cut={message.cut} load={() => loadWholeMessage(message.id)} />
           {message.attachments.length > 0 && (
             <ul className="message-attachments" aria-label={t('chat.attachedFiles')}>
               {message.attachments.map((file, i) => (
@@ -38,6 +42,7 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
       return (
         <article className="message note" aria-label={t('chat.note')}>
           <MarkdownView text={message.text} />
+          <CutLine cut={message.cut} load={() => loadWholeMessage(message.id)} />
         </article>
       );
     case 'assistant': {
@@ -60,6 +65,7 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
             ) : null,
           )}
           <ReasoningDisclosure parts={message.parts} streaming={message.status === 'streaming'} />
+          <CutLine cut={message.cut} load={() => loadWholeMessage(message.id)} />
           {status && <div className="message-status">{status}</div>}
         </article>
       );

@@ -5,6 +5,7 @@ import type { ToolCallView } from '../../../preload/contract';
 import { useAppStore } from '../../store/app-store';
 import { formatDuration } from '../../shared/time/format-duration';
 import { LimitBar } from '../../shared/time/limit-bar';
+import { CutLine } from '../../shared/ui/cut-line';
 import { useNow } from '../../shared/time/use-now';
 import { callState, decisionLabel, prettyArgs, SCHEMA_LOADED_CODE, sourceLabel } from './call-labels';
 import { CallProgressView } from './call-progress-view';
@@ -36,6 +37,7 @@ function CallCard({ call }: { call: ToolCallView }) {
   const expanded = open ?? (state.tone !== 'ok' && state.tone !== 'muted');
   const bodyId = useId();
   const now = useNow(running);
+  const loadWholeCall = useAppStore((s) => s.loadWholeCall);
   const elapsed = running && call.startedAt ? now - call.startedAt : (call.durationMs ?? 0);
   // A call answered with its schema sums up as what the model sent; the schema itself is for the model.
   const summary = call.code === SCHEMA_LOADED_CODE ? call.args : call.result;
@@ -73,7 +75,7 @@ function CallCard({ call }: { call: ToolCallView }) {
       <div id={bodyId} className="tool-card-body" hidden={!expanded}>
         <div className="field-label">{t('call.arguments')}</div>
         <pre className="tool-args">{call.argsCut ? call.args : prettyArgs(call.args)}</pre>
-        <CutNote callId={call.callId} cut={call.argsCut} />
+        <CutLine cut={call.argsCut} load={() => loadWholeCall(call.callId)} />
         {call.approval.state === 'decided' && (
           <div className="muted">
             {t('call.approval', { decision: decisionLabel(call.approval.decision) })}
@@ -83,34 +85,10 @@ function CallCard({ call }: { call: ToolCallView }) {
           <>
             <div className="field-label">{call.outcome === 'ok' ? t('call.result') : t('call.message')}</div>
             <pre className="tool-result">{call.result}</pre>
-            <CutNote callId={call.callId} cut={call.resultCut} />
+            <CutLine cut={call.resultCut} load={() => loadWholeCall(call.callId)} />
           </>
         )}
       </div>
-    </div>
-  );
-}
-
-// Under a text the card only begins (docs/interface.md, "Large calls"): how much is left, and a button for the rest.
-function CutNote({ callId, cut }: { callId: string; cut: number | undefined }) {
-  const { t } = useTranslation();
-  const loadWholeCall = useAppStore((s) => s.loadWholeCall);
-  const [loading, setLoading] = useState(false);
-  if (!cut) return null;
-  return (
-    <div className="tool-cut muted">
-      {t('call.cut', { count: cut })}{' '}
-      <button
-        type="button"
-        className="link-button"
-        disabled={loading}
-        onClick={() => {
-          setLoading(true);
-          void loadWholeCall(callId).finally(() => setLoading(false));
-        }}
-      >
-        {t('call.showAll')}
-      </button>
     </div>
   );
 }
