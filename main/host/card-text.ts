@@ -1,25 +1,17 @@
 // How much of a call's arguments and result a card gets at first (docs/interface.md, "Large calls"). Each may be a
-// MiB (`limits.toolArgumentsBytes`, the result cap), and a chat keeps every call: a hostile repository's output read
-// hundreds of times by default-allowed commands made a chat whose snapshot no window could hold, then none that
-// JSON could even write (V8's strings end near 512 MiB). A card gets the start of a long text and says how much is
-// left; `chats.call` gives one call whole when the person asks for it.
+// MiB (`limits.toolArgumentsBytes`, the result cap), and a chat keeps every call: an allowed tool printing a
+// repository's megabyte of log, called hundreds of times, made a chat whose snapshot no window could hold, then none
+// that JSON could even write (V8's strings end near 512 MiB). A card gets the start of a long text and says how much
+// is left; `chats.call` gives one call whole when the person asks for it.
 import type { ApprovalRecord, ToolCallRecord } from '../store';
 import type { ToolCallView } from '../../preload/contract';
 import { toolCallView } from './message-views';
+import { CARD_TEXT_CHARS, clipForCard } from './shown-text';
 
-/** The most of one text (arguments or result) a card gets at first, in characters. */
-export const CARD_TEXT_CHARS = 16_384;
 /** What the newest calls of a snapshot get in all before older ones get only CARD_TEXT_MIN_CHARS each. */
 export const SNAPSHOT_CARD_BUDGET = 4 * 1024 * 1024;
 /** The start of each text an older call's card gets once the snapshot's budget is spent. */
 export const CARD_TEXT_MIN_CHARS = 1_024;
-
-/** The first `max` characters of `text` (never half of a surrogate pair) and how many were left out. */
-export function clipForCard(text: string, max: number = CARD_TEXT_CHARS): { text: string; cut: number } {
-  if (text.length <= max) return { text, cut: 0 };
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
-  return { text: text.slice(0, end), cut: text.length - end };
-}
 
 /** A call's card with its texts clipped to `max` characters each (`argsCut`, `resultCut` say what was left out). */
 export function cardView(

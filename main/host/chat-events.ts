@@ -2,8 +2,7 @@
 import type { ChatEvent, GateEventView, OutcomeView, ToolSourceView } from '../../preload/contract';
 import type { TurnEvent } from '../agent/turn-events';
 import type { GateEvent } from '../gate/gate-events';
-import { clipForCard } from './card-text';
-import { shownArgs, shownResult, shownText, shownTodos } from './shown-text';
+import { clipForCard, shownArgs, shownResult, shownText, shownTodos } from './shown-text';
 import { outcomeView, taskItem } from './views';
 
 /** A TurnEvent as the chat window receives it; `sourceOf` names a tool's source for a new card. */

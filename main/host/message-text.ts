@@ -3,7 +3,7 @@
 // long chat's messages, like its calls' results, grew past what a window holds and what JSON can write. The newest
 // messages come whole up to the Markdown limit; `chats.message` gives one whole on request.
 import type { AssistantPartView, MessageView } from '../../preload/contract';
-import { clipForCard } from './card-text';
+import { clipForCard } from './shown-text';
 
 /** The most of one message's texts the chat gets at first: what the window renders as Markdown at most. */
 export const MESSAGE_TEXT_CHARS = 200_000;

@@ -47,3 +47,21 @@ export function shownTodos(items: readonly TodoItem[]): TodoItem[] {
 export function shownResult(result: ResultFile): ResultFile {
   return { ...result, title: shownText(result.title), path: shownText(result.path) };
 }
+
+/** The most of one text (arguments or result) a card gets at first, in characters. */
+export const CARD_TEXT_CHARS = 16_384;
+/** The first `max` characters of `text` (never half of a surrogate pair) and how many were left out. */
+export function clipForCard(text: string, max: number = CARD_TEXT_CHARS): { text: string; cut: number } {
+  if (text.length <= max) return { text, cut: 0 };
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
+  return { text: text.slice(0, end), cut: text.length - end };
+}
+
+/**
+ * A background task's result or error as the tasks panel shows it: the start, with a mark of how much was left out
+ * (the model gets the whole in its note; the panel shows 600 characters of a result).
+ */
+export function shownTaskText(text: string): string {
+  const { text: start, cut } = clipForCard(shownText(text));
+  return cut > 0 ? `${start}… [${cut} more characters]` : start;
+}

@@ -14,7 +14,7 @@ import type { CallOutcome } from '../core/outcome';
 import type { RegisteredTool, ToolRegistry } from '../core/registry';
 import { showEach, toolToJson, unlistableJson } from '../core/tool-json';
 import type { RuleView } from '../gate/rule-types';
-import { shownStrings, shownText } from './shown-text';
+import { shownStrings, shownTaskText, shownText } from './shown-text';
 
 /** A tool source as the contract shows it. */
 export function sourceView(source: ToolSource): ToolSourceView {
@@ -124,8 +124,8 @@ export function taskItem(task: TaskView, chatId: string): TaskItem {
     endedAt: task.endedAt,
     limitMs: task.limitMs !== null && Number.isFinite(task.limitMs) ? task.limitMs : null,
     outputTail: shownText(task.outputTail),
-    result: task.result === null ? null : shownText(task.result),
-    error: task.error === null ? null : shownText(task.error),
+    result: task.result === null ? null : shownTaskText(task.result),
+    error: task.error === null ? null : shownTaskText(task.error),
   };
 }
 

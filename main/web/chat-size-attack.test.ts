@@ -7,7 +7,8 @@
 // `chats.message` give one whole (docs/interface.md, "Large calls"). Through browser mode's real stack.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
-import { CARD_TEXT_CHARS, CARD_TEXT_MIN_CHARS, SNAPSHOT_CARD_BUDGET } from '../host/card-text';
+import { CARD_TEXT_MIN_CHARS, SNAPSHOT_CARD_BUDGET } from '../host/card-text';
+import { CARD_TEXT_CHARS } from '../host/shown-text';
 import { MESSAGE_TEXT_CHARS } from '../host/message-text';
 import type { TestClient, WebFixture } from './testing/web-fixture';
 import { value, webFixture, writeScript } from './testing/web-fixture';
@@ -187,4 +188,30 @@ describe('a chat of megabyte calls', () => {
       if (!refused.ok) expect(refused.error.code).toBe('not_found');
     }
   }, 120_000);
+
+  it("lists a background task's megabyte result and error by their start", async () => {
+    const chatId = value(await client.bridge.api.invoke('chats.create', { title: 'big tasks' })).id;
+    for (let i = 0; i < 3; i++)
+      fixture.host.runtime.store.tasks.upsert({
+        id: `task_big${i}`,
+        chatId,
+        tool: 'background_command',
+        summary: 'build',
+        status: i === 0 ? 'succeeded' : 'failed',
+        startedAt: 1,
+        endedAt: 2,
+        limitMs: null,
+        outputTail: '',
+        result: i === 0 ? 'R'.repeat(1_000_000) : null,
+        error: i === 0 ? null : 'E'.repeat(1_000_000),
+      });
+    const listed = value(await client.bridge.api.invoke('tasks.list', { chatId }));
+    const snapshot = value(await client.bridge.api.invoke('chats.open', { chatId }));
+    for (const tasks of [listed, snapshot.tasks]) {
+      expect(tasks.length).toBe(3);
+      expect(bytes(tasks)).toBeLessThan(3 * (CARD_TEXT_CHARS + 1024));
+      const done = tasks.find((task) => task.id === 'task_big0');
+      expect(done?.result?.endsWith(`… [${1_000_000 - CARD_TEXT_CHARS} more characters]`)).toBe(true);
+    }
+  });
 });

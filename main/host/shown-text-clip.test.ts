@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CARD_TEXT_CHARS, clipForCard } from './card-text';
+import { CARD_TEXT_CHARS, clipForCard } from './shown-text';
 
 describe('clipForCard', () => {
   it('keeps a short text whole and cuts a long one at the limit, saying how much is left', () => {
