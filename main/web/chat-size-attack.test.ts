@@ -6,6 +6,7 @@
 // a long text and how much is left, live and reopened, an answer its first 200,000 characters, and `chats.call` and
 // `chats.message` give one whole (docs/interface.md, "Large calls"). Through browser mode's real stack.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Result } from '../../preload/contract';
 import { openAiEvents } from '../agent/providers/testing/openai-test-server';
 import { CARD_TEXT_MIN_CHARS, SNAPSHOT_CARD_BUDGET } from '../host/card-text';
 import { CARD_TEXT_CHARS } from '../host/shown-text';
@@ -43,6 +44,11 @@ afterAll(async () => {
 });
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+function expectNotFound(refused: Result<unknown>): void {
+  expect(refused.ok).toBe(false);
+  if (!refused.ok) expect(refused.error.code).toBe('not_found');
+}
 
 describe('a chat of megabyte calls', () => {
   it('shows each card the start of its texts, live and reopened, and the whole on request', async () => {
@@ -106,11 +112,8 @@ describe('a chat of megabyte calls', () => {
     for (const request of [
       { chatId: other, callId: 'd1' },
       { chatId, callId: 'nope' },
-    ]) {
-      const refused = await client.bridge.api.invoke('chats.call', request);
-      expect(refused.ok).toBe(false);
-      if (!refused.ok) expect(refused.error.code).toBe('not_found');
-    }
+    ])
+      expectNotFound(await client.bridge.api.invoke('chats.call', request));
   }, 120_000);
 
   it('opens a chat of hundreds of such calls in a few MiB, the newest cards fullest', async () => {
@@ -182,11 +185,8 @@ describe('a chat of megabyte calls', () => {
       { chatId, messageId: 1e12 },
       { chatId, messageId: String(first.id) as unknown as number },
       { chatId, messageId: first.id + 0.5 },
-    ]) {
-      const refused = await client.bridge.api.invoke('chats.message', request);
-      expect(refused.ok).toBe(false);
-      if (!refused.ok) expect(refused.error.code).toBe('not_found');
-    }
+    ])
+      expectNotFound(await client.bridge.api.invoke('chats.message', request));
   }, 120_000);
 
   it("lists a background task's megabyte result and error by their start", async () => {

@@ -1,5 +1,5 @@
 // The open chat: opening (with its snapshot), sending, stopping, its workspace, and its events.
-import type { AttachmentInput, ChatEvent, GateEventView } from '../../../preload/contract';
+import type { AttachmentInput, ChatEvent, GateEventView, Result } from '../../../preload/contract';
 import type { AppState, SliceCreator } from '../../store/app-state';
 import { invoke } from '../../boot/bridge';
 import { sendConfirmingHome } from '../../store/confirm-home';
@@ -71,55 +71,34 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => ({
   async loadWholeMessage(messageId) {
     const chatId = get().chat.chatId;
     if (!chatId) return;
-    const result = await invoke('chats.message', { chatId, messageId });
-    if (!result.ok) {
-      get().pushNotice(
-        'error',
-        t('notices.couldNot', { what: t('notices.showWholeMessage'), message: result.error.message }),
-      );
-      return;
-    }
+    const whole = await fetchWhole(
+      get,
+      invoke('chats.message', { chatId, messageId }),
+      'notices.showWholeMessage',
+    );
     const chat = get().chat;
-    if (chat.chatId !== chatId) return;
-    set({
-      chat: {
-        ...chat,
-        messages: chat.messages.map((message) =>
-          message.id === messageId && message.status !== 'streaming' ? result.value : message,
-        ),
-      },
-    });
+    // The chat may have changed meanwhile; a message still streaming grows by its deltas.
+    if (!whole || chat.chatId !== chatId) return;
+    const messages = chat.messages.map((message) =>
+      message.id === messageId && message.status !== 'streaming' ? whole : message,
+    );
+    set({ chat: { ...chat, messages } });
   },
   async loadWholeCall(callId) {
     const chatId = get().chat.chatId;
     if (!chatId) return;
-    const result = await invoke('chats.call', { chatId, callId });
-    if (!result.ok) {
-      get().pushNotice(
-        'error',
-        t('notices.couldNot', { what: t('notices.showWholeCall'), message: result.error.message }),
-      );
-      return;
-    }
+    const whole = await fetchWhole(get, invoke('chats.call', { chatId, callId }), 'notices.showWholeCall');
     const chat = get().chat;
     const known = chat.calls[callId];
     // The chat may have changed meanwhile; a call still running keeps its live fields.
-    if (chat.chatId !== chatId || !known) return;
-    const whole = result.value;
-    set({
-      chat: {
-        ...chat,
-        calls: {
-          ...chat.calls,
-          [callId]: {
-            ...known,
-            args: whole.args,
-            argsCut: 0,
-            ...(known.status === 'finished' ? { result: whole.result, resultCut: 0 } : {}),
-          },
-        },
-      },
-    });
+    if (!whole || chat.chatId !== chatId || !known) return;
+    const call = {
+      ...known,
+      args: whole.args,
+      argsCut: 0,
+      ...(known.status === 'finished' ? { result: whole.result, resultCut: 0 } : {}),
+    };
+    set({ chat: { ...chat, calls: { ...chat.calls, [callId]: call } } });
   },
   async sendMessage(text, attachments = []) {
     if (text.trim() === '' && attachments.length === 0) return false;
@@ -225,4 +204,16 @@ function routeSideEffects(event: ChatEvent, get: () => AppState): void {
     default:
       return;
   }
+}
+
+// The answer of a `chats.call` or `chats.message`, or null after a notice saying why it could not be had.
+async function fetchWhole<T>(
+  get: () => AppState,
+  pending: Promise<Result<T>>,
+  what: 'notices.showWholeMessage' | 'notices.showWholeCall',
+): Promise<T | null> {
+  const result = await pending;
+  if (result.ok) return result.value;
+  get().pushNotice('error', t('notices.couldNot', { what: t(what), message: result.error.message }));
+  return null;
 }
