@@ -11,6 +11,7 @@
 
 export type * from './contract/result';
 export type * from './contract/views';
+export type * from './contract/settings-views';
 export type * from './contract/model-views';
 export type * from './contract/attachment-views';
 export type * from './contract/security-views';

@@ -6,7 +6,8 @@
 import type { ApprovalRecord, ToolCallRecord } from '../store';
 import type { ToolCallView } from '../../preload/contract';
 import { toolCallView } from './message-views';
-import { CARD_TEXT_CHARS, clipForCard } from './shown-text';
+import { clipChars } from '../core/clip-chars';
+import { CARD_TEXT_CHARS } from './shown-text';
 
 /** What the newest calls of a snapshot get in all before older ones get only CARD_TEXT_MIN_CHARS each. */
 export const SNAPSHOT_CARD_BUDGET = 4 * 1024 * 1024;
@@ -20,11 +21,11 @@ export function cardView(
   max: number = CARD_TEXT_CHARS,
 ): ToolCallView {
   const view = toolCallView(call, approval);
-  const args = clipForCard(view.args, max);
+  const args = clipChars(view.args, max);
   view.args = args.text;
   if (args.cut > 0) view.argsCut = args.cut;
   if (view.result !== null) {
-    const result = clipForCard(view.result, max);
+    const result = clipChars(view.result, max);
     view.result = result.text;
     if (result.cut > 0) view.resultCut = result.cut;
   }

@@ -1,8 +1,9 @@
 // Turn events and gate events as the contract's payloads (JSON-safe, no raw content parts).
 import type { ChatEvent, GateEventView, OutcomeView, ToolSourceView } from '../../preload/contract';
 import type { TurnEvent } from '../agent/turn-events';
+import { clipChars } from '../core/clip-chars';
 import type { GateEvent } from '../gate/gate-events';
-import { clipForCard, shownArgs, shownResult, shownText, shownTodos } from './shown-text';
+import { CARD_TEXT_CHARS, shownArgs, shownResult, shownText, shownTodos } from './shown-text';
 import { outcomeView, taskItem } from './views';
 
 /** A TurnEvent as the chat window receives it; `sourceOf` names a tool's source for a new card. */
@@ -34,7 +35,7 @@ function shownEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSourceView
       return { type: 'result.published', chatId: event.chatId, result: shownResult(event.result) };
     // A card gets the start of a long text, as from a snapshot (docs/interface.md, "Large calls").
     case 'call.queued': {
-      const args = clipForCard(shownArgs(JSON.stringify(event.args)));
+      const args = clipChars(shownArgs(JSON.stringify(event.args)), CARD_TEXT_CHARS);
       return {
         type: 'call.queued',
         chatId: event.chatId,
@@ -66,10 +67,10 @@ function shownEvent(event: TurnEvent, sourceOf: (tool: string) => ToolSourceView
 // An outcome whose text (ok) or message (any other) a card begins with.
 function clippedOutcome(outcome: OutcomeView): { outcome: OutcomeView; cut: number } {
   if (outcome.outcome === 'ok') {
-    const { text, cut } = clipForCard(outcome.text);
+    const { text, cut } = clipChars(outcome.text, CARD_TEXT_CHARS);
     return { outcome: { ...outcome, text }, cut };
   }
-  const { text, cut } = clipForCard(outcome.message);
+  const { text, cut } = clipChars(outcome.message, CARD_TEXT_CHARS);
   return { outcome: { ...outcome, message: text }, cut };
 }
 

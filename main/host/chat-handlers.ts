@@ -5,7 +5,7 @@ import type { ChatReasoning } from '../core/model-usage';
 import { CHAT_REASONING } from '../core/model-usage';
 import type { ChatRecord } from '../store';
 import { MAX_MODEL_ID } from '../store';
-import { chatSnapshot, chatSummary } from './chat-snapshot';
+import { chatSnapshot, chatSummary, roundUsages } from './chat-snapshot';
 import { messageView, toolCallView } from './message-views';
 import { chatsRoot, createChatFolder, renameChatFolder } from './chat-folders';
 import { chosenFolder, confirmsHome, defaultWorkspace } from './desktop-settings';
@@ -19,7 +19,13 @@ import {
   discardSaved,
   saveAttachments,
 } from '../agent/attachments';
-import { optionalLimit, optionalString, requestObject, requiredString } from './request-fields';
+import {
+  optionalLimit,
+  optionalString,
+  requestObject,
+  requiredIndex,
+  requiredString,
+} from './request-fields';
 
 type ChatChannel = Extract<
   InvokeChannel,
@@ -109,17 +115,11 @@ export function chatHandlers(ctx: HostContext): HandlerTable<ChatChannel> {
     'chats.message': (request) => {
       const fields = requestObject(request);
       const chat = chatOf(fields);
-      const messageId = fields.messageId;
-      const row = Number.isSafeInteger(messageId) ? store.messages.get(messageId as number) : undefined;
-      const usage = row ? store.usage.list(chat.id).find((u) => u.messageId === row.id) : undefined;
+      const messageId = requiredIndex(fields, 'messageId');
+      const row = store.messages.get(messageId);
       const view =
-        row && row.chatId === chat.id
-          ? messageView(
-              row,
-              usage ? { model: usage.model, usage: usage.usage, costUsd: usage.costUsd } : null,
-            )
-          : null;
-      if (!view) throw new HostError('not_found', `no message ${String(messageId)} in this chat`);
+        row?.chatId === chat.id ? messageView(row, roundUsages(store, chat.id).get(row.id) ?? null) : null;
+      if (!view) throw new HostError('not_found', `no message ${messageId} in this chat`);
       return view;
     },
     'chats.rename': (request) => {

@@ -1,5 +1,11 @@
 // Everything needed to show one chat, read from the store in one go (open, reconnect, reload).
-import type { ChatSnapshot, ChatSummary, MessageView, ResultFile } from '../../preload/contract';
+import type {
+  ChatSnapshot,
+  ChatSummary,
+  MessageView,
+  ResultFile,
+  RoundUsageView,
+} from '../../preload/contract';
 import type { ChatRecord, ChatStore } from '../store';
 import { snapshotCards } from './card-text';
 import { snapshotMessages } from './message-text';
@@ -21,14 +27,19 @@ export function chatSummary(chat: ChatRecord, running: boolean): ChatSummary {
   };
 }
 
+/** Each answer's round usage in `chatId`, by message id. */
+export function roundUsages(store: ChatStore, chatId: string): Map<number, RoundUsageView> {
+  return new Map(
+    store.usage
+      .list(chatId)
+      .map((u) => [u.messageId, { model: u.model, usage: u.usage, costUsd: u.costUsd }]),
+  );
+}
+
 /** The snapshot of `chat`. */
 export function chatSnapshot(store: ChatStore, chat: ChatRecord, running: boolean): ChatSnapshot {
   const rows = store.messages.list(chat.id);
-  const usage = new Map(
-    store.usage
-      .list(chat.id)
-      .map((u) => [u.messageId, { model: u.model, usage: u.usage, costUsd: u.costUsd }]),
-  );
+  const usage = roundUsages(store, chat.id);
   const messages: MessageView[] = [];
   const results: ResultFile[] = [];
   for (const row of rows) {

@@ -3,7 +3,7 @@
 // long chat's messages, like its calls' results, grew past what a window holds and what JSON can write. The newest
 // messages come whole up to the Markdown limit; `chats.message` gives one whole on request.
 import type { AssistantPartView, MessageView } from '../../preload/contract';
-import { clipForCard } from './shown-text';
+import { clipChars } from '../core/clip-chars';
 
 /** The most of one message's texts the chat gets at first: what the window renders as Markdown at most. */
 export const MESSAGE_TEXT_CHARS = 200_000;
@@ -15,7 +15,7 @@ export const MESSAGE_TEXT_MIN_CHARS = 4_096;
 /** `view` with at most `max` characters of its texts (an answer's text and reasoning parts in order), and `cut`. */
 export function clipMessage(view: MessageView, max: number = MESSAGE_TEXT_CHARS): MessageView {
   if (view.kind !== 'assistant') {
-    const { text, cut } = clipForCard(view.text, max);
+    const { text, cut } = clipChars(view.text, max);
     return cut > 0 ? { ...view, text, cut } : view;
   }
   // A message still streaming grows by deltas on what the page has: it is sent as it is.
@@ -24,7 +24,7 @@ export function clipMessage(view: MessageView, max: number = MESSAGE_TEXT_CHARS)
   let cut = 0;
   const parts = view.parts.map((part): AssistantPartView => {
     if (part.type === 'tool_call') return part;
-    const clipped = clipForCard(part.text, Math.max(0, left));
+    const clipped = clipChars(part.text, Math.max(0, left));
     left -= clipped.text.length;
     cut += clipped.cut;
     return clipped.cut > 0 ? { ...part, text: clipped.text } : part;

@@ -3,6 +3,7 @@
 // the approval prompt, so a card or a saved rule cannot reorder or hide what it says. Line breaks and tabs stay.
 import type { ResultFile, TodoItem } from '../../preload/contract';
 import { visible } from '../gate/format-request';
+import { clipMarked } from '../core/clip-chars';
 
 /** `text` with its hidden characters shown as escapes; `\r\n` and a lone `\r` count as line breaks. */
 export function shownText(text: string): string {
@@ -50,18 +51,11 @@ export function shownResult(result: ResultFile): ResultFile {
 
 /** The most of one text (arguments or result) a card gets at first, in characters. */
 export const CARD_TEXT_CHARS = 16_384;
-/** The first `max` characters of `text` (never half of a surrogate pair) and how many were left out. */
-export function clipForCard(text: string, max: number = CARD_TEXT_CHARS): { text: string; cut: number } {
-  if (text.length <= max) return { text, cut: 0 };
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
-  return { text: text.slice(0, end), cut: text.length - end };
-}
 
 /**
  * A background task's result or error as the tasks panel shows it: the start, with a mark of how much was left out
  * (the model gets the whole in its note; the panel shows 600 characters of a result).
  */
 export function shownTaskText(text: string): string {
-  const { text: start, cut } = clipForCard(shownText(text));
-  return cut > 0 ? `${start}… [${cut} more characters]` : start;
+  return clipMarked(shownText(text), CARD_TEXT_CHARS);
 }

@@ -2,6 +2,7 @@
 // parameter names, bounded, so one huge MCP description cannot make a request huge.
 import type { JsonSchema } from '../../tools/sdk/types';
 import { isRecord } from '../../tools/sdk/values';
+import { clipChars } from '../core/clip-chars';
 
 /** Most characters of a description that are embedded (a description past it is rarely more than examples). */
 export const EMBEDDED_DESCRIPTION_CHARS = 1500;
@@ -17,12 +18,12 @@ export const EMBEDDED_QUERY_CHARS = 1000;
  * model id (TOOL_TEXT_VERSION), so changing it here embeds every tool again instead of mixing two kinds of text.
  */
 export function toolText(tool: { name: string; description: string; parameters?: JsonSchema }): string {
-  const description = cut(String(tool.description ?? ''), EMBEDDED_DESCRIPTION_CHARS);
+  const description = clipChars(String(tool.description ?? ''), EMBEDDED_DESCRIPTION_CHARS).text;
   const properties = isRecord(tool.parameters) ? tool.parameters.properties : undefined;
   const names = isRecord(properties) ? Object.keys(properties).slice(0, EMBEDDED_PARAMETERS) : [];
   const parts = [String(tool.name), description];
-  if (names.length > 0) parts.push(`Parameters: ${names.map((name) => cut(name, 64)).join(', ')}`);
-  return cut(parts.filter(Boolean).join('\n'), EMBEDDED_TEXT_CHARS);
+  if (names.length > 0) parts.push(`Parameters: ${names.map((name) => clipChars(name, 64).text).join(', ')}`);
+  return clipChars(parts.filter(Boolean).join('\n'), EMBEDDED_TEXT_CHARS).text;
 }
 
 /** Bumped whenever toolText changes what it produces. */
@@ -30,12 +31,5 @@ export const TOOL_TEXT_VERSION = 1;
 
 /** A query as it is embedded: trimmed and bounded. */
 export function queryText(query: string): string {
-  return cut(query.trim(), EMBEDDED_QUERY_CHARS);
-}
-
-// Cuts at a code point boundary, so a cut never leaves half a surrogate pair.
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
-  return text.slice(0, end);
+  return clipChars(query.trim(), EMBEDDED_QUERY_CHARS).text;
 }

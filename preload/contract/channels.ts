@@ -8,21 +8,17 @@ import type {
   ChatSummary,
   McpServerItem,
   MessageView,
-  ModelListView,
   OutcomeView,
   ProgressView,
-  ProviderKind,
   ResultFile,
   RuleItem,
-  SecretsView,
-  SettingsInput,
-  SettingsView,
   TaskItem,
   TodoItem,
   ToolCallView,
   ToolSourceView,
   ToolView,
 } from './views';
+import type { ModelListView, ProviderKind, SecretsView, SettingsInput, SettingsView } from './settings-views';
 import type { SandboxStatusView, TrustedFolderItem, WorkspaceTrustView } from './security-views';
 import type { AttachmentInput } from './attachment-views';
 import type { ChatReasoning, TokenUsageView } from './model-views';

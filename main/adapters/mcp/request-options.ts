@@ -4,6 +4,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import { performance } from 'node:perf_hooks';
 import type { ToolContext } from '../../../tools/sdk/types';
 import { callAbortOf, signalOver } from '../../core/call-abort';
+import { clipMarked } from '../../core/clip-chars';
 
 /** setTimeout's largest delay; a larger one fires at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -47,20 +48,13 @@ export function callOptions(
       passedAt = now;
       const update: Parameters<ToolContext['progress']>[0] = { progress: progress.progress };
       if (progress.total !== undefined) update.total = progress.total;
-      if (progress.message !== undefined) update.message = clip(String(progress.message));
+      if (progress.message !== undefined)
+        update.message = clipMarked(String(progress.message), PROGRESS_MESSAGE_CHARS);
       ctx.progress(update);
     },
   };
   if (ctx.deadline !== null) options.maxTotalTimeout = budget;
   return options;
-}
-
-function clip(message: string): string {
-  if (message.length <= PROGRESS_MESSAGE_CHARS) return message;
-  // Never half of a surrogate pair.
-  const high = /[\uD800-\uDBFF]/.test(message.charAt(PROGRESS_MESSAGE_CHARS - 1));
-  const kept = message.slice(0, high ? PROGRESS_MESSAGE_CHARS - 1 : PROGRESS_MESSAGE_CHARS);
-  return `${kept}… [${message.length - kept.length} more characters cut]`;
 }
 
 /** Options for requests outside a call (initialize, tools/list): a fixed budget and an optional signal. */
