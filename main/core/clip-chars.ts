@@ -13,3 +13,12 @@ export function clipMarked(text: string, max: number): string {
   const { text: kept, cut } = clipChars(text, max);
   return cut > 0 ? `${kept}… [${cut} more characters cut]` : kept;
 }
+
+/**
+ * `text` cut to `max` characters, the cut saying so in the redactor's own words ("[output truncated: N characters
+ * cut]"), so that a secret split by it is still scrubbed on both sides (main/core/redaction-cuts.ts).
+ */
+export function clipNoted(text: string, max: number): string {
+  const { text: kept, cut } = clipChars(text, max);
+  return cut > 0 ? `${kept} [output truncated: ${cut} characters cut]` : kept;
+}

@@ -60,8 +60,9 @@ export function scrubCuts(text: string, matcher: SecretMatcher): string {
     const end = start + note[0].length;
     const nextStart = notes[index + 1]?.index ?? text.length;
     // Between the previous note's end and this note: the end of the kept head.
+    // A note stands on a line of its own, or after a space where a message was cut (main/core/clip-chars.ts).
     let before = text.slice(at, start);
-    const head = before.replace(/\n$/, '');
+    const head = before.replace(/[\n ]$/, '');
     const lead =
       mayHold(head.slice(-CUT_PARTIAL_MIN), grams) && scanned++ < MAX_CUTS_SCANNED
         ? trailingPartial(head, forward, CUT_PARTIAL_MIN)
@@ -73,7 +74,7 @@ export function scrubCuts(text: string, matcher: SecretMatcher): string {
     out += before + note[0];
     // After the note: the start of the kept tail (up to the next note).
     const after = text.slice(end, nextStart);
-    const newline = after.startsWith('\n') ? 1 : 0;
+    const newline = after.startsWith('\n') || after.startsWith(' ') ? 1 : 0;
     const rest = after.slice(newline);
     const tail =
       mayHold(rest.slice(0, CUT_PARTIAL_MIN), grams) && scanned++ < MAX_CUTS_SCANNED

@@ -1,5 +1,6 @@
 // The bounds of the optional semantic search (docs/search.md, "Embeddings (optional)"): how long it waits, how much it
 // holds, how long a reason may be. Tests lower some through SemanticSearchOptions.
+import { clipNoted } from '../core/clip-chars';
 
 /** The limit on embedding the query: search waits no longer than this for its vector. */
 export const QUERY_EMBED_TIMEOUT_MS = 2_000;
@@ -31,7 +32,5 @@ export const MAX_REASON_CHARS = 500;
 /** An error's message on one line, cut to MAX_REASON_CHARS: it goes into notes the model reads and into the log. */
 export function reasonOf(error: unknown): string {
   const text = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
-  return text.length > MAX_REASON_CHARS
-    ? `${text.slice(0, MAX_REASON_CHARS)} [output truncated: ${text.length - MAX_REASON_CHARS} characters cut]`
-    : text;
+  return clipNoted(text, MAX_REASON_CHARS);
 }

@@ -143,6 +143,9 @@ describe('the embedding client', () => {
     expect(error.message).toContain('[redacted:CUSTOM_API_KEY]');
     expect(JSON.stringify(error)).not.toContain(CANARY);
     expect(String(error.stack)).not.toContain(CANARY);
+    server.mode = 'echo-key-forms';
+    const forms = await failure(model().embed(['a'], { timeoutMs: 5000 }));
+    expect(forms.message).toContain('token [redacted:CUSTOM_API_KEY] ([redacted:CUSTOM_API_KEY]) refused');
   });
 
   it('a cancelled call rejects with its reason; too many texts are refused before any request', async () => {

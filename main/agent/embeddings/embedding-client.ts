@@ -10,6 +10,8 @@ import type { Agent, Response } from 'undici';
 import { z } from 'zod';
 import type { EmbeddingModel, EmbedOptions } from '../../core/embedding-port';
 import { EmbeddingError } from '../../core/embedding-port';
+import { clipNoted } from '../../core/clip-chars';
+import { Redactor } from '../../core/redactor';
 import { unitVector } from '../../search/semantic-fusion';
 import { describe, errorMessage } from '../providers/http';
 
@@ -272,23 +274,26 @@ export class HttpEmbeddingModel implements EmbeddingModel {
     });
   }
 
-  // The key, and the base URL's user name and password, never leave in a message, even when a server echoes them.
+  // The key, and the base URL's user name and password, never leave in a message, even when a server echoes them:
+  // in any of the forms the app's redactor knows (case-folded, encoded), and the shortest credentials as they are.
   private scrub(text: string, key: string | undefined): string {
-    let out = key ? text.split(key).join(`[redacted:${this.options.keyName ?? 'key'}]`) : text;
-    for (const secret of this.credentials) out = out.split(secret).join('[redacted:base URL credentials]');
+    const redactor = new Redactor();
+    if (key) redactor.add(this.options.keyName ?? 'key', key);
+    for (const secret of this.credentials) redactor.add(CREDENTIALS, secret);
+    let out = redactor.redact(text);
+    for (const secret of this.credentials) out = out.split(secret).join(`[redacted:${CREDENTIALS}]`);
     return out;
   }
 }
 
 // Shorter pieces of a URL's user name or password would scrub words of the message by chance.
 const MIN_SCRUBBED = 3;
+const CREDENTIALS = 'base URL credentials';
 
 /** A server's error message cut to MAX_ERROR_DETAIL characters, saying how much was cut. */
 function capped(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_ERROR_DETAIL
-    ? `${flat.slice(0, MAX_ERROR_DETAIL)} [output truncated: ${flat.length - MAX_ERROR_DETAIL} characters cut]`
-    : flat;
+  return clipNoted(flat, MAX_ERROR_DETAIL);
 }
 
 /**

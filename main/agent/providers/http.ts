@@ -4,6 +4,7 @@
 import type * as Undici from 'undici';
 import type { Agent, Response } from 'undici';
 import { formatBytes } from '../../core/argument-size';
+import { clipNoted } from '../../core/clip-chars';
 import type { ProviderErrorKind } from './provider';
 import { ProviderError } from './provider';
 import { cancelledError, parseRetryAfter } from './retry';
@@ -154,26 +155,18 @@ export function errorMessage(bodyText: string): string {
   // A JSON body's message is cut too, only later: a server's "message" of megabytes is no message
   // (docs/robustness.md, "Model servers").
   const message = jsonMessage(text);
-  return message === undefined ? cut(text, BODY_START_CHARS) : serverMessage(message);
+  return message === undefined ? clipNoted(text, BODY_START_CHARS) : serverMessage(message);
 }
 
 /** A server's error message (a body's, or an error event's in the stream) as shown: cut past MESSAGE_CHARS. */
 export function serverMessage(message: string): string {
-  return cut(message, MESSAGE_CHARS);
+  return clipNoted(message, MESSAGE_CHARS);
 }
 
 /** How much of a body that is not JSON (a proxy's HTML page, plain text) is shown. */
 const BODY_START_CHARS = 500;
 /** How much of the message of a JSON error body is shown (real ones are a few hundred characters). */
 const MESSAGE_CHARS = 2000;
-
-// The cut says so in the redactor's own words, so a secret split by it is still scrubbed on both sides
-// (main/core/redaction-cuts.ts).
-function cut(text: string, max: number): string {
-  return text.length > max
-    ? `${text.slice(0, max)} [output truncated: ${text.length - max} characters cut]`
-    : text;
-}
 
 function jsonMessage(text: string): string | undefined {
   try {

@@ -28,9 +28,27 @@ beforeAll(async () => {
         .writeHead(401)
         .end(JSON.stringify({ error: `Incorrect API key provided: ${req.headers.authorization}` }));
     }
+    // /echo-forms/401: repeats it upper-cased and in base64, as a careless server's error may.
+    if (req.url?.startsWith('/echo-forms/401')) {
+      const key = String(req.headers.authorization).replace('Bearer ', '');
+      const error = `key ${key.toUpperCase()} or ${Buffer.from(key).toString('base64')} refused`;
+      return res.writeHead(401).end(JSON.stringify({ error }));
+    }
+    // /echo-cut/401: the same, padded so that the app's cut of a long message falls inside the key.
+    if (req.url?.startsWith('/echo-cut/401')) {
+      const pad = 'x'.repeat(2000 - 'Bearer '.length - 10);
+      return res.writeHead(401).end(JSON.stringify({ error: `${pad}${req.headers.authorization}` }));
+    }
     if (req.url?.startsWith('/echo')) {
       const key = String(req.headers.authorization).replace('Bearer ', '');
-      return res.end(JSON.stringify({ data: [{ id: key }, { id: `prefix-${key}` }, { id: 'fine-model' }] }));
+      const data = [
+        key,
+        `prefix-${key}`,
+        key.toUpperCase(),
+        Buffer.from(key).toString('base64'),
+        'fine-model',
+      ];
+      return res.end(JSON.stringify({ data: data.map((id) => ({ id })) }));
     }
     // /redirect: sends the client to another origin.
     if (req.url?.startsWith('/redirect')) {
@@ -145,6 +163,30 @@ describe('listModels', () => {
     });
     expect(listed).toMatchObject({ ok: true, models: ['fine-model'] });
     expect(JSON.stringify([refused, listed])).not.toContain(key);
+    const forms = await listModels({
+      wire: 'openai',
+      baseUrl: `${oddOrigin}/echo-forms/401`,
+      apiKey: key,
+      keyName: 'K',
+    });
+    expect(forms).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('key [redacted:K] or [redacted:K]'),
+    });
+  });
+
+  it('leaves no piece of the key where it cuts a long echoed message inside it', async () => {
+    const key = 'sk-echo-canary-8812-long-enough-to-cut';
+    const refused = await listModels({
+      wire: 'openai',
+      baseUrl: `${oddOrigin}/echo-cut/401`,
+      apiKey: key,
+      keyName: 'K',
+    });
+    expect(refused.ok).toBe(false);
+    const error = refused.ok ? '' : refused.error;
+    expect(error.includes('Bearer [redacted:K] [output truncated:')).toBe(true);
+    expect(error.includes(key.slice(0, 4))).toBe(false);
   });
 
   it('never follows a redirect, so x-api-key cannot be carried to another origin', async () => {

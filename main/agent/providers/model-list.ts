@@ -6,6 +6,7 @@ import type { Agent, Response } from 'undici';
 import { z } from 'zod';
 import type { ProviderWire } from '../../settings/settings';
 import { escapeHidden } from '../../../preload/contract/hidden-characters';
+import { Redactor } from '../../core/redactor';
 import { ANTHROPIC_VERSION } from './anthropic';
 import { boundedText, describe, errorMessage } from './http';
 
@@ -82,9 +83,11 @@ export async function listModels(request: ModelListRequest): Promise<ModelListRe
   const timer = AbortSignal.timeout(timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, timer]) : timer;
   let answered = false;
-  // The key never appears in what this returns, even when a server echoes it back in an error or an id.
-  const scrub = (text: string) =>
-    request.apiKey ? text.split(request.apiKey).join(`[redacted:${request.keyName}]`) : text;
+  // The key never appears in what this returns, even when a server echoes it back in an error or an id: not
+  // case-folded or encoded, nor its start where a long message was cut inside it (the app's own redactor).
+  const redactor = new Redactor();
+  if (request.apiKey) redactor.add(request.keyName ?? 'API key', request.apiKey);
+  const scrub = (text: string) => redactor.redact(text);
   const failed = (error: string): ModelListResult => ({ ok: false, url, error: scrub(error), answered });
   let response: Response;
   try {
@@ -125,7 +128,7 @@ export async function listModels(request: ModelListRequest): Promise<ModelListRe
     // An id with controls, bidi or zero-width characters is no model's: printed by `agenvoy setup` it acts on the
     // terminal, and on the Welcome page it can show as another id (docs/security.md, "What the person sees").
     return model.success &&
-      !(request.apiKey && model.data.id.includes(request.apiKey)) &&
+      scrub(model.data.id) === model.data.id &&
       escapeHidden(model.data.id) === model.data.id
       ? [model.data.id]
       : [];

@@ -37,6 +37,8 @@ export type EmbeddingServerMode =
   | 'huge'
   /** 401 whose body echoes the Authorization header it got. */
   | 'echo-key'
+  /** 401 whose body repeats the Authorization header's token upper-cased and in base64, as a careless server may. */
+  | 'echo-key-forms'
   /** A redirect to another address. */
   | 'redirect'
   /** A vector of 100,000 numbers. */
@@ -153,6 +155,11 @@ export async function startEmbeddingServer(options: EmbeddingServerOptions = {})
         return json(500, { error: 'the model crashed' });
       case 'echo-key':
         return json(401, { error: { message: `Incorrect API key provided: ${authorization}` } });
+      case 'echo-key-forms': {
+        const token = authorization.replace(/^\S+ /, '');
+        const error = `token ${token.toUpperCase()} (${Buffer.from(token).toString('base64')}) refused`;
+        return json(401, { error: { message: error } });
+      }
       case 'redirect':
         response.writeHead(307, { location: 'http://127.0.0.1:9/steal' });
         return void response.end();
