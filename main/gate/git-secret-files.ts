@@ -1,14 +1,26 @@
-// Secret files in a repository's objects (docs/security.md): `.env`, `.env.*` and `.envrc` are sensitive targets and
-// hidden from sandboxed commands, but a repository that ever committed one keeps it in its history, where `git show`,
-// `git diff` and `git log -p` print it. Under a default rule those ask when the repository holds one.
+// Secret files in a repository's objects (docs/security.md): `.env` files, private keys and the other sensitive names
+// ask when a command names them, and the sandbox hides some, but a repository that ever committed one keeps it in its
+// history, where `git show`, `git diff` and `git log -p` print it unnamed. Under a default rule those ask when the
+// repository holds one.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { defaultRuleGitEnv, gitCeiling, gitProtectionEnv } from '../../tools/sdk/git-protection';
+import { SENSITIVE_NAMES, sensitiveNameIn } from '../../tools/sdk/sensitive-names';
 import { childEnvironment } from '../core/child-env';
 import { runGitCheck } from './git-check-run';
 
-// The names the sandbox hides at any depth (main/sandbox/workspace-protection.ts), as git pathspecs.
-const PATHSPECS = [':(glob,icase)**/.env', ':(glob,icase)**/.env.*', ':(glob,icase)**/.envrc'];
+// Every sensitive name (tools/sdk/sensitive-names.ts) at any depth, as a file and as a folder, as git pathspecs. `top`:
+// git reads a pathspec from the folder it runs in, so without it a check run in `sub/` looked only under `sub/`, while
+// `git log -p` there prints the whole repository's history.
+export const SECRET_PATHSPECS: readonly string[] = SENSITIVE_NAMES.flatMap((name) =>
+  name.segments
+    .reduce<string[]>(
+      (paths, segment) =>
+        paths.flatMap((start) => (segment.globs ?? [segment.sample]).map((glob) => `${start}/${glob}`)),
+      ['**'],
+    )
+    .flatMap((path) => [`:(top,glob,icase)${path}`, `:(top,glob,icase)${path}/**`]),
+);
 
 // Commits no branch holds that git still prints by name: a `.env` committed by mistake and reset or amended away
 // stays in the reflog (`git log -g -p`, `git show 'HEAD@{1}'`) and in ORIG_HEAD, so the history read for secret
@@ -67,19 +79,19 @@ export async function secretFileInHistory(cwd: string, argv: readonly string[] =
       '--name-only',
       '-z',
       '--',
-      ...PATHSPECS,
+      ...SECRET_PATHSPECS,
     ],
     cwd,
     env,
   );
-  const indexed = await gitNames(['ls-files', '-z', '--', ...PATHSPECS], cwd, env);
+  const indexed = await gitNames(['ls-files', '-z', '--', ...SECRET_PATHSPECS], cwd, env);
   const failed = [listed, indexed].find((answer): answer is { ok: false; message: string } => !answer.ok);
   if (failed)
-    return `git could not tell in time whether the repository holds a .env file (${failed.message}), whose contents git would print; the default read-only rule does not cover it here`;
+    return `git could not tell in time whether the repository holds a secret file such as a .env file or a private key (${failed.message}), whose contents git would print; the default read-only rule does not cover it here`;
   const found = [indexed, listed].flatMap((answer) => (answer.ok ? answer.names : []))[0];
   return found === undefined
     ? null
-    : `the repository holds a .env file in its index or history (${found}), and this git command can print its contents; the default read-only rule does not cover it here`;
+    : `the repository holds ${sensitiveNameIn(found.split('/')) ?? 'a secret file'} in its index or history (${found}), and this git command can print its contents; the default read-only rule does not cover it here`;
 }
 
 // Most changed files looked at for hard links; past it the call asks.
@@ -147,7 +159,7 @@ async function namedCommits(
 ): Promise<string[] | string> {
   if (ids.length === 0) return [];
   const why = (what: string) =>
-    `${what}, which may hold a .env file git still keeps in its objects, and this git command can print it; the default read-only rule does not cover it here`;
+    `${what}, which may hold a secret file (a .env file, a private key) git still keeps in its objects, and this git command can print it; the default read-only rule does not cover it here`;
   if (ids.length > MAX_OBJECT_IDS) return why(`it names ${ids.length} objects by id`);
   const answer = await runGitCheck(
     ['cat-file', '--batch-check=%(objecttype) %(objectname)'],

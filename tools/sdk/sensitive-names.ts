@@ -7,6 +7,11 @@ export interface SegmentPattern {
   sample: string;
   /** Lower-case text every matching segment contains (a fast pre-check); the sample when omitted. */
   needle?: string;
+  /**
+   * The same names as git glob patterns, matched case-insensitively (looking for them in a repository's history,
+   * main/gate/git-secret-files.ts); the sample when omitted, which then is the only name `test` accepts.
+   */
+  globs?: readonly string[];
 }
 
 /** A sensitive location named by consecutive path segments (compared case-insensitively, as macOS and Windows do). */
@@ -33,13 +38,30 @@ export const SENSITIVE_NAMES: readonly SensitiveName[] = [
   { label: 'a keychain (~/Library/Keychains)', segments: [exact('keychains')] },
   {
     label: 'a keychain file',
-    segments: [{ test: /\.keychain(-db)?$/i, sample: 'login.keychain-db', needle: '.keychain' }],
+    segments: [
+      {
+        test: /\.keychain(-db)?$/i,
+        sample: 'login.keychain-db',
+        needle: '.keychain',
+        globs: ['*.keychain', '*.keychain-db'],
+      },
+    ],
   },
-  { label: 'a .env file', segments: [{ test: /^\.env(\..+)?$/i, sample: '.env', needle: '.env' }] },
+  {
+    label: 'a .env file',
+    segments: [{ test: /^\.env(\..+)?$/i, sample: '.env', needle: '.env', globs: ['.env', '.env.*'] }],
+  },
   { label: 'a .envrc file', segments: [exact('.envrc')] },
   {
     label: 'a private SSH key',
-    segments: [{ test: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/i, sample: 'id_rsa', needle: 'id_' }],
+    segments: [
+      {
+        test: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/i,
+        sample: 'id_rsa',
+        needle: 'id_',
+        globs: ['rsa', 'dsa', 'ecdsa', 'ed25519'].flatMap((kind) => [`id_${kind}`, `id_${kind}_sk`]),
+      },
+    ],
   },
   // A TLS or deploy key, a keystore, a PuTTY key, wherever it lies (a workspace's `certs/server.key` too); a certificate
   // file asks as well, since `.pem` holds either.
@@ -50,6 +72,7 @@ export const SENSITIVE_NAMES: readonly SensitiveName[] = [
         test: new RegExp(`\\.${extension}$`, 'i'),
         sample: `server.${extension}`,
         needle: `.${extension}`,
+        globs: [`*.${extension}`],
       },
     ],
   })),
