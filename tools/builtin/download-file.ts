@@ -5,7 +5,7 @@ import type { ToolContext } from '../sdk/types';
 import { defineTool, ToolError } from '../sdk/types';
 import { AddressGuard } from '../sdk/web/address-guard';
 import { booleanArg, integerArg, invalidArgument, stringArg, timeoutArg, urlArg } from './web/arguments';
-import { GuardedClient, headerValue } from './web/guarded-client';
+import { GuardedClient, headerValue, originBound } from './web/guarded-client';
 import { renderFormatOf, renderPage } from './web/page-render';
 import { renderInApp } from './web/render-in-app';
 import { requestSignal } from './web/request-signal';
@@ -157,7 +157,7 @@ async function download(
       method: 'GET',
       url,
       signal: limit.signal,
-      ...(ctx.approval.by === 'rule' ? { stayOnOrigin: 'download_file' } : {}),
+      ...originBound(ctx.approval, 'download_file'),
     });
     if (response.status >= 400) {
       await response.body.dump().catch(() => undefined);

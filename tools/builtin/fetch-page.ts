@@ -2,7 +2,7 @@
 import { defineTool, ToolError } from '../sdk/types';
 import { AddressGuard } from '../sdk/web/address-guard';
 import { enumArg, stringArg, urlArg } from './web/arguments';
-import { GuardedClient, headerValue } from './web/guarded-client';
+import { GuardedClient, headerValue, originBound } from './web/guarded-client';
 import { htmlToMarkdown } from './web/page-extract';
 import { capText, decodeText, describeBinary, readCapped } from './web/read-body';
 import { resolveWebSettings } from '../sdk/web/web-settings';
@@ -60,7 +60,7 @@ export const fetchPageTool = defineTool({
           'user-agent': 'Mozilla/5.0 (compatible; Agenvoy)',
         },
         signal: ctx.signal,
-        ...(ctx.approval.by === 'rule' ? { stayOnOrigin: 'fetch_page' } : {}),
+        ...originBound(ctx.approval, 'fetch_page'),
       });
       const body = await readCapped(response.body, FETCH_LIMITS.maxBytes);
       const page = response.url.href;

@@ -5,7 +5,7 @@ import { CredentialError, defineTool } from '../sdk/types';
 import { AddressGuard } from '../sdk/web/address-guard';
 import { invalidArgument, enumArg, stringArg, timeoutArg, urlArg } from './web/arguments';
 import type { GuardedResponse } from './web/guarded-client';
-import { GuardedClient, headerValue } from './web/guarded-client';
+import { GuardedClient, headerValue, originBound } from './web/guarded-client';
 import { capText, decodeText, describeBinary, readCapped } from './web/read-body';
 import { requestSignal } from './web/request-signal';
 import { RequestSecrets } from './web/secret-errors';
@@ -110,7 +110,7 @@ export const httpRequestTool = defineTool({
         signal: limit.signal,
         sensitiveHeaders: used.headers.filter(([, names]) => names.length > 0).map(([name]) => name),
         ...(used.body[0] ? { bodySecret: used.body[0] } : {}),
-        ...(ctx.approval.by === 'rule' ? { stayOnOrigin: 'http_request' } : {}),
+        ...originBound(ctx.approval, 'http_request'),
       });
       const content = method === 'HEAD' ? null : await readCapped(response.body, HTTP_LIMITS.maxBytes);
       const usedSecret = sentSecret(response, used);

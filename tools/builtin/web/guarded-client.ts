@@ -3,6 +3,7 @@
 import http from 'node:http';
 import type { Agent, Dispatcher } from 'undici';
 import { undici } from './undici-module';
+import type { CallApproval } from '../../sdk/types';
 import { ToolError } from '../../sdk/types';
 import type { AddressGuard } from '../../sdk/web/address-guard';
 
@@ -21,11 +22,21 @@ export interface GuardedRequest {
   /** The secret the body carries, if any: a redirect that would resend the body to another origin is refused. */
   bodySecret?: string;
   /**
-   * The tool that sends this request: set when a rule naming an address allowed the call, so a redirect to another
-   * origin is not followed but reported (an open redirect on the allowed site must not carry the model's data on to
-   * a site nobody allowed; docs/security.md, "Data leaving the machine").
+   * The tool that sends this request: set when no person approved this very call (a rule, a chat grant or a policy
+   * allowed its address), so a redirect to another origin is not followed but reported (an open redirect on the
+   * allowed site must not carry the model's data on to a site nobody allowed; docs/security.md, "Data leaving the
+   * machine"). See `originBound`.
    */
   stayOnOrigin?: string;
+}
+
+/**
+ * Whether `tool`'s request follows redirects to another origin: only when a person approved this very call, having
+ * seen its address. A rule, an "allow for this chat" grant and `--approve allow` cover the address the call names
+ * (its site), not wherever that site sends it.
+ */
+export function originBound(approval: CallApproval, tool: string): Pick<GuardedRequest, 'stayOnOrigin'> {
+  return approval.by === 'person' ? {} : { stayOnOrigin: tool };
 }
 
 /** The final response, with the request that produced it. */
@@ -112,9 +123,9 @@ export class GuardedClient {
       if (next.origin !== url.origin && input.stayOnOrigin) {
         throw new ToolError(
           'redirect_refused',
-          `${url.origin} redirected (HTTP ${response.statusCode}) to ${next.href}, another origin; a rule allowed ` +
-            `this call for the address it names only, so the redirect was not followed: call ${input.stayOnOrigin} ` +
-            'with that URL to ask for it',
+          `${url.origin} redirected (HTTP ${response.statusCode}) to ${next.href}, another origin; this call was ` +
+            'allowed for the site it names (by a rule, a grant for this chat or a policy), not for where that site ' +
+            `sends it, so the redirect was not followed: call ${input.stayOnOrigin} with that URL to ask for it`,
           { location: next.href },
         );
       }
