@@ -3,13 +3,13 @@
 // script tool is always trusted, the rules file decides what runs unasked. Its default place (`~/.config/agenvoy`) is
 // refused by name, but AGENVOY_HOME may be anywhere (`~/.agenvoy`), and `agenvoy chat` started in the home folder makes
 // the home folder the workspace. A hostile model then rewrites the app's own files with write_result. Played through
-// `agenvoy chat --approve allow` (or a chat grant for write_result, which covers the whole tool).
+// `agenvoy chat --approve allow`, and `agenvoy tools call --yes`, a person's yes for the one call.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliPlace } from './testing/cli-harness';
-import { chatRounds } from './testing/cli-harness';
+import { chatRounds, runCli } from './testing/cli-harness';
 
 let root: string;
 let home: string;
@@ -54,7 +54,25 @@ describe("write_result aimed at the app's own folder under a custom AGENVOY_HOME
         ? fs.readFileSync(path.join(home, file), 'utf8')
         : null;
       expect(after, chat.toolResults.call_0).toBe(before);
-      expect(chat.toolResults.call_0).toMatch(/protected_path|refused/);
+      // Under the policy the gate refuses first: the app's own folder is a sensitive target, which the policy never
+      // covers (main/cli/approve-allow-attack.test.ts).
+      expect(chat.toolResults.call_0).toMatch(/touches Agenvoy's own folder.*not --approve allow/s);
+      // A person's own yes for the call passes the gate; the tool still refuses to write there.
+      const yes = await runCli(
+        [
+          'tools',
+          'call',
+          'write_result',
+          JSON.stringify({ path: file, content, overwrite: true }),
+          '--yes',
+          '--json',
+        ],
+        place,
+      );
+      expect(
+        fs.existsSync(path.join(home, file)) ? fs.readFileSync(path.join(home, file), 'utf8') : null,
+      ).toBe(before);
+      expect(yes.stdout).toMatch(/protected_path|refused/);
     },
     60_000,
   );

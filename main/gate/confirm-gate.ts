@@ -17,7 +17,7 @@ import type { SensitiveOptions, SensitiveTarget } from './sensitive-targets';
 import { findSensitiveTarget } from './sensitive-targets';
 import { appFolderOf, appFolderTarget, quickLook } from './sensitive-precheck';
 import { askUser } from './ask-session';
-import { ruleNamesAddress, secretsReason, secretsSent } from './secret-destination';
+import { ruleNamesAddress, secretsReason, secretsSent, sendsWords } from './secret-destination';
 import { callSite, grantReach, grantScope, siteOffers, urlArgument } from './call-site';
 import { secretReferences } from './secret-references';
 import type { Verdict } from './verdicts';
@@ -167,10 +167,24 @@ export class ConfirmGate implements ApprovalGate {
     return decision ?? cancelledVerdict().decision;
   }
 
-  /** The 'allow' policy's verdict: a person's allow with --yes; a blanket one never covers a person-only call. */
+  /**
+   * The 'allow' policy's verdict: a person's allow with --yes. A blanket one never covers a person-only call, a
+   * sensitive target (which always asks, whatever rules and grants say) or a stored secret sent to an address no rule
+   * names (docs/security.md): with them, a steered model read ~/.ssh/id_rsa through a file-reading MCP tool, or sent
+   * any stored key to any host, with nobody asked.
+   */
   private allowByPolicy(item: PromptItem): Verdict {
     if (this.options.personal) return personAllowed('once');
-    if (item.personOnly) return personRequired(item.request.tool, item.personOnly);
+    const tool = item.request.tool;
+    if (item.personOnly) return personRequired(tool, item.personOnly);
+    if (item.sensitive) return personRequired(tool, `touches ${item.sensitive}, which always asks`);
+    const secrets = secretsSent(item.request);
+    if (secrets)
+      return personRequired(
+        tool,
+        sendsWords(secrets),
+        "a person's decision for this call or a rule naming that address",
+      );
     return policyVerdict('allow');
   }
 

@@ -34,12 +34,17 @@ export function ruleNamesAddress(rule: Pick<ApprovalRule, 'pattern'>): boolean {
 
 /** Why a standing approval that names no address does not cover the call, in words for the prompt and denials. */
 export function secretsReason(sent: SecretsSent): string {
-  const which =
-    sent.names.length === 1 ? `the secret ${sent.names[0]}` : `the secrets ${sent.names.join(', ')}`;
   return (
-    `it sends ${which} to ${sent.to}; a chat grant or a rule for any address never covers sending a secret, ` +
+    `it ${sendsWords(sent)}; a chat grant or a rule for any address never covers sending a secret, ` +
     'only your decision for this call or a rule naming the address'
   );
+}
+
+/** "sends the secret NAME to ORIGIN": what a call sending secrets does, in words. */
+export function sendsWords(sent: SecretsSent): string {
+  const which =
+    sent.names.length === 1 ? `the secret ${sent.names[0]}` : `the secrets ${sent.names.join(', ')}`;
+  return `sends ${which} to ${sent.to}`;
 }
 
 function destination(url: string): string {

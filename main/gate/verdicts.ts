@@ -57,12 +57,19 @@ export function policyVerdict(policy: 'allow' | 'deny'): Verdict {
       };
 }
 
-/** Denied under a blanket policy because only a person's decision for this very call may allow it. */
-export function personRequired(tool: string, why: string): Verdict {
+/**
+ * Denied under a blanket policy because only a person's decision for this very call (or what `allowedBy` names)
+ * may allow it.
+ */
+export function personRequired(
+  tool: string,
+  why: string,
+  allowedBy = "a person's decision for this call",
+): Verdict {
   return {
     decision: {
       kind: 'deny',
-      message: `denied: ${tool} ${why}, so only a person's decision for this call can allow it, not --approve allow`,
+      message: `denied: ${tool} ${why}, so only ${allowedBy} can allow it, not --approve allow`,
     },
     by: 'policy',
     ruleId: null,
