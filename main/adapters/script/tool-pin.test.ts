@@ -83,7 +83,8 @@ describe('ToolPinner', () => {
       () => fs.writeFileSync(path.join(tool, 'new.py'), ''),
       () => fs.mkdirSync(path.join(tool, '__pycache__')),
       () => fs.writeFileSync(path.join(scan, '.hidden-helper.js'), ''),
-      () => fs.symlinkSync('../../elsewhere.js', path.join(tool, 'link.js')),
+      () => fs.symlinkSync('lib/a.js', path.join(tool, 'link.js')),
+      () => fs.symlinkSync('../_shared/util.js', path.join(tool, 'link.js')),
     ]) {
       const snapshot = path.join(tmp, 'snapshot');
       execFileSync('cp', ['-a', scan, snapshot]);
@@ -95,18 +96,48 @@ describe('ToolPinner', () => {
     }
   });
 
-  it('records a link by its text without following it, and never opens a fifo', async () => {
-    const outside = path.join(tmp, 'outside.js');
-    fs.writeFileSync(outside, 'one');
-    fs.symlinkSync(outside, path.join(tool, 'linked.js'));
+  it('records a link inside by its text (its target is pinned as itself), and never opens a fifo', async () => {
+    fs.symlinkSync('lib/a.js', path.join(tool, 'linked.js'));
     const pinned = await pinOf();
-    fs.writeFileSync(outside, 'two');
-    // The target is not part of the pin (a limit docs/security.md names): only where the link points.
-    expect(await pinOf()).toBe(pinned);
+    fs.writeFileSync(path.join(tool, 'lib', 'a.js'), 'module.exports = 3');
+    expect(await pinOf()).not.toBe(pinned);
     execFileSync('mkfifo', [path.join(tool, 'pipe')]);
     const started = Date.now();
     expect(await pinOf()).not.toBe(pinned);
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('does not pin a tool with a link out of what it reads, whose target could change unpinned', async () => {
+    const outside = path.join(tmp, 'src', 'hello.js');
+    fs.mkdirSync(path.dirname(outside));
+    fs.writeFileSync(outside, 'console.log("v1")');
+    const cases: Array<[string, () => void]> = [
+      ['the script', () => fs.symlinkSync('../../src/hello.js', path.join(tool, 'script.js'))],
+      ['a helper file', () => fs.symlinkSync(outside, path.join(tool, 'lib', 'b.js'))],
+      ['a folder', () => fs.symlinkSync('../../../src', path.join(tool, 'lib', 'more'))],
+      ['a helper folder of the scan folder', () => fs.symlinkSync('../src', path.join(scan, '_vendor'))],
+      ['a link to nothing yet', () => fs.symlinkSync('../../later.js', path.join(tool, 'later.js'))],
+      [
+        'a link inside to a link out',
+        () => {
+          fs.symlinkSync(outside, path.join(tool, 'lib', 'out.js'));
+          fs.symlinkSync('lib/out.js', path.join(tool, 'in.js'));
+        },
+      ],
+    ];
+    for (const [what, plant] of cases) {
+      const snapshot = path.join(tmp, 'snapshot');
+      execFileSync('cp', ['-a', scan, snapshot]);
+      if (what === 'the script') fs.rmSync(path.join(tool, 'script.js'));
+      plant();
+      const result = await new ToolPinner().pin(tool);
+      expect(result.ok, what).toBe(false);
+      if (!result.ok)
+        expect(result.reason, what).toMatch(/is a link (to nothing|to .*), outside the files trusting pins/);
+      fs.rmSync(scan, { recursive: true });
+      fs.renameSync(snapshot, scan);
+    }
+    expect((await new ToolPinner().pin(tool)).ok).toBe(true);
   });
 
   it('a folder too large to pin is not pinned, and says why', async () => {

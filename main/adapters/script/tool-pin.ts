@@ -2,7 +2,9 @@
 // of its tools, so a tool that arrives or changes later is not trusted. It covers everything the tool folder holds
 // (tool.json, the script, helper files, at any depth) and the scan folder's helper folders (`_shared`, `.lib`…) that
 // scripts load from: names, file bytes and symlink texts. Not mtimes or inodes, so a fresh clone or checkout of the
-// same files pins the same. Code a script loads from elsewhere (the workspace's node_modules) is not covered.
+// same files pins the same. Code a script loads from elsewhere (the workspace's node_modules) is not covered. A link
+// is pinned by its text only, so one whose target lies outside what the pin reads (`script.js -> ../../../src/x.js`)
+// would let a later change of that file run as trusted code: such a tool cannot be pinned, and so is never trusted.
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { constants } from 'node:fs';
@@ -23,9 +25,39 @@ export type PinResult = { ok: true; pin: string } | { ok: false; reason: string 
 
 // One entry of a folder's content: its kind and name, and the digest of the file or the link's text.
 interface Entry {
+  /** The path from the tool folder (a helper folder's as `../_shared/…`). */
   relative: string;
   line: string;
   bytes: number;
+  link?: boolean;
+}
+
+/**
+ * Why `toolDir`'s pin would not cover what a link among `entries` leads to: its real target lies outside the tool
+ * folder and the helper entries read with it, or cannot be found (it may be made later, anywhere). Null when every
+ * link stays inside what the pin reads.
+ */
+async function linkOutside(toolDir: string, entries: readonly Entry[]): Promise<string | null> {
+  const links = entries.filter((entry) => entry.link);
+  if (links.length === 0) return null;
+  const scanDir = path.dirname(toolDir);
+  const roots = await Promise.all(
+    [
+      toolDir,
+      ...entries
+        .filter((entry) => !entry.link && /^\.\.\/[^/]+$/.test(entry.relative))
+        .map((entry) => path.join(scanDir, entry.relative.slice(3))),
+    ].map((root) => fs.realpath(root).catch(() => null)),
+  );
+  for (const entry of links) {
+    const target = await fs.realpath(path.resolve(toolDir, entry.relative)).catch(() => null);
+    const inside =
+      target !== null &&
+      roots.some((root) => root !== null && (target === root || target.startsWith(root + path.sep)));
+    if (!inside)
+      return `its ${entry.relative} is a link ${target === null ? 'to nothing' : `to ${target}`}, outside the files trusting pins, so a later change there would run unpinned`;
+  }
+  return null;
 }
 
 /**
@@ -58,6 +90,8 @@ export class ToolPinner {
     );
     if (typeof own === 'string') return { ok: false, reason: own };
     const entries = [...own, ...shared];
+    const outside = await linkOutside(toolDir, entries);
+    if (outside) return { ok: false, reason: outside };
     const bytes = entries.reduce((sum, entry) => sum + entry.bytes, 0);
     if (bytes > MAX_PIN_BYTES)
       return { ok: false, reason: `its files hold more than ${MAX_PIN_BYTES / 1024 / 1024} MiB` };
@@ -98,8 +132,8 @@ export class ToolPinner {
     return entries;
   }
 
-  // One path and, for a folder, what it holds. Links are recorded by their text and never followed; a fifo or a
-  // socket by its kind only (opening a fifo would block).
+  // One path and, for a folder, what it holds. Links are recorded by their text and never followed (where they lead is
+  // checked once the whole pin is read: linkOutside); a fifo or a socket by its kind only (opening a fifo would block).
   private async entry(file: string, relative: string, budget: number): Promise<Entry[]> {
     if (budget <= 0) throw new Error(`it holds more than ${MAX_PIN_FILES} files and folders`);
     const stat = await fs.lstat(file);
@@ -109,7 +143,9 @@ export class ToolPinner {
       return [{ relative, line: `d ${name}\n`, bytes: 0 }, ...inside];
     }
     if (stat.isSymbolicLink())
-      return [{ relative, line: `l ${name} ${JSON.stringify(await fs.readlink(file))}\n`, bytes: 0 }];
+      return [
+        { relative, line: `l ${name} ${JSON.stringify(await fs.readlink(file))}\n`, bytes: 0, link: true },
+      ];
     if (!stat.isFile()) return [{ relative, line: `o ${name}\n`, bytes: 0 }];
     if (stat.size > MAX_PIN_BYTES)
       throw new Error(`${relative} is larger than ${MAX_PIN_BYTES / 1024 / 1024} MiB`);

@@ -153,6 +153,38 @@ describe('a trusted folder under a later git pull', () => {
     }
   });
 
+  it('a tool whose script is a link to a repository file is never trusted: a pull that changes that file runs nothing unasked', async () => {
+    await storeSecret(place, 'GITHUB_TOKEN', place.canary);
+    const dir = evidenceTool(place.workspaceScripts, 'hello', {
+      name: 'hello',
+      always_allow: true,
+      secrets: ['GITHUB_TOKEN'],
+    });
+    // The script lives with the repository's sources; the tool folder links to it.
+    const source = path.join(place.workspace, 'src', 'hello.js');
+    fs.mkdirSync(path.dirname(source), { recursive: true });
+    fs.renameSync(path.join(dir, 'script.js'), source);
+    fs.symlinkSync(path.relative(dir, source), path.join(dir, 'script.js'));
+    const trust = await cli(place, ['trust', 'add']);
+    expect(trust.code).toBe(0);
+    // The pull (or any approved command that writes src/): new code behind the same link.
+    fs.appendFileSync(source, '\n// v2\n');
+    const denied = await call('script_hello');
+    expect(denied.outcome).toMatchObject({
+      outcome: 'denied',
+      message: expect.stringMatching(/cannot be pinned .*is a link to .*outside the files trusting pins/s),
+    });
+    expect(evidence(place.workspace, 'hello')).toBeNull();
+    const list = JSON.parse((await cli(place, ['tools', 'list', '--json'])).stdout) as Array<
+      Record<string, unknown>
+    >;
+    expect(list.find((tool) => tool.name === 'script_hello')).toMatchObject({ trusted: false });
+    // A person's yes runs it once, without the token.
+    const once = await call('script_hello', ['--yes']);
+    expect(once.outcome).toMatchObject({ outcome: 'ok', text: 'ran hello' });
+    expect(evidence(place.workspace, 'hello')?.env.GITHUB_TOKEN).toBeUndefined();
+  });
+
   it('a look-alike of a global tool that arrives later does not take its name; a twin folder does not either', async () => {
     evidenceTool(place.globalScripts, 'deploy-global', { name: 'deploy' });
     evidenceTool(place.workspaceScripts, 'lint', { name: 'lint' });
