@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckedAttachment, RawAttachment } from '../agent/attachments';
 import { ATTACHMENT_LIMITS, AttachmentError, checkAttachments } from '../agent/attachments';
+import { sensitiveNameIn } from '../../tools/sdk/sensitive-names';
 import { UsageError } from './io';
 
 // The largest file any kind may be: a bigger one is refused by its size, without being read.
@@ -46,6 +47,7 @@ async function readOne(full: string, given: string): Promise<RawAttachment> {
     throw new UsageError(`--attach ${given}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, 1);
   });
   if (!stat.isFile()) throw new UsageError(`--attach ${given}: not a file`, 1);
+  await refuseSecretFile(full, given, stat.nlink);
   if (stat.size > LARGEST) {
     const mb = (bytes: number) => `${Number((bytes / 1048576).toFixed(2))} MB`;
     throw new UsageError(
@@ -55,4 +57,27 @@ async function readOne(full: string, given: string): Promise<RawAttachment> {
   }
   const bytes = await fs.readFile(full);
   return { name: path.basename(full), mimeType: TEXT_TYPES[path.extname(full).toLowerCase()] ?? '', bytes };
+}
+
+/**
+ * An attachment goes to the model's provider, the chat's history and a copy in the workspace, so a secret file is
+ * never one (docs/attachments.md, "A hostile repository"): not by a sensitive name (`.env`, `id_rsa`, `*.key`, the
+ * list of tools/sdk/sensitive-names.ts), not through a link to one (a cloned repository's `docs/diagram.png ->
+ * ../../.ssh/id_rsa`, git keeps links), nor a file with a second name (a hard link may be a key under another name).
+ * A secret is given to tools through the masked prompt, never as a message.
+ */
+async function refuseSecretFile(full: string, given: string, names: number): Promise<void> {
+  const real = await fs.realpath(full);
+  const label = sensitiveNameIn(full.split(path.sep)) ?? sensitiveNameIn(real.split(path.sep));
+  const through = real === full ? '' : ` (a link to ${real})`;
+  if (label)
+    throw new UsageError(
+      `--attach ${given}${through}: it is ${label}, which is never attached, since an attachment goes to the model; store a key with \`agenvoy secrets set\` instead.`,
+      1,
+    );
+  if (names > 1)
+    throw new UsageError(
+      `--attach ${given}${through}: the file has more than one name (a hard link), so it may be a secret file under another name; attach a copy of it instead.`,
+      1,
+    );
 }

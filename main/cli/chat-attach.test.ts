@@ -78,6 +78,55 @@ describe('agenvoy chat --attach', () => {
     expect(fs.existsSync(path.join(cwd, 'attachments'))).toBe(false);
   });
 
+  it("refuses a cloned repository's link to a key and secret files by name, sending and saving nothing", async () => {
+    // A hostile repository: harmless names that are links to the person's keys (git keeps links), and a hard link.
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-attach-keys-'));
+    try {
+      const put = (file: string, text: string) => {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, text);
+      };
+      put(path.join(outside, '.ssh', 'id_rsa'), 'ATTACH-SSH-CANARY\n');
+      put(path.join(outside, '.aws', 'credentials'), 'ATTACH-AWS-CANARY\n');
+      put(path.join(outside, 'plain.txt'), 'ATTACH-HARD-LINK-CANARY\n');
+      fs.mkdirSync(path.join(cwd, 'docs'));
+      fs.symlinkSync(path.join(outside, '.ssh', 'id_rsa'), path.join(cwd, 'docs', 'diagram.png'));
+      fs.symlinkSync(path.join(outside, '.aws', 'credentials'), path.join(cwd, 'docs', 'notes.md'));
+      fs.linkSync(path.join(outside, 'plain.txt'), path.join(cwd, 'docs', 'readme.txt'));
+      put(path.join(cwd, '.env'), 'API_KEY=ATTACH-ENV-CANARY\n');
+      put(path.join(cwd, 'certs', 'server.key'), 'ATTACH-TLS-CANARY\n');
+      const cases: Array<[string, RegExp]> = [
+        ['docs/diagram.png', /--attach docs\/diagram\.png \(a link to .*\.ssh\/id_rsa\): it is SSH keys/],
+        ['docs/notes.md', /--attach docs\/notes\.md \(a link to .*credentials\): it is AWS credentials/],
+        ['docs/readme.txt', /--attach docs\/readme\.txt: the file has more than one name \(a hard link\)/],
+        ['.env', /--attach \.env: it is a \.env file, which is never attached/],
+        ['certs/server.key', /--attach certs\/server\.key: it is a private key or certificate file/],
+      ];
+      for (const [file, reason] of cases) {
+        const run = await runCli(['chat', 'what is this?', '--attach', file, '--workspace', cwd], {
+          home,
+          cwd,
+        });
+        expect(run.code, file).toBe(1);
+        expect(run.stderr, file).toMatch(reason);
+        expect(run.stderr.includes('CANARY'), file).toBe(false);
+      }
+      expect(server.requests).toHaveLength(0);
+      expect(fs.existsSync(path.join(cwd, 'attachments'))).toBe(false);
+      // A link to an ordinary file elsewhere is still attached.
+      fs.symlinkSync(path.join(outside, 'plain.txt'), path.join(cwd, 'docs', 'shared.txt'));
+      fs.rmSync(path.join(cwd, 'docs', 'readme.txt'));
+      server.enqueue({ events: openAiEvents([{ text: 'Plain.' }]) });
+      const ok = await runCli(['chat', 'what is this?', '--attach', 'docs/shared.txt', '--workspace', cwd], {
+        home,
+        cwd,
+      });
+      expect(ok.code, ok.stderr).toBe(0);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('the real bin/agenvoy refuses a workspace whose attachments folder is a symlink, exit 1, nothing written there', async () => {
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-attach-elsewhere-'));
     try {
