@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from '../../i18n/i18n';
 import type { DialogRequest, QuestionAnswer, QuestionView } from '../../../preload/contract';
 import { DialogFrame } from '../../shared/ui/dialog-frame';
+import { useArmed } from '../../shared/ui/use-armed';
 
 type QuestionRequest = Extract<DialogRequest, { kind: 'question' }>;
 type Answers = Record<string, string | string[]>;
@@ -21,6 +22,9 @@ export function QuestionDialog({ request, onAnswer, overlay }: QuestionDialogPro
   const [answers, setAnswers] = useState<Answers>(() => initial(request.questions));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The dialog opens while the person may be typing their next message: a space and Enter typed on would check the
+  // first option and answer (ask_user may open at any moment). The answer counts only once the dialog was seen.
+  const armed = useArmed(request.id);
   const complete = request.questions.every(
     (q) => q.kind === 'multiple' || String(answers[q.id] ?? '').trim() !== '',
   );
@@ -34,6 +38,7 @@ export function QuestionDialog({ request, onAnswer, overlay }: QuestionDialogPro
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (!armed) return;
     if (complete) void send({ kind: 'answered', answers });
   };
   const set = (id: string, value: string | string[]) => setAnswers((a) => ({ ...a, [id]: value }));
@@ -45,9 +50,17 @@ export function QuestionDialog({ request, onAnswer, overlay }: QuestionDialogPro
       overlay={overlay}
       onEscape={() => void send({ kind: 'dismissed', reason: 'the user closed the dialog' })}
       className="question-dialog"
+      // A choice gets no focus on open: the next space typed would check it. A text field may (Enter adds a line).
+      focusOnOpen={request.questions[0]?.kind === 'text' ? 'control' : 'dialog'}
     >
       {request.chatId && <p className="muted">{t('approval.inChat', { title: request.chatTitle })}</p>}
-      <form onSubmit={submit}>
+      <form
+        onSubmit={submit}
+        // A held Enter repeats: its repeats would answer before anything was read.
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && event.repeat) event.preventDefault();
+        }}
+      >
         {request.questions.map((q, i) => (
           <QuestionField
             key={q.id}
@@ -63,7 +76,7 @@ export function QuestionDialog({ request, onAnswer, overlay }: QuestionDialogPro
           </p>
         )}
         <div className="dialog-buttons">
-          <button type="submit" className="primary" disabled={busy || !complete}>
+          <button type="submit" className="primary" disabled={busy || !complete || !armed}>
             {t('question.answer')}
           </button>
           <button

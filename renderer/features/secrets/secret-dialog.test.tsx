@@ -19,6 +19,12 @@ const request: DialogRequest = {
 
 afterEach(cleanup);
 
+// Save counts once the prompt has been on screen a moment (e2e/dialog-typing-attack.spec.ts).
+const armed = () =>
+  waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', false), {
+    timeout: 3000,
+  });
+
 describe('SecretDialog', () => {
   it('names the key and why, masks the field, and never keeps the value', async () => {
     useAppStore.setState({ ...initialAppState, dialogs: [request] }, true);
@@ -34,6 +40,7 @@ describe('SecretDialog', () => {
 
     fireEvent.change(field, { target: { value: CANARY } });
     expect(JSON.stringify(useAppStore.getState())).not.toContain(CANARY);
+    await armed();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     // Cleared at once, before main has even answered.
     expect(field.value).toBe('');
@@ -61,13 +68,34 @@ describe('SecretDialog', () => {
     );
   });
 
-  it('refuses an empty value without sending anything', () => {
+  it('refuses an empty value without sending anything', async () => {
     useAppStore.setState({ ...initialAppState, dialogs: [request] }, true);
     const api = fakeDialogApi([request]);
     setBridge({ agenvoyDialog: api });
     render(<DialogHost />);
+    await armed();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(screen.getByRole('alert').textContent).toBe('Type the value first.');
     expect(api.answers).toEqual([]);
+  });
+
+  it('opens with the focus on itself, and a value submitted before it has been on screen is not sent', async () => {
+    useAppStore.setState({ ...initialAppState, dialogs: [request] }, true);
+    const api = fakeDialogApi([request]);
+    setBridge({ agenvoyDialog: api });
+    render(<DialogHost />);
+    expect(document.activeElement).toBe(screen.getByRole('dialog'));
+    const field = screen.getByLabelText('GITHUB_TOKEN') as HTMLInputElement;
+    fireEvent.change(field, { target: { value: 'words of my next message' } });
+    fireEvent.submit(field.closest('form')!);
+    expect(api.answers).toEqual([]);
+    await armed();
+    fireEvent.change(field, { target: { value: CANARY } });
+    fireEvent.submit(field.closest('form')!);
+    await waitFor(() =>
+      expect(api.answers).toEqual([
+        { kind: 'secret', request: { id: 's1', answer: { kind: 'value', value: CANARY } } },
+      ]),
+    );
   });
 });

@@ -5,6 +5,7 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/i18n';
 import type { DialogRequest, SecretAnswer } from '../../../preload/contract';
 import { DialogFrame } from '../../shared/ui/dialog-frame';
+import { useArmed } from '../../shared/ui/use-armed';
 
 type SecretRequest = Extract<DialogRequest, { kind: 'secret' }>;
 
@@ -23,6 +24,9 @@ export function SecretDialog({ request, onAnswer, overlay }: SecretDialogProps) 
   const fieldId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Opened while the person typed a message, a focused field took their next words and Enter stored them as the key:
+  // the dialog opens with the focus on itself, and Save counts only once it has been on screen a moment.
+  const armed = useArmed(request.id);
 
   const send = async (answer: SecretAnswer) => {
     setBusy(true);
@@ -36,6 +40,7 @@ export function SecretDialog({ request, onAnswer, overlay }: SecretDialogProps) 
     const input = field.current;
     if (!input) return;
     const value = input.value;
+    if (!armed) return;
     // Cleared before anything else happens, so no later render, retry or snapshot can see it.
     input.value = '';
     if (value === '') return setError(t('secret.typeFirst'));
@@ -47,7 +52,13 @@ export function SecretDialog({ request, onAnswer, overlay }: SecretDialogProps) 
   };
 
   return (
-    <DialogFrame title={t('secret.title')} overlay={overlay} onEscape={cancel} className="secret-dialog">
+    <DialogFrame
+      title={t('secret.title')}
+      overlay={overlay}
+      onEscape={cancel}
+      className="secret-dialog"
+      focusOnOpen="dialog"
+    >
       <form onSubmit={save} autoComplete="off">
         <p className="question">{request.question}</p>
         {request.forTool && <p className="muted">{t('secret.neededBy', { tool: request.forTool })}</p>}
@@ -63,7 +74,6 @@ export function SecretDialog({ request, onAnswer, overlay }: SecretDialogProps) 
           spellCheck={false}
           autoCapitalize="off"
           autoCorrect="off"
-          data-autofocus
           disabled={busy}
         />
         <p className="muted">{t('secret.privacy')}</p>
@@ -73,7 +83,7 @@ export function SecretDialog({ request, onAnswer, overlay }: SecretDialogProps) 
           </p>
         )}
         <div className="dialog-buttons">
-          <button type="submit" className="primary" disabled={busy}>
+          <button type="submit" className="primary" disabled={busy || !armed}>
             {t('secret.save')}
           </button>
           <button type="button" onClick={cancel} disabled={busy}>
