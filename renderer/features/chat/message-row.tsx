@@ -6,6 +6,7 @@ import { ToolCallCard } from '../tool-catalog/tool-call-card';
 import { useAppStore } from '../../store/app-store';
 import { CutLine } from '../../shared/ui/cut-line';
 import { MarkdownView } from './markdown-view';
+import { shownCode } from './hidden-characters';
 import { ReasoningDisclosure } from './reasoning-disclosure';
 
 const statusKey = {
@@ -41,7 +42,10 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
     case 'note':
       return (
         <article className="message note" aria-label={t('chat.note')}>
-          <MarkdownView text={message.text} />
+          {/* The app's words around a tool's output, shown as they are, never as Markdown: a background command's
+              output forged the output's end line, hid the real one in an unclosed `<!--` and went on as a heading in
+              the app's voice (docs/interface.md, "Notes"). Hidden characters show as escapes, as in code. */}
+          <p className="note-text">{shownCode(message.text)}</p>
           <CutLine cut={message.cut} load={() => loadWholeMessage(message.id)} />
         </article>
       );
