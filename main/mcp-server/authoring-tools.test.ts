@@ -107,6 +107,60 @@ describe('authoring helpers', () => {
     });
   });
 
+  it("never writes or deletes through a repository's linked tool folder, which points outside the workspace", async () => {
+    // The hostile repository ships `.config/agenvoy/tools/script/deploy -> ../../../../../outside` (git keeps links);
+    // the folder holds no tool.json, so it is a broken tool that patch_script_tool offers to repair.
+    const s = setup();
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-authoring-ws-'));
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-authoring-outside-'));
+    const scan = path.join(workspace, '.config', 'agenvoy', 'tools', 'script');
+    fs.mkdirSync(scan, { recursive: true });
+    fs.writeFileSync(path.join(outside, 'script.py'), 'print("the person\'s own script")\n');
+    fs.symlinkSync(outside, path.join(scan, 'deploy'));
+    const scripts = new ScriptToolSource({
+      registry: s.core.registry,
+      dirs: [
+        { dir: s.globalScripts, scope: 'global' },
+        { dir: scan, scope: 'workspace' },
+      ],
+      log: s.core.log,
+      groups: new ProcessGroups(),
+      watch: false,
+    });
+    const tools = authoringTools(() => ({
+      globalScripts: s.globalScripts,
+      workspace,
+      scripts,
+      registry: s.core.registry,
+      dispatcher: s.core.dispatcher,
+    }));
+    const patch = tools.find((tool) => tool.name === 'patch_script_tool')?.handler;
+    const create = tools.find((tool) => tool.name === 'create_script_tool')?.handler;
+    const fields = {
+      name: 'deploy',
+      description: TEST_DESCRIPTION,
+      parameters: { type: 'object', properties: {} },
+      script: 'console.log(1)',
+    };
+    for (const args of [fields, { ...fields, language: 'js' }]) {
+      await expect(Promise.resolve(patch?.(args, testContext({ workspace }).ctx))).rejects.toThrow(
+        /deploy is a link; tool folders are written only as plain folders/,
+      );
+    }
+    // The global folder the same way: a link there is not written through either, even with overwrite.
+    fs.mkdirSync(s.globalScripts, { recursive: true });
+    fs.symlinkSync(outside, path.join(s.globalScripts, 'deploy'));
+    await expect(
+      Promise.resolve(create?.({ ...fields, overwrite: true }, testContext({ workspace }).ctx)),
+    ).rejects.toThrow(/is a link/);
+    expect(fs.readdirSync(outside)).toEqual(['script.py']);
+    expect(fs.readFileSync(path.join(outside, 'script.py'), 'utf8')).toBe(
+      'print("the person\'s own script")\n',
+    );
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
   it('says which tool is missing when patching one that does not exist', async () => {
     const s = setup();
     expect(await s.run('patch_script_tool', { name: 'ghost', description: 'x' })).toMatchObject({

@@ -59,6 +59,7 @@ export async function createToolFolder(
   );
   if (exists && !overwrite)
     throw new Error(`${dir} already exists: use patch_script_tool, or set overwrite to true`);
+  await checkOwnFolder(dir);
   await fs.mkdir(dir, { recursive: true });
   return writeFolder(dir, manifest, script);
 }
@@ -95,11 +96,32 @@ export async function scriptLanguageOf(dir: string): Promise<ScriptLanguage | nu
   return null;
 }
 
+/**
+ * Throws unless every folder from the scan folder's root (the workspace, or the app's home for global tools) down to
+ * `dir` is a plain folder, not a link (docs/tools.md, "Serving tools over MCP"): a repository's tool folder
+ * `deploy -> ../../../../../home/outside`, broken since it holds no tool.json, had patch_script_tool replace a
+ * `script.py` and plant a tool.json outside the workspace. Folders not made yet pass (mkdir makes plain ones).
+ */
+export async function checkOwnFolder(dir: string): Promise<void> {
+  const scan = path.dirname(dir);
+  const inWorkspace = scan.endsWith(path.join('.config', 'agenvoy', 'tools', 'script'));
+  let root = path.dirname(path.dirname(scan));
+  if (inWorkspace) root = path.dirname(path.dirname(root));
+  for (let at = dir; at !== root && at !== path.dirname(at); at = path.dirname(at)) {
+    const stat = await fs.lstat(at).catch(() => null);
+    if (stat !== null && !stat.isDirectory())
+      throw new Error(
+        `${at} is ${stat.isSymbolicLink() ? 'a link' : 'not a folder'}; tool folders are written only as plain folders, never through a link`,
+      );
+  }
+}
+
 async function writeFolder(
   dir: string,
   manifest: ManifestFields,
   script: { source: string; language: ScriptLanguage } | null,
 ): Promise<WrittenTool> {
+  await checkOwnFolder(dir);
   const text = JSON.stringify(manifest, null, 2) + '\n';
   const files = [await writeAtomic(path.join(dir, 'tool.json'), text)];
   if (script) {
