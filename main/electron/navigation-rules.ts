@@ -1,6 +1,7 @@
 // What a page may do besides showing itself: nothing. Navigation, new windows and permissions are denied; links to
 // http(s) pages open in the user's browser, if the link passes the allowlist.
 import dns from 'node:dns';
+import os from 'node:os';
 import { classifyAddress, parseIp } from '../../tools/sdk/web/ip-ranges';
 import { appRequestPath } from './app-protocol';
 
@@ -10,15 +11,34 @@ export function navigationAllowed(_url: string): boolean {
 }
 
 /**
- * Whether a link's host is the user's own machine, however it is spelled: `localhost` and every `*.localhost` name
- * (browsers send them to loopback), with or without a trailing dot, and any loopback or unspecified address, IPv4-mapped
- * IPv6 included (the URL parser has already turned `127.1` and `0x7f.1` into `127.0.0.1`).
+ * Whether a link's host is the user's own machine or its network, however it is spelled: `localhost` and every
+ * `*.localhost` name (browsers send them to loopback), with or without a trailing dot; any address outside the public
+ * internet (loopback, unspecified, private, link-local, unique-local, CGNAT, metadata, reserved, multicast; IPv4-mapped
+ * IPv6 included: the URL parser has already turned `127.1` and `0x7f.1` into `127.0.0.1`); and any address of this
+ * machine's own interfaces, public ones too. A service bound to every interface answers on the machine's LAN address
+ * or Docker bridge as on 127.0.0.1 (private-address-link-attack.test.ts).
  */
 function localHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  const kind = classifyAddress(host);
-  return kind === 'loopback' || kind === 'unspecified';
+  if (/\.(local|home\.arpa|internal|lan)$/.test(host)) return true;
+  if (classifyAddress(host) !== null) return true;
+  const bytes = parseIp(host);
+  return bytes !== null && ownAddresses().has(bytes.join('.'));
+}
+
+// This machine's interface addresses, as bytes joined by dots, read once a minute at most.
+let own: { at: number; addresses: Set<string> } | null = null;
+function ownAddresses(): Set<string> {
+  if (own && Date.now() - own.at < 60_000) return own.addresses;
+  const addresses = new Set<string>();
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const entry of list ?? []) {
+      const bytes = parseIp(entry.address);
+      if (bytes) addresses.add(bytes.join('.'));
+    }
+  own = { at: Date.now(), addresses };
+  return addresses;
 }
 
 /** Whether a link may be opened in the user's browser: http(s) only, no credentials, not this machine. */
