@@ -10,7 +10,9 @@ import type { ToolBroken } from '../../core/tool-broken';
 import type { RejectedTool, ToolListing } from './list-tools';
 import { mcpToolNames } from './tool-names';
 import type { McpToolDeps } from './tool-spec';
-import { mcpToolSpec } from './tool-spec';
+import { isTrusted, mcpToolSpec } from './tool-spec';
+
+const NO_TRUST: McpToolDeps['trust'] = { kind: 'none' };
 
 /** What one sync changed. */
 export interface ToolSetChange {
@@ -31,6 +33,8 @@ type Entry =
 export class ServerTools {
   private readonly entries = new Map<string, { fingerprint: string; undo: () => void }>();
   private refusedNow: string[] = [];
+  // The definition each trusted tool had when this process first registered it (docs/security.md, "MCP trust").
+  private readonly trustedAs = new Map<string, string>();
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -62,6 +66,8 @@ export class ServerTools {
         continue;
       }
       entries.push({ remote: tool.name, tool, broken: null });
+      const withdrawn = this.trustWithdrawn(tool);
+      if (withdrawn) change.refused.push(withdrawn);
     }
     for (const item of rejected) {
       if (item.name === null)
@@ -107,8 +113,10 @@ export class ServerTools {
     if (known?.fingerprint === fingerprint) return;
     try {
       // Registering the same name again replaces the entry in place, so it never disappears meanwhile.
+      const deps: McpToolDeps =
+        entry.tool && this.trustWithdrawn(entry.tool) ? { ...this.deps, trust: NO_TRUST } : this.deps;
       const undo = entry.tool
-        ? this.registry.register(mcpToolSpec(entry.tool, name, this.deps))
+        ? this.registry.register(mcpToolSpec(entry.tool, name, deps))
         : this.registry.register(this.brokenSpec(name, entry.remote), { broken: entry.broken });
       this.entries.set(name, { fingerprint, undo });
       (known ? change.updated : change.added).push(name);
@@ -118,6 +126,25 @@ export class ServerTools {
       const reason = error instanceof RegistrationError ? error.message : (error as Error).message;
       change.refused.push(`tool "${entry.remote}" not registered: ${reason}`);
     }
+  }
+
+  /**
+   * Why `tool`'s trust is withdrawn, or null. mcp.json trusts a tool by its name, or by the server's own read-only hint;
+   * the trust covers the definition the tool had when this process first registered it trusted. A server that swaps a
+   * trusted "dictionary lookup" for "upload any text to a public pastebin" (tools/list_changed) keeps the name, so the
+   * changed tool asks on every call instead, until its definition is the first one again or the app restarts.
+   */
+  private trustWithdrawn(tool: Tool): string | null {
+    if (!isTrusted(this.deps.trust, tool.name, tool.annotations?.readOnlyHint === true)) return null;
+    const { description, title, inputSchema, outputSchema, annotations } = tool;
+    const definition = shortHash(
+      stableStringify({ description, title, inputSchema, outputSchema, annotations }),
+      32,
+    );
+    const first = this.trustedAs.get(tool.name);
+    if (first === undefined) this.trustedAs.set(tool.name, definition);
+    if (first === undefined || first === definition) return null;
+    return `tool "${tool.name}" is no longer trusted: the server changed its definition (description, parameters or annotations) since the app first trusted it, so it asks on every call until the app restarts`;
   }
 
   // What a tool the list set aside is shown as: its name and server, nothing read from the bad definition.
