@@ -33,7 +33,8 @@ export async function readAttachedFiles(files: readonly string[], cwd: string): 
       1,
     );
   const raw: RawAttachment[] = [];
-  for (const file of files) raw.push(await readOne(path.resolve(cwd, file), file));
+  const here = { named: path.resolve(cwd), real: await fs.realpath(cwd).catch(() => path.resolve(cwd)) };
+  for (const file of files) raw.push(await readOne(path.resolve(cwd, file), file, here));
   try {
     return checkAttachments(raw);
   } catch (error) {
@@ -42,12 +43,12 @@ export async function readAttachedFiles(files: readonly string[], cwd: string): 
   }
 }
 
-async function readOne(full: string, given: string): Promise<RawAttachment> {
+async function readOne(full: string, given: string, here: Here): Promise<RawAttachment> {
   const stat = await fs.stat(full).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`--attach ${given}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, 1);
   });
   if (!stat.isFile()) throw new UsageError(`--attach ${given}: not a file`, 1);
-  await refuseSecretFile(full, given, stat.nlink);
+  await refuseSecretFile(full, given, stat.nlink, here);
   if (stat.size > LARGEST) {
     const mb = (bytes: number) => `${Number((bytes / 1048576).toFixed(2))} MB`;
     throw new UsageError(
@@ -64,15 +65,23 @@ async function readOne(full: string, given: string): Promise<RawAttachment> {
  * never one (docs/attachments.md, "A hostile repository"): not by a sensitive name (`.env`, `id_rsa`, `*.key`, the
  * list of tools/sdk/sensitive-names.ts), not through a link to one (a cloned repository's `docs/diagram.png ->
  * ../../.ssh/id_rsa`, git keeps links), nor a file with a second name (a hard link may be a key under another name).
- * A secret is given to tools through the masked prompt, never as a message.
+ * A secret is given to tools through the masked prompt, never as a message. Nor a link out of the folder the command
+ * runs in (`here`): the same repository's link may name any private file (`~/Documents/tax.pdf`), which the person
+ * attaches by its own path when they mean it.
  */
-async function refuseSecretFile(full: string, given: string, names: number): Promise<void> {
+async function refuseSecretFile(full: string, given: string, names: number, here: Here): Promise<void> {
   const real = await fs.realpath(full);
   const label = sensitiveNameIn(full.split(path.sep)) ?? sensitiveNameIn(real.split(path.sep));
-  const through = real === full ? '' : ` (a link to ${real})`;
+  const through = real === full ? '' : ` (it leads to ${real})`;
   if (label)
     throw new UsageError(
       `--attach ${given}${through}: it is ${label}, which is never attached, since an attachment goes to the model; store a key with \`agenvoy secrets set\` instead.`,
+      1,
+    );
+  // Named inside the folder, but really outside it: through a link of the file or of a folder on its way.
+  if (within(full, here.named) && !within(real, here.real))
+    throw new UsageError(
+      `--attach ${given}${through}: it leads out of ${here.named} through a link; attach that file by its own path if you mean it.`,
       1,
     );
   if (names > 1)
@@ -80,4 +89,14 @@ async function refuseSecretFile(full: string, given: string, names: number): Pro
       `--attach ${given}${through}: the file has more than one name (a hard link), so it may be a secret file under another name; attach a copy of it instead.`,
       1,
     );
+}
+
+/** The folder the command runs in, as named and as it really is. */
+interface Here {
+  named: string;
+  real: string;
+}
+
+function within(file: string, folder: string): boolean {
+  return file.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
 }

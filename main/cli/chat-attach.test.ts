@@ -78,7 +78,7 @@ describe('agenvoy chat --attach', () => {
     expect(fs.existsSync(path.join(cwd, 'attachments'))).toBe(false);
   });
 
-  it("refuses a cloned repository's link to a key and secret files by name, sending and saving nothing", async () => {
+  it("refuses a cloned repository's links to a key or out of the folder, and secret files by name, sending and saving nothing", async () => {
     // A hostile repository: harmless names that are links to the person's keys (git keeps links), and a hard link.
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-attach-keys-'));
     try {
@@ -96,8 +96,8 @@ describe('agenvoy chat --attach', () => {
       put(path.join(cwd, '.env'), 'API_KEY=ATTACH-ENV-CANARY\n');
       put(path.join(cwd, 'certs', 'server.key'), 'ATTACH-TLS-CANARY\n');
       const cases: Array<[string, RegExp]> = [
-        ['docs/diagram.png', /--attach docs\/diagram\.png \(a link to .*\.ssh\/id_rsa\): it is SSH keys/],
-        ['docs/notes.md', /--attach docs\/notes\.md \(a link to .*credentials\): it is AWS credentials/],
+        ['docs/diagram.png', /--attach docs\/diagram\.png \(it leads to .*\.ssh\/id_rsa\): it is SSH keys/],
+        ['docs/notes.md', /--attach docs\/notes\.md \(it leads to .*credentials\): it is AWS credentials/],
         ['docs/readme.txt', /--attach docs\/readme\.txt: the file has more than one name \(a hard link\)/],
         ['.env', /--attach \.env: it is a \.env file, which is never attached/],
         ['certs/server.key', /--attach certs\/server\.key: it is a private key or certificate file/],
@@ -113,15 +113,31 @@ describe('agenvoy chat --attach', () => {
       }
       expect(server.requests).toHaveLength(0);
       expect(fs.existsSync(path.join(cwd, 'attachments'))).toBe(false);
-      // A link to an ordinary file elsewhere is still attached.
-      fs.symlinkSync(path.join(outside, 'plain.txt'), path.join(cwd, 'docs', 'shared.txt'));
+      // A link to any other file outside the folder (the person's ~/Documents/tax.pdf), or a linked folder on the way.
       fs.rmSync(path.join(cwd, 'docs', 'readme.txt'));
-      server.enqueue({ events: openAiEvents([{ text: 'Plain.' }]) });
-      const ok = await runCli(['chat', 'what is this?', '--attach', 'docs/shared.txt', '--workspace', cwd], {
-        home,
-        cwd,
-      });
-      expect(ok.code, ok.stderr).toBe(0);
+      put(path.join(outside, 'Documents', 'tax.txt'), 'ATTACH-PRIVATE-CANARY\n');
+      fs.symlinkSync(path.join(outside, 'Documents', 'tax.txt'), path.join(cwd, 'docs', 'shared.txt'));
+      fs.symlinkSync(path.join(outside, 'Documents'), path.join(cwd, 'docs', 'more'));
+      for (const file of ['docs/shared.txt', 'docs/more/tax.txt']) {
+        const run = await runCli(['chat', 'what is this?', '--attach', file, '--workspace', cwd], {
+          home,
+          cwd,
+        });
+        expect(run.code, file).toBe(1);
+        expect(run.stderr, file).toMatch(/leads out of .* through a link; attach that file by its own path/);
+      }
+      expect(server.requests).toHaveLength(0);
+      // A link inside the folder, and a file outside named by its own path, are attached.
+      put(path.join(cwd, 'notes', 'plain.txt'), 'plain\n');
+      fs.symlinkSync('../notes/plain.txt', path.join(cwd, 'docs', 'inside.txt'));
+      for (const file of ['docs/inside.txt', path.join(outside, 'Documents', 'tax.txt')]) {
+        server.enqueue({ events: openAiEvents([{ text: 'Plain.' }]) });
+        const ok = await runCli(['chat', 'what is this?', '--attach', file, '--workspace', cwd], {
+          home,
+          cwd,
+        });
+        expect(ok.code, ok.stderr).toBe(0);
+      }
     } finally {
       fs.rmSync(outside, { recursive: true, force: true });
     }
