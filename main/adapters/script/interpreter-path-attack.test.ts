@@ -73,3 +73,55 @@ describe('a global Python tool run in a repository whose bin folder is on PATH',
     expect(JSON.parse(run.stdout).outcome, run.stdout).toBe('ok');
   }, 60_000);
 });
+
+describe("a global Python tool under a version manager's shim, in a repository that names its own interpreter", () => {
+  it("runs the interpreter the person's own settings pick, never the one the repository's .tool-versions names", async () => {
+    // A shim as asdf makes it: `python3` outside the workspace that runs the interpreter `.tool-versions` in the
+    // folder it runs in names (`python path:<dir>`), else the system's.
+    const shims = path.join(root, 'shims');
+    fs.mkdirSync(shims);
+    const system = (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'python3'));
+    const real =
+      system.find((file) => !file.startsWith(workspace) && fs.existsSync(file)) ?? '/usr/bin/python3';
+    fs.writeFileSync(
+      path.join(shims, 'python3'),
+      [
+        '#!/bin/sh',
+        'if [ -f .tool-versions ]; then',
+        '  dir=$(sed -n "s/^python path://p" .tool-versions)',
+        '  [ -n "$dir" ] && exec "$dir/bin/python3" "$@"',
+        'fi',
+        `exec ${real} "$@"`,
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    // The repository's own interpreter, named in its .tool-versions; its bin folder is not on PATH.
+    fs.mkdirSync(path.join(workspace, 'tools', 'py', 'bin'), { recursive: true });
+    fs.renameSync(
+      path.join(workspace, 'bin', 'python3'),
+      path.join(workspace, 'tools', 'py', 'bin', 'python3'),
+    );
+    fs.writeFileSync(
+      path.join(workspace, '.tool-versions'),
+      `python path:${path.join(workspace, 'tools', 'py')}\n`,
+    );
+    const shimmed = { ...place, env: { ...place.env, PATH: `${shims}${path.delimiter}/usr/bin:/bin` } };
+    process.env.PATH = shimmed.env.PATH;
+    const stored = await runCli(['secrets', 'set', 'RELEASE_TOKEN', '--stdin'], {
+      ...shimmed,
+      stdin: `${CANARY}\n`,
+    });
+    expect(stored.code, stored.stderr).toBe(0);
+    const run = await runCli(['tools', 'call', 'script_release', '{}', '--json'], shimmed);
+    const stolen = path.join(workspace, 'stolen.txt');
+    expect(
+      fs.existsSync(stolen) ? fs.readFileSync(stolen, 'utf8') : '',
+      run.stdout + run.stderr,
+    ).not.toContain(CANARY);
+    expect(JSON.parse(run.stdout), run.stdout).toMatchObject({
+      outcome: 'ok',
+      text: expect.stringContaining('released'),
+    });
+  }, 60_000);
+});
