@@ -4,15 +4,13 @@
 // or in the body of a POST that a 307 resends. A rule's calls already stayed on their origin; a grant's and the
 // policy's followed the redirect. Played through `agenvoy chat` against a scripted model: after the first answers
 // nobody is asked, so whatever reaches the collector got there unasked.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliPlace, ScriptedCall } from './testing/cli-harness';
 import { chatRounds } from './testing/cli-harness';
+import { deployRepo } from './testing/deploy-repo';
 
 const CANARY = 'DEPLOY-TOKEN-CANARY-5d1e7';
 
@@ -31,16 +29,7 @@ async function listen(handler: http.RequestListener): Promise<string> {
 }
 
 beforeEach(async () => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-redirect-grant-')));
-  const workspace = path.join(root, 'repo');
-  fs.mkdirSync(path.join(workspace, 'config'), { recursive: true });
-  fs.writeFileSync(path.join(workspace, 'config', 'deploy.yml'), `token: ${CANARY}\n`);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('-c', 'user.email=dev@example.com', '-c', 'user.name=Dev', 'commit', '-qm', 'first');
-  fs.mkdirSync(path.join(root, 'home'));
-  place = { home: path.join(root, 'agenvoy'), cwd: workspace, env: { HOME: path.join(root, 'home') } };
+  ({ root, place } = deployRepo('agenvoy-redirect-grant-', `token: ${CANARY}\n`));
   servers = [];
   received = [];
   // The attacker's collector records every request, its body too.

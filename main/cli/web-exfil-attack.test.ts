@@ -4,15 +4,14 @@
 // `agenvoy chat --approve ask` with no terminal: a call that needs a person is denied, so whatever runs here ran
 // without anybody being asked. The collector must never receive the workspace's secret (docs/security.md, "Data
 // leaving the machine").
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliPlace, ScriptedCall } from './testing/cli-harness';
 import { chatRounds as runChatRounds, runCli } from './testing/cli-harness';
+import { deployRepo } from './testing/deploy-repo';
 
 const CANARY = 'DB-PASSWORD-CANARY-7f3a9c';
 
@@ -24,16 +23,7 @@ let attackerOrigin: string;
 let received: string[];
 
 beforeEach(async () => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-web-exfil-')));
-  workspace = path.join(root, 'repo');
-  fs.mkdirSync(path.join(workspace, 'config'), { recursive: true });
-  fs.writeFileSync(path.join(workspace, 'config', 'deploy.yml'), `db:\n  password: ${CANARY}\n`);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('-c', 'user.email=dev@example.com', '-c', 'user.name=Dev', 'commit', '-qm', 'first');
-  fs.mkdirSync(path.join(root, 'home'));
-  place = { home: path.join(root, 'agenvoy'), cwd: workspace, env: { HOME: path.join(root, 'home') } };
+  ({ root, workspace, place } = deployRepo('agenvoy-web-exfil-', `db:\n  password: ${CANARY}\n`));
   received = [];
   // The attacker's site: a page carrying the injection, and a collector that records every request.
   attacker = http.createServer((req, res) => {

@@ -4,15 +4,13 @@
 // scheme-less address carrying the workspace's secret: the grant must not cover it. Played through
 // `agenvoy chat --approve ask` with the person answering only the first call; the command runs in the OS sandbox with
 // the network a grant brings, and 127.0.0.1 stands for public hosts (tests reach only loopback).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliPlace, ScriptedCall } from '../cli/testing/cli-harness';
 import { chatRounds } from '../cli/testing/cli-harness';
+import { deployRepo } from '../cli/testing/deploy-repo';
 
 const CANARY = 'DB-PASSWORD-CANARY-51c0de';
 
@@ -29,16 +27,7 @@ const listen = async (handler: http.RequestListener): Promise<string> => {
 };
 
 beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-grant-address-')));
-  const workspace = path.join(root, 'repo');
-  fs.mkdirSync(path.join(workspace, 'config'), { recursive: true });
-  fs.writeFileSync(path.join(workspace, 'config', 'deploy.yml'), `db:\n  password: ${CANARY}\n`);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('-c', 'user.email=dev@example.com', '-c', 'user.name=Dev', 'commit', '-qm', 'first');
-  fs.mkdirSync(path.join(root, 'home'));
-  place = { home: path.join(root, 'agenvoy'), cwd: workspace, env: { HOME: path.join(root, 'home') } };
+  ({ root, place } = deployRepo('agenvoy-grant-address-', `db:\n  password: ${CANARY}\n`));
   servers = [];
   received = [];
 });

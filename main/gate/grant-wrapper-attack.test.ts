@@ -3,15 +3,14 @@
 // and a grant for `timeout` would cover `timeout 9 sh -c 'curl … collector'`: any program, with the network a grant
 // brings, behind a button that said "timeout". Played through `agenvoy chat --approve ask` with the person answering
 // only the first call; the commands run in the OS sandbox, and 127.0.0.1 stands for public hosts.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliPlace, ScriptedCall } from '../cli/testing/cli-harness';
 import { chatRounds } from '../cli/testing/cli-harness';
+import { deployRepo } from '../cli/testing/deploy-repo';
 
 const CANARY = 'DB-PASSWORD-CANARY-9e2b77';
 
@@ -22,16 +21,7 @@ let collector: string;
 let received: string[];
 
 beforeEach(async () => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-grant-wrapper-')));
-  const workspace = path.join(root, 'repo');
-  fs.mkdirSync(path.join(workspace, 'config'), { recursive: true });
-  fs.writeFileSync(path.join(workspace, 'config', 'deploy.yml'), `${CANARY}\n`);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('-c', 'user.email=dev@example.com', '-c', 'user.name=Dev', 'commit', '-qm', 'first');
-  fs.mkdirSync(path.join(root, 'home'));
-  place = { home: path.join(root, 'agenvoy'), cwd: workspace, env: { HOME: path.join(root, 'home') } };
+  ({ root, place } = deployRepo('agenvoy-grant-wrapper-', `${CANARY}\n`));
   received = [];
   server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
