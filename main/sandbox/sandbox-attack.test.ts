@@ -161,12 +161,15 @@ describe('leaving the sandbox needs a person, for that one call', () => {
       [
         { name: 'run_command', args: { command: 'cat ~/.ssh/id_rsa', sandbox: false } },
         { name: 'run_command', args: { command: 'cat ~/.ssh/id_rsa; echo leak > ../leak' } },
+        { name: 'run_command', args: { command: 'echo leak > ../leak' } },
       ],
       place,
       'allow',
     );
     expect(chat.toolResults.call_0).toMatch(/^Error: denied: run_command asks to run outside the OS sandbox/);
-    expect(chat.toolResults.call_1).toMatch(/a read of \S+\/\.ssh\/id_rsa \(the sandbox hides /);
+    // A sensitive target is never the policy's to allow (main/cli/approve-allow-attack.test.ts).
+    expect(chat.toolResults.call_1).toMatch(/denied: run_command touches SSH keys .*not --approve allow/s);
+    // The sandboxed one runs confined: its write out of the workspace does not land.
     expect(JSON.stringify(chat.server.requests)).not.toMatch(CANARIES);
     expect(fs.existsSync(path.join(root, 'leak'))).toBe(false);
   });
