@@ -59,6 +59,8 @@ test.describe('zh-TW', () => {
     const secret = page.getByRole('dialog', { name: '需要密鑰' });
     await expect(secret).toContainText('工具 script_read_canary 需要此密鑰。');
     await secret.getByLabel('CANARY_KEY').fill('zh-canary-value');
+    // Save counts once the prompt has been on screen 500 ms (dialog-typing-attack.spec.ts).
+    await expect(secret.getByRole('button', { name: '儲存' })).toBeEnabled();
     await secret.getByLabel('CANARY_KEY').press('Enter');
     await expect(secret).toBeHidden();
     await expect(page.getByRole('article', { name: '助理' }).last()).toContainText('金鑰可以使用。');
