@@ -32,7 +32,8 @@ export function programOutside(
   return null;
 }
 
-function realOr(file: string): string {
+/** The real path of `file`, or its resolved path when it does not exist. */
+export function realOr(file: string): string {
   try {
     return fs.realpathSync(file);
   } catch {

@@ -4,16 +4,15 @@
 // in the folder it runs in, the workspace: asdf's `python path:./tools/py` ran the repository's own interpreter with
 // a global tool's secrets. The interpreter PATH finds is asked once, from the home folder, which executable it
 // really is, and that one runs.
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
+import { execFile } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { programOutside } from '../../../tools/sdk/program-path';
+import { programOutside, realOr } from '../../../tools/sdk/program-path';
 import { inside } from '../../../tools/sdk/workspace-real';
 import { ToolError } from '../../../tools/sdk/types';
 
 // The real executable behind each interpreter PATH found (a shim or the program itself), asked once per process.
-const resolved = new Map<string, string>();
+const resolved = new Map<string, Promise<string>>();
 
 /** The most a probe of the interpreter may take; past it the program PATH found is used as it is. */
 const PROBE_TIMEOUT_MS = 10_000;
@@ -23,7 +22,11 @@ const PROBE_TIMEOUT_MS = 10_000;
  * (tools/sdk/program-path.ts) and, when it is a version manager's shim, resolved away from the workspace's
  * configuration; a script_error when none, or when it resolves into the workspace.
  */
-export function interpreterPath(program: string, workspace: string, pathValue: string | undefined): string {
+export async function interpreterPath(
+  program: string,
+  workspace: string,
+  pathValue: string | undefined,
+): Promise<string> {
   const found = programOutside(program, workspace, pathValue);
   if (found === null)
     throw new ToolError(
@@ -31,7 +34,7 @@ export function interpreterPath(program: string, workspace: string, pathValue: s
       `script error: ${program} was not found on PATH outside the workspace (a program of the workspace is never ` +
         "used as a script tool's interpreter)",
     );
-  const real = realInterpreter(found, pathValue);
+  const real = await realInterpreter(found, pathValue);
   const roots = [path.resolve(workspace), realOr(workspace)];
   if (roots.some((root) => inside(root, real)))
     throw new ToolError(
@@ -42,32 +45,27 @@ export function interpreterPath(program: string, workspace: string, pathValue: s
   return real;
 }
 
-function realInterpreter(found: string, pathValue: string | undefined): string {
-  const known = resolved.get(found);
-  if (known !== undefined) return known;
-  let real = found;
-  try {
-    // From the home folder: the person's own version settings, never a repository's.
-    const out = execFileSync(found, ['-c', 'import sys; sys.stdout.write(sys.executable)'], {
-      cwd: os.homedir(),
-      // The app's own environment (a version manager's variables with it), never a tool's secrets.
-      env: { ...process.env, PATH: pathValue ?? '' },
-      timeout: PROBE_TIMEOUT_MS,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      encoding: 'utf8',
+// Asked without blocking the app's thread; one probe per interpreter and process, shared by calls that overlap.
+function realInterpreter(found: string, pathValue: string | undefined): Promise<string> {
+  let known = resolved.get(found);
+  if (!known) {
+    known = new Promise<string>((resolve) => {
+      // From the home folder: the person's own version settings, never a repository's. The app's own environment
+      // (a version manager's variables with it), never a tool's secrets.
+      execFile(
+        found,
+        ['-c', 'import sys; sys.stdout.write(sys.executable)'],
+        {
+          cwd: os.homedir(),
+          env: { ...process.env, PATH: pathValue ?? '' },
+          timeout: PROBE_TIMEOUT_MS,
+          encoding: 'utf8',
+        },
+        // Not a Python, or it failed: the program found is run as it is, and says so itself.
+        (error, out) => resolve(!error && path.isAbsolute(out) ? out : found),
+      );
     });
-    if (path.isAbsolute(out)) real = out;
-  } catch {
-    // Not a Python, or it failed: the program found is run as it is, and says so itself.
+    resolved.set(found, known);
   }
-  resolved.set(found, real);
-  return real;
-}
-
-function realOr(file: string): string {
-  try {
-    return fs.realpathSync(file);
-  } catch {
-    return path.resolve(file);
-  }
+  return known;
 }

@@ -37,7 +37,7 @@ export function scriptHandler(tool: ScriptTool, options: ScriptRunOptions): Tool
     // Every secret is looked up before anything starts: a missing one must not half-run the script. An untrusted
     // workspace tool gets none and nothing is looked up, so no credential prompt or auto-heal starts for it.
     const env = tool.trusted ? await readSecrets(tool.manifest.secrets, ctx) : withheld(tool, ctx);
-    const [command, scriptArgs] = interpreter(tool, options, env, ctx.workspace);
+    const [command, scriptArgs] = await interpreter(tool, options, env, ctx.workspace);
     const stopBeat = startHeartbeat({
       name: tool.toolName,
       limitMs: tool.manifest.timeoutMs,
@@ -135,12 +135,12 @@ async function readSecrets(keys: readonly string[], ctx: ToolContext): Promise<R
   return values;
 }
 
-function interpreter(
+async function interpreter(
   tool: ScriptTool,
   options: ScriptRunOptions,
   env: Record<string, string>,
   workspace: string,
-): [string, string[]] {
+): Promise<[string, string[]]> {
   switch (tool.script.language) {
     case 'js':
       // Inside Electron, process.execPath is the app binary: this makes it behave as plain node.
@@ -153,7 +153,11 @@ function interpreter(
       // Found on PATH as the script will see it, but never in the workspace: a repository's `bin/python3` would get
       // the tool's secrets.
       return [
-        interpreterPath(options.python ?? 'python3', workspace, (options.baseEnv?.() ?? process.env).PATH),
+        await interpreterPath(
+          options.python ?? 'python3',
+          workspace,
+          (options.baseEnv?.() ?? process.env).PATH,
+        ),
         [tool.script.path],
       ];
   }
