@@ -28,6 +28,7 @@ import { TaskRegistry } from './core/task-registry';
 import { ArgumentValidator, validatorId } from './core/validate';
 import { SchemaCheckCache } from './core/schema-check-cache';
 import { ScriptToolSource } from './adapters/script/script-tool-source';
+import { TrustedDefinitions } from './adapters/mcp/trusted-definitions';
 import { McpManager } from './adapters/mcp/mcp-manager';
 import { PromptingHealer } from './secrets/prompting-healer';
 import type { SecretPrompt } from './secrets/secret-prompt';
@@ -222,6 +223,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     redactor,
     groups,
     // Not the workspace: stdio servers start next to mcp.json (docs/security.md, "MCP servers start next to mcp.json").
+    // Trusted tools are held to the definitions they were trusted with across runs (docs/security.md, "MCP trust").
+    pins: TrustedDefinitions.inDesktop(paths.desktop),
   });
   const mcpMode = options.mcp ?? 'wait';
   if (mcpMode === 'wait') await mcp.start().finally(() => schemaChecks.flush());

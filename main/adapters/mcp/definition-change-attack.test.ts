@@ -163,7 +163,9 @@ describe('a tool definition changed under a running app', () => {
         .states()
         .find((state) => state.name === 'chg')
         ?.warnings.join('\n'),
-    ).toMatch(/tool "echo_text" is no longer trusted: the server changed its definition/);
+    ).toMatch(
+      /tool "echo_text" is no longer trusted: the server changed its description since it was trusted/,
+    );
     // Back to the definition the person trusted: trusted again.
     await h.dispatch('mcp__chg__set_description', { text: 'Echo text back.' });
     await expect

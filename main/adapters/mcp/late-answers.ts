@@ -49,3 +49,19 @@ function remember(into: Set<Id> | Map<Id, number>, id: Id, at = 0): void {
   if (into instanceof Set) into.add(id);
   else into.set(id, at);
 }
+
+/** The server's warning about calls it finished after they were cancelled, and the last one's delay. */
+export function lateAnswerWarning(
+  { count, afterMs }: { count: number; afterMs: number },
+  endpoint: 'stdio' | 'http',
+): string[] {
+  if (count === 0) return [];
+  const times = count === 1 ? '' : `, ${count} times so far`;
+  const why =
+    endpoint === 'http'
+      ? 'over HTTP a cancel can only be asked for, not enforced'
+      : 'its result came before it could be stopped';
+  return [
+    `finished a call after it was cancelled (its result came ${(afterMs / 1000).toFixed(1)} s after the cancel${times}): what the call did happened; ${why}`,
+  ];
+}

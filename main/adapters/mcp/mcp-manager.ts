@@ -15,6 +15,8 @@ import type { Backoff } from './backoff';
 import { DEFAULT_BACKOFF } from './backoff';
 import type { ServerConnection } from './server-connection';
 import type { McpServerView } from './server-state';
+import type { WithdrawnTool } from './server-tools';
+import type { TrustedDefinitions } from './trusted-definitions';
 
 /** What the manager needs; the secret store plugs in through `getSecret`. */
 export interface McpManagerOptions {
@@ -40,6 +42,16 @@ export interface McpManagerOptions {
   httpTimeouts?: (limitMs: number) => HttpClientTimeouts;
   backoff?: Partial<Backoff>;
   clientInfo?: { name: string; version: string };
+  /** The definitions trusted tools are held to across runs (docs/security.md, "MCP trust"); none: within a run only. */
+  pins?: TrustedDefinitions;
+}
+
+/** Why a definition could not be accepted: no such server or tool, or nothing of it to accept. */
+export class AcceptError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AcceptError';
+  }
 }
 
 /** The MCP client side: reads mcp.json, runs one ServerConnection per server, reports their states. */
@@ -84,6 +96,55 @@ export class McpManager {
     const connection = this.connections.get(name);
     if (!connection) throw new Error(`no MCP server named "${name}" in ${this.options.configPath}`);
     await connection.reconnect();
+  }
+
+  /** The trusted tools of `name` that ask on every call because their definition changed since it was trusted. */
+  withdrawn(name: string): WithdrawnTool[] {
+    return this.connection(name).withdrawn();
+  }
+
+  /**
+   * Trusts the definitions `name`'s tools have now, for those of `tools` (default: every one) whose trust is withdrawn:
+   * what a person does after reading what changed (`agenvoy mcp accept`, the Tools panel). Resolves to what it accepted.
+   * Not every tool named is withdrawn, or `shown` does not match: nothing is accepted.
+   */
+  async accept(
+    name: string,
+    tools?: readonly string[],
+    shown?: ReadonlyMap<string, string>,
+  ): Promise<WithdrawnTool[]> {
+    const { pins } = this.options;
+    if (!pins) throw new AcceptError('this app keeps no record of trusted definitions');
+    const connection = this.connection(name);
+    const withdrawn = connection.withdrawn();
+    const unknown = (tools ?? []).filter((tool) => !withdrawn.some((entry) => entry.tool === tool));
+    if (unknown.length > 0)
+      throw new AcceptError(
+        `${unknown.map((tool) => JSON.stringify(tool)).join(', ')} of "${name}" ${unknown.length === 1 ? 'is' : 'are'} not a trusted tool whose definition changed`,
+      );
+    const chosen = tools ? withdrawn.filter((entry) => tools.includes(entry.tool)) : withdrawn;
+    if (chosen.length === 0) throw new AcceptError(`no trusted tool of "${name}" has a changed definition`);
+    // The damaged record cannot be written: the person fixes or removes it first.
+    if (chosen.some((entry) => entry.pinned === null)) throw new AcceptError(chosen[0]!.reason);
+    // `shown`: the definitions the person read (tool → hash); one the server changed again meanwhile is not taken.
+    const moved = chosen.filter((entry) => shown && shown.get(entry.tool) !== entry.now.definition);
+    if (moved.length > 0)
+      throw new AcceptError(
+        `${moved.map((entry) => JSON.stringify(entry.tool)).join(', ')} of "${name}" changed again since it was shown: nothing was accepted`,
+      );
+    await pins.accept(
+      name,
+      chosen.map((entry) => ({ ...entry.now, origin: 'accepted', pinnedAt: new Date().toISOString() })),
+    );
+    await connection.retrust();
+    return chosen;
+  }
+
+  private connection(name: string): ServerConnection {
+    const connection = this.connections.get(name);
+    if (!connection)
+      throw new AcceptError(`no connected MCP server named "${name}" in ${this.options.configPath}`);
+    return connection;
   }
 
   /** The live stdio pid of `name`, if any. */
@@ -154,6 +215,7 @@ export class McpManager {
           onSecret: (name, value) => this.options.redactor?.add(name, value),
           httpTimeouts: this.options.httpTimeouts ?? httpTimeoutsFor,
           backoff,
+          ...(this.options.pins ? { pins: this.options.pins } : {}),
           clientInfo: this.options.clientInfo ?? { name: 'agenvoy-desktop', version: '0.1.0' },
         },
         entry.warnings,

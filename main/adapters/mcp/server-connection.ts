@@ -11,6 +11,7 @@ import { describeError } from './call-errors';
 import type { McpServerConfig } from './config-types';
 import type { McpSession } from './connect';
 import { isConnectionLost } from './connection-loss';
+import { lateAnswerWarning } from './late-answers';
 import { clipLogged, LogBudget } from './log-budget';
 import type { ToolListing } from './list-tools';
 import { listAllTools } from './list-tools';
@@ -18,13 +19,17 @@ import type { SessionDeps } from './open-session';
 import { openSession } from './open-session';
 import type { McpServerState, McpServerView } from './server-state';
 import { describeState } from './server-state';
+import type { WithdrawnTool } from './server-tools';
 import { ServerTools } from './server-tools';
+import type { ServerPins, TrustedDefinitions } from './trusted-definitions';
 
 /** What a connection needs from the manager. */
 export interface ConnectionDeps extends SessionDeps {
   registry: ToolRegistry;
   onSecret?: (name: string, value: string) => void;
   backoff: Backoff;
+  /** The definitions trusted tools are held to across runs (none: this process's first sight of each). */
+  pins?: TrustedDefinitions;
 }
 
 /** A configured server and its live session. */
@@ -32,6 +37,8 @@ export class ServerConnection {
   private state: McpServerState;
   private session: McpSession | null = null;
   private readonly tools: ServerTools;
+  /** The last tools/list of the live session, registered under the pins then read. */
+  private listing: ToolListing | null = null;
   private readonly changes = new Emitter<McpServerView>();
   private readonly configWarnings: string[];
   private readonly connectWarnings = new Set<string>();
@@ -101,7 +108,7 @@ export class ServerConnection {
         ...this.configWarnings,
         ...this.connectWarnings,
         ...this.tools.refused(),
-        ...this.lateAnswerWarning(),
+        ...lateAnswerWarning(this.lateAnswers, this.config.endpoint.kind),
       ],
     };
   }
@@ -127,6 +134,24 @@ export class ServerConnection {
     await this.connect(false);
   }
 
+  /** The trusted tools whose definition is not the trusted one (server-tools.ts). */
+  withdrawn(): WithdrawnTool[] {
+    return this.tools.withdrawn();
+  }
+
+  /** Registers the last list again under the pins as they are now (the person accepted a definition). */
+  retrust(): Promise<void> {
+    const run = this.refreshing.then(async () => {
+      const listing = this.listing;
+      const pinned = await this.pinned();
+      if (listing === null || listing !== this.listing || this.state.status !== 'ready') return;
+      this.applyTools(listing, pinned);
+      this.changes.emit(this.view());
+    });
+    this.refreshing = run.catch(() => undefined);
+    return run;
+  }
+
   /** Closes the session for good and unregisters the tools. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -134,6 +159,7 @@ export class ServerConnection {
     clearTimeout(this.errorNoteTimer);
     await this.closeSession();
     this.tools.clear();
+    this.listing = null;
   }
 
   private async connect(retrying: boolean): Promise<void> {
@@ -155,13 +181,14 @@ export class ServerConnection {
           this.connectWarnings.add(`environment variable ${name} is not set; it expands to ""`),
         onLateAnswer: (afterMs) => this.lateAnswer(afterMs),
       });
+      const pinned = await this.pinned();
       if (generation !== this.generation || this.stopped) {
         await session.close().catch(() => {});
         return;
       }
       this.session = session;
       this.lastLoss = null;
-      this.applyTools(tools);
+      this.applyTools(tools, pinned);
       this.setState({
         status: 'ready',
         transport: session.kind,
@@ -224,19 +251,6 @@ export class ServerConnection {
     this.changes.emit(this.view());
   }
 
-  private lateAnswerWarning(): string[] {
-    const { count, afterMs } = this.lateAnswers;
-    if (count === 0) return [];
-    const times = count === 1 ? '' : `, ${count} times so far`;
-    const why =
-      this.config.endpoint.kind === 'http'
-        ? 'over HTTP a cancel can only be asked for, not enforced'
-        : 'its result came before it could be stopped';
-    return [
-      `finished a call after it was cancelled (its result came ${(afterMs / 1000).toFixed(1)} s after the cancel${times}): what the call did happened; ${why}`,
-    ];
-  }
-
   /** The session ended; `restart`: stopped on purpose (it ignored a cancel), so start again at once. */
   private lost(reason: string, restart = false): void {
     // Events of the dead session (its transport's last errors) no longer concern this server.
@@ -246,6 +260,7 @@ export class ServerConnection {
     this.session = null;
     void session?.close().catch(() => {});
     const removed = this.tools.clear();
+    this.listing = null;
     this.deps.log.warn('mcp server connection lost', {
       server: this.config.name,
       reason,
@@ -299,8 +314,9 @@ export class ServerConnection {
         if (!session || this.state.status !== 'ready') return;
         try {
           const tools = await listAllTools(session.client, this.config.connectTimeoutMs);
+          const pinned = await this.pinned();
           if (session !== this.session || this.state.status !== 'ready') return;
-          this.applyTools(tools);
+          this.applyTools(tools, pinned);
           this.setState({
             status: 'ready',
             transport: session.kind,
@@ -317,8 +333,20 @@ export class ServerConnection {
       .finally(() => void this.refreshesPending--);
   }
 
-  private applyTools(tools: ToolListing): void {
-    const change = this.tools.sync(tools);
+  private pinned(): Promise<ServerPins | undefined> {
+    return this.deps.pins ? this.deps.pins.forServer(this.config.name) : Promise.resolve(undefined);
+  }
+
+  private applyTools(tools: ToolListing, pinned: ServerPins | undefined): void {
+    this.listing = tools;
+    const change = this.tools.sync(tools, pinned);
+    if (change.firstSeen.length > 0)
+      this.deps.pins?.record(this.config.name, change.firstSeen).catch((error: unknown) =>
+        this.deps.log.warn('mcp trusted definitions not recorded', {
+          server: this.config.name,
+          error: clipLogged(describeError(error)),
+        }),
+      );
     for (const reason of change.refused)
       this.deps.log.warn('mcp tool not registered', { server: this.config.name, reason });
     for (const name of change.broken)
