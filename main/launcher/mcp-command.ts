@@ -1,4 +1,5 @@
-// `agenvoy mcp serve [--approve ask|deny] [--workspace DIR]`: the script tools and their authoring helpers over stdio.
+// `agenvoy mcp serve [--approve ask|deny] [--workspace DIR]`: the script tools and their authoring helpers over stdio;
+// `mcp changed` and `mcp accept`: trusted MCP tools whose definition changed (main/cli/mcp-trust-command.ts).
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -10,7 +11,9 @@ import { UsageError } from '../cli/io';
 /** Runs an `mcp` sub-command; resolves to the exit status. */
 export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub !== 'serve') throw new UsageError(`unknown mcp command "${sub ?? ''}": use serve`);
+  if (sub === 'changed') return (await import('../cli/mcp-trust-command')).changed(rest, io);
+  if (sub === 'accept') return (await import('../cli/mcp-trust-command')).accept(rest, io);
+  if (sub !== 'serve') throw new UsageError(`unknown mcp command "${sub ?? ''}": use serve, changed or accept`);
   const { values } = parseArgs({
     args: rest,
     options: { approve: { type: 'string', default: 'ask' }, workspace: { type: 'string' } },
