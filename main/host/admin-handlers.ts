@@ -9,9 +9,9 @@ import { keyDestinations } from './key-destination';
 import { providerHandlers } from './provider-handlers';
 import { optionalString, requestObject, requiredString } from './request-fields';
 import { sandboxStatusView } from './sandbox-status';
+import { mcpHandlers } from './mcp-handlers';
 import { trustHandlers } from './trust-handlers';
-import { shownText } from './shown-text';
-import { mcpItem, ruleItem, taskItem, toolViews } from './views';
+import { ruleItem, taskItem, toolViews } from './views';
 
 type AdminChannel = Exclude<
   InvokeChannel,
@@ -38,6 +38,7 @@ export function adminHandlers(ctx: HostContext): HandlerTable<AdminChannel> {
   const destinations = keyDestinations(ctx.settings, ctx.dialogs.askUser());
   return {
     ...trustHandlers(ctx),
+    ...mcpHandlers(ctx),
     ...providerHandlers(ctx, destinations),
     'app.info': () => ({
       mode: ctx.mode,
@@ -61,22 +62,6 @@ export function adminHandlers(ctx: HostContext): HandlerTable<AdminChannel> {
     'sandbox.status': async () => sandboxStatusView(await core.dispatcher.sandboxState()),
     // Broken tools are listed too, each with its step and reason (views.ts).
     'tools.list': () => toolViews(core.registry),
-    'mcp.list': () => ({
-      servers: core.mcp.states().map(mcpItem),
-      problems: core.mcp.problems().map(shownText),
-    }),
-    'mcp.reconnect': async (request) => {
-      const name = requiredString(requestObject(request), 'name', 200);
-      const known = core.mcp.states().find((server) => server.name === name);
-      if (!known) throw new HostError('not_found', `no MCP server named "${name}"`);
-      try {
-        await core.mcp.reconnect(name);
-      } catch (error) {
-        throw new HostError('unavailable', (error as Error).message);
-      }
-      const now = core.mcp.states().find((server) => server.name === name) ?? known;
-      return mcpItem(now);
-    },
     'rules.list': async () => {
       const set = await gate.rules.current();
       if (set.kind === 'damaged') return { rules: [], problem: set.problem };

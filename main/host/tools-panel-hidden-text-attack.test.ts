@@ -34,6 +34,7 @@ describe('the Tools panel shows hidden characters as the cards do', () => {
       state: { status: 'failed', reason: `exited ${RLO}1 edoc` },
       tools: [`mcp__x__a${ZWSP}b`],
       warnings: [`tool "${RLO}evil" not registered`],
+      changed: [`${RLO}swapped`],
     };
     const item = mcpItem(server);
     expect(JSON.stringify(item)).not.toMatch(SHOWN_HIDDEN);

@@ -140,6 +140,7 @@ export function mcpItem(view: McpServerView): McpServerItem {
       state: { ...view.state },
       tools: [...view.tools],
       warnings: [...view.warnings],
+      changed: [...view.changed],
     }),
   };
 }

@@ -30,6 +30,7 @@ const CHANNELS = [
   'tools.list',
   'mcp.list',
   'mcp.reconnect',
+  'mcp.accept',
   'rules.list',
   'rules.revoke',
   'trust.list',

@@ -77,6 +77,11 @@ export interface InvokeChannels {
   'mcp.list': { request: Record<string, never>; result: { servers: McpServerItem[]; problems: string[] } };
   /** Reconnects one server now; resolves with its state once it settled. */
   'mcp.reconnect': { request: { name: string }; result: McpServerItem };
+  /**
+   * Trusts the changed definitions of a server's trusted tools as they are now, after main showed what changed and
+   * the person agreed in its own dialog (`declined` otherwise; docs/security.md, "MCP trust").
+   */
+  'mcp.accept': { request: { name: string }; result: McpServerItem };
   /** Approval rules in force; `problem` is set (and `rules` empty) when the rules file is damaged. */
   'rules.list': { request: Record<string, never>; result: { rules: RuleItem[]; problem: string | null } };
   'rules.revoke': { request: { id: string }; result: RuleItem };

@@ -83,6 +83,8 @@ export interface McpServerItem {
   /** Registered names of its tools. */
   tools: string[];
   warnings: string[];
+  /** Trusted tools (names on the server) asking because their definition changed: `mcp.accept` takes them. */
+  changed: string[];
 }
 
 /** A chat in the list. */

@@ -223,6 +223,7 @@ export const enCore = {
     listTools: 'Could not list tools',
     listMcp: 'Could not list MCP servers',
     reconnect: 'Could not reconnect {{name}}',
+    acceptMcp: 'Could not trust the new definitions of {{name}}',
     listTrusted: 'Could not list trusted folders',
     notTrusted: 'Not trusted.',
     notTrustedBecause: 'Not trusted',

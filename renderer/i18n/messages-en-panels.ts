@@ -153,6 +153,12 @@ export const enPanels = {
     unknown: 'unknown',
     reconnect: 'Reconnect',
     reconnecting: 'Reconnecting…',
+    changedTools_one:
+      '{{count, number}} trusted tool changed since you trusted it: it asks on every call until you review it',
+    changedTools_other:
+      '{{count, number}} trusted tools changed since you trusted them: they ask on every call until you review them',
+    reviewChanges: 'Review changes…',
+    reviewing: 'Waiting for your answer…',
     toolCount_one: '{{count, number}} tool',
     toolCount_other: '{{count, number}} tools',
     state: {

@@ -221,6 +221,7 @@ export const zhTwCore: CatalogueOf<typeof enCore> = {
     listTools: '無法列出工具',
     listMcp: '無法列出 MCP 伺服器',
     reconnect: '無法重新連線 {{name}}',
+    acceptMcp: '無法信任 {{name}} 的新定義',
     listTrusted: '無法列出信任的資料夾',
     notTrusted: '未信任。',
     notTrustedBecause: '未信任',

@@ -149,6 +149,10 @@ export const zhTwPanels: CatalogueOf<typeof enPanels> = {
     unknown: '未知',
     reconnect: '重新連線',
     reconnecting: '重新連線中…',
+    changedTools_one: '{{count, number}} 個信任的工具在你信任後已變更：每次呼叫都會詢問，直到你檢視為止',
+    changedTools_other: '{{count, number}} 個信任的工具在你信任後已變更：每次呼叫都會詢問，直到你檢視為止',
+    reviewChanges: '檢視變更…',
+    reviewing: '等待你的回答…',
     toolCount_one: '{{count, number}} 個工具',
     toolCount_other: '{{count, number}} 個工具',
     state: {

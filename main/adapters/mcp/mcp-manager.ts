@@ -196,6 +196,7 @@ export class McpManager {
           state: entry.disabled ? { status: 'disabled' } : { status: 'failed', reason: entry.reason },
           tools: [],
           warnings: entry.disabled ? [...entry.warnings, entry.reason] : entry.warnings,
+          changed: [],
         };
         if (!entry.disabled) log.error('mcp server not loaded', { server: entry.name, reason: entry.reason });
         this.broken.push(view);

@@ -110,6 +110,7 @@ export class ServerConnection {
         ...this.tools.refused(),
         ...lateAnswerWarning(this.lateAnswers, this.config.endpoint.kind),
       ],
+      changed: this.tools.withdrawn().map((entry) => entry.tool),
     };
   }
 

@@ -20,6 +20,8 @@ export interface McpServerView {
   tools: string[];
   /** Config warnings (unknown keys, unset variables) and tools that could not be registered. */
   warnings: string[];
+  /** Trusted tools (names on the server) that ask because their definition changed since it was trusted. */
+  changed: string[];
 }
 
 /** One line describing a state, for logs and the CLI. */

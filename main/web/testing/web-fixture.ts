@@ -85,6 +85,8 @@ export async function webFixture(
     prepare?: (home: string, workspace: string) => void;
     workspace?: null;
     env?: NodeJS.ProcessEnv;
+    /** Start mcp.json's servers (default: none are started). */
+    mcp?: 'wait';
   } = {},
 ): Promise<WebFixture> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agenvoy-web-'));
@@ -109,7 +111,7 @@ export async function webFixture(
     home,
     env,
     ...(options.workspace === null ? {} : { workspace }),
-    mcp: 'off',
+    mcp: options.mcp ?? 'off',
     watchScripts: false,
     providerOptions: { retry: { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 20 } },
   });

@@ -33,6 +33,8 @@ function ServerRow({ server }: { server: McpServerItem }) {
   const { t } = useTranslation();
   const reconnect = useAppStore((s) => s.reconnectMcp);
   const busy = useAppStore((s) => s.reconnecting.includes(server.name));
+  const review = useAppStore((s) => s.reviewMcpChanges);
+  const reviewing = useAppStore((s) => s.reviewing.includes(server.name));
   return (
     <li
       className={`mcp-server state-${server.state.status}`}
@@ -51,6 +53,14 @@ function ServerRow({ server }: { server: McpServerItem }) {
         </button>
       </div>
       <div className="muted">{t('tools.toolCount', { count: server.tools.length })}</div>
+      {server.changed.length > 0 && (
+        <div className="warning" role="status">
+          {t('tools.changedTools', { count: server.changed.length })}{' '}
+          <button type="button" disabled={reviewing} onClick={() => void review(server.name)}>
+            {reviewing ? t('tools.reviewing') : t('tools.reviewChanges')}
+          </button>
+        </div>
+      )}
       {server.warnings.map((w, i) => (
         <div key={i} className="warning">
           {w}

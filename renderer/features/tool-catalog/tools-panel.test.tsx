@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolView } from '../../../preload/contract';
+import type { McpServerItem, ToolView } from '../../../preload/contract';
 import { initialAppState, useAppStore } from '../../store/app-store';
 import { setBridge } from '../../boot/bridge';
 import { fakeApi } from '../../testing/fake-bridge';
@@ -114,5 +114,38 @@ describe('ToolsPanel', () => {
     expect((screen.getByText('run_command').closest('tr') as HTMLElement).textContent).not.toContain(
       'broken',
     );
+  });
+
+  it('a server whose trusted tools changed offers a review; main asks, and keeping them asking is no error', async () => {
+    const server = (changed: string[]): McpServerItem => ({
+      name: 'files',
+      endpoint: 'stdio',
+      state: { status: 'ready', transport: 'stdio', since: 0, tools: 2 },
+      tools: ['mcp__files__read', 'mcp__files__list'],
+      warnings: [],
+      changed,
+    });
+    let answer: 'declined' | 'accepted' = 'declined';
+    const api = fakeApi({
+      'tools.list': () => [],
+      'mcp.list': () => ({ servers: [server(['read'])], problems: [] }),
+      'mcp.accept': () =>
+        answer === 'declined'
+          ? { ok: false, error: { code: 'declined', message: 'the person kept asking' } }
+          : server([]),
+    });
+    setBridge({ agenvoy: api });
+    render(<ToolsPanel />);
+    const status = await screen.findByText(/1 trusted tool changed since you trusted it/);
+    fireEvent.click(screen.getByRole('button', { name: 'Review changes…' }));
+    await expect.poll(() => api.calls.filter((c) => c.channel === 'mcp.accept').length).toBe(1);
+    expect(api.calls.find((c) => c.channel === 'mcp.accept')?.request).toEqual({ name: 'files' });
+    // Declined in main's dialog: still offered, and no error notice.
+    await expect.poll(() => useAppStore.getState().reviewing).toEqual([]);
+    expect(useAppStore.getState().notices).toEqual([]);
+    expect(status.isConnected).toBe(true);
+    answer = 'accepted';
+    fireEvent.click(screen.getByRole('button', { name: 'Review changes…' }));
+    await expect.poll(() => screen.queryByText(/trusted tool changed/)).toBeNull();
   });
 });

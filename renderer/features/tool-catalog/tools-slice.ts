@@ -12,10 +12,14 @@ export interface ToolsSlice {
   mcpProblems: string[];
   /** Servers with a reconnect in flight. */
   reconnecting: string[];
+  /** Servers whose changed tools main is asking the person about. */
+  reviewing: string[];
   loadTools(): Promise<void>;
   loadMcp(): Promise<void>;
   mcpChanged(server: McpServerItem): void;
   reconnectMcp(name: string): Promise<void>;
+  /** Asks main to show what changed in `name`'s trusted tools and trust them if the person agrees there. */
+  reviewMcpChanges(name: string): Promise<void>;
 }
 
 /** Creates the tools slice. */
@@ -24,6 +28,7 @@ export const createToolsSlice: SliceCreator<ToolsSlice> = (set, get) => ({
   mcpServers: [],
   mcpProblems: [],
   reconnecting: [],
+  reviewing: [],
   async loadTools() {
     const result = await invoke('tools.list', {});
     if (result.ok) set({ tools: result.value });
@@ -60,6 +65,18 @@ export const createToolsSlice: SliceCreator<ToolsSlice> = (set, get) => ({
       get().pushNotice(
         'error',
         t('notices.couldNot', { what: t('notices.reconnect', { name }), message: result.error.message }),
+      );
+  },
+  async reviewMcpChanges(name) {
+    set((s) => ({ reviewing: [...s.reviewing, name] }));
+    const result = await invoke('mcp.accept', { name });
+    set((s) => ({ reviewing: s.reviewing.filter((n) => n !== name) }));
+    if (result.ok) get().mcpChanged(result.value);
+    // Keeping them asking is the person's answer, not a failure.
+    else if (result.error.code !== 'declined')
+      get().pushNotice(
+        'error',
+        t('notices.couldNot', { what: t('notices.acceptMcp', { name }), message: result.error.message }),
       );
   },
 });
