@@ -47,20 +47,18 @@ export function mcpHandlers(ctx: HostContext): HandlerTable<McpChannel> {
       if (changed.length === 0)
         throw new HostError('invalid_request', `no trusted tool of "${name}" has a changed definition`);
       const accept = changed.length === 1 ? 'Trust the new definition' : 'Trust the new definitions';
-      const answer = await ctx.dialogs
-        .askUser()
-        .ask(
-          '',
-          [
-            {
-              id: 'accept',
-              prompt: acceptPrompt(name, changed),
-              kind: 'single',
-              options: [accept, 'Keep asking'],
-            },
-          ],
-          ctx.signal,
-        );
+      const answer = await ctx.dialogs.askUser().ask(
+        '',
+        [
+          {
+            id: 'accept',
+            prompt: acceptPrompt(name, changed),
+            kind: 'single',
+            options: [accept, 'Keep asking'],
+          },
+        ],
+        ctx.signal,
+      );
       if (!answer.answered || answer.answers.accept !== accept)
         throw new HostError('declined', `the changed tools of "${name}" still ask: the person kept asking`);
       // What the dialog showed is what gets trusted: a definition the server changed again meanwhile is refused.

@@ -13,7 +13,8 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'changed') return (await import('../cli/mcp-trust-command')).changed(rest, io);
   if (sub === 'accept') return (await import('../cli/mcp-trust-command')).accept(rest, io);
-  if (sub !== 'serve') throw new UsageError(`unknown mcp command "${sub ?? ''}": use serve, changed or accept`);
+  if (sub !== 'serve')
+    throw new UsageError(`unknown mcp command "${sub ?? ''}": use serve, changed or accept`);
   const { values } = parseArgs({
     args: rest,
     options: { approve: { type: 'string', default: 'ask' }, workspace: { type: 'string' } },
