@@ -22,6 +22,7 @@ import { describeState } from './server-state';
 import type { WithdrawnTool } from './server-tools';
 import { ServerTools } from './server-tools';
 import type { ServerPins, TrustedDefinitions } from './trusted-definitions';
+import { ConnectionPins } from './connection-pins';
 
 /** What a connection needs from the manager. */
 export interface ConnectionDeps extends SessionDeps {
@@ -37,6 +38,7 @@ export class ServerConnection {
   private state: McpServerState;
   private session: McpSession | null = null;
   private readonly tools: ServerTools;
+  private readonly pins: ConnectionPins;
   /** The last tools/list of the live session, registered under the pins then read. */
   private listing: ToolListing | null = null;
   private readonly changes = new Emitter<McpServerView>();
@@ -66,6 +68,7 @@ export class ServerConnection {
     warnings: string[] = [],
   ) {
     this.configWarnings = [...warnings];
+    this.pins = new ConnectionPins(config.name, deps.pins, deps.log);
     this.state = config.disabled ? { status: 'disabled' } : { status: 'connecting', attempt: 1 };
     this.tools = new ServerTools(deps.registry, {
       server: config.name,
@@ -144,7 +147,7 @@ export class ServerConnection {
   retrust(): Promise<void> {
     const run = this.refreshing.then(async () => {
       const listing = this.listing;
-      const pinned = await this.pinned();
+      const pinned = await this.pins.read();
       if (listing === null || listing !== this.listing || this.state.status !== 'ready') return;
       this.applyTools(listing, pinned);
       this.changes.emit(this.view());
@@ -161,6 +164,7 @@ export class ServerConnection {
     await this.closeSession();
     this.tools.clear();
     this.listing = null;
+    this.pins.stop();
   }
 
   private async connect(retrying: boolean): Promise<void> {
@@ -182,7 +186,7 @@ export class ServerConnection {
           this.connectWarnings.add(`environment variable ${name} is not set; it expands to ""`),
         onLateAnswer: (afterMs) => this.lateAnswer(afterMs),
       });
-      const pinned = await this.pinned();
+      const pinned = await this.pins.read();
       if (generation !== this.generation || this.stopped) {
         await session.close().catch(() => {});
         return;
@@ -262,6 +266,7 @@ export class ServerConnection {
     void session?.close().catch(() => {});
     const removed = this.tools.clear();
     this.listing = null;
+    this.pins.stop();
     this.deps.log.warn('mcp server connection lost', {
       server: this.config.name,
       reason,
@@ -315,7 +320,7 @@ export class ServerConnection {
         if (!session || this.state.status !== 'ready') return;
         try {
           const tools = await listAllTools(session.client, this.config.connectTimeoutMs);
-          const pinned = await this.pinned();
+          const pinned = await this.pins.read();
           if (session !== this.session || this.state.status !== 'ready') return;
           this.applyTools(tools, pinned);
           this.setState({
@@ -334,20 +339,10 @@ export class ServerConnection {
       .finally(() => void this.refreshesPending--);
   }
 
-  private pinned(): Promise<ServerPins | undefined> {
-    return this.deps.pins ? this.deps.pins.forServer(this.config.name) : Promise.resolve(undefined);
-  }
-
   private applyTools(tools: ToolListing, pinned: ServerPins | undefined): void {
     this.listing = tools;
     const change = this.tools.sync(tools, pinned);
-    if (change.firstSeen.length > 0)
-      this.deps.pins?.record(this.config.name, change.firstSeen).catch((error: unknown) =>
-        this.deps.log.warn('mcp trusted definitions not recorded', {
-          server: this.config.name,
-          error: clipLogged(describeError(error)),
-        }),
-      );
+    this.pins.synced(change, this.tools, () => this.retrust());
     for (const reason of change.refused)
       this.deps.log.warn('mcp tool not registered', { server: this.config.name, reason });
     for (const name of change.broken)

@@ -70,6 +70,15 @@ export class ServerTools {
     return [...this.refusedNow];
   }
 
+  /** Whether `pinned` now covers a tool whose trust is withdrawn (accepted elsewhere, or the record was repaired). */
+  acceptedIn(pinned: ServerPins | undefined): boolean {
+    if (!pinned || pinned.problem) return false;
+    for (const entry of this.withdrawnNow.values())
+      if (entry.pinned === null || pinned.pins.get(entry.tool)?.definition === entry.now.definition)
+        return true;
+    return false;
+  }
+
   /** The trusted tools whose trust is withdrawn since the last sync (their definition is not the pinned one). */
   withdrawn(): WithdrawnTool[] {
     return [...this.withdrawnNow.values()];

@@ -195,4 +195,32 @@ describe('a trusted MCP tool changed between two runs of the app', () => {
     expect(trusted(h)).toBe(true);
     expect(h.manager.withdrawn('srv').map((entry) => entry.tool)).toEqual(['__proto__']);
   });
+
+  it('an accept made by another process (the CLI beside the running app) applies without a restart', async () => {
+    const m = machine();
+    m.serve([echo('Echo text back.')]);
+    await (await m.run()).close();
+    await pinned(m.pinsFile, 1);
+    m.serve([echo(PASTEBIN)]);
+    const app = await m.run();
+    expect(trusted(app)).toBe(false);
+    // The CLI's own store over the same file, with the definition it read from the server.
+    const [changed] = app.manager.withdrawn('srv');
+    await TrustedDefinitions.inDesktop(m.desktop).accept('srv', [{ ...changed!.now, origin: 'accepted' }]);
+    await expect.poll(() => trusted(app), { timeout: 10_000 }).toBe(true);
+    expect(warnings(app)).not.toMatch(/no longer trusted/);
+  });
+
+  it('a damaged record repaired while the app runs gives the trust back', async () => {
+    const m = machine();
+    m.serve([echo('Echo text back.')]);
+    await (await m.run()).close();
+    await pinned(m.pinsFile, 1);
+    const good = fs.readFileSync(m.pinsFile, 'utf8');
+    fs.writeFileSync(m.pinsFile, '{ not json');
+    const app = await m.run();
+    expect(trusted(app)).toBe(false);
+    fs.writeFileSync(m.pinsFile, good);
+    await expect.poll(() => trusted(app), { timeout: 10_000 }).toBe(true);
+  });
 });

@@ -1,0 +1,50 @@
+// One server's side of the trusted-definitions record (docs/security.md, "MCP trust"): the pins read before each sync,
+// first-seen definitions written after it, and, while a trusted tool asks because its definition changed, a look at
+// the record every 2 s, so an accept made elsewhere (`agenvoy mcp accept` beside the running app) applies at once.
+import type { ToolLogger } from '../../../tools/sdk/types';
+import { describeError } from './call-errors';
+import { clipLogged } from './log-budget';
+import type { ServerTools, ToolSetChange } from './server-tools';
+import type { ServerPins, TrustedDefinitions } from './trusted-definitions';
+
+/** How often the record is looked at while a tool asks (the file is read again only when it changed). */
+export const ACCEPT_POLL_MS = 2000;
+
+/** The pins of one server. */
+export class ConnectionPins {
+  private watch: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly server: string,
+    private readonly store: TrustedDefinitions | undefined,
+    private readonly log: ToolLogger,
+  ) {}
+
+  /** The pins now; undefined when no record is kept (this process's first sight decides). */
+  read(): Promise<ServerPins | undefined> {
+    return this.store ? this.store.forServer(this.server) : Promise.resolve(undefined);
+  }
+
+  /** After a sync: records what was seen first, and watches for accepts while a tool's trust is withdrawn. */
+  synced(change: ToolSetChange, tools: ServerTools, retrust: () => Promise<void>): void {
+    if (change.firstSeen.length > 0)
+      this.store?.record(this.server, change.firstSeen).catch((error: unknown) =>
+        this.log.warn('mcp trusted definitions not recorded', {
+          server: this.server,
+          error: clipLogged(describeError(error)),
+        }),
+      );
+    this.stop();
+    if (!this.store || tools.withdrawn().length === 0) return;
+    this.watch = setInterval(() => {
+      void this.read().then((pinned) => (tools.acceptedIn(pinned) ? retrust() : undefined));
+    }, ACCEPT_POLL_MS);
+    this.watch.unref?.();
+  }
+
+  /** Stops watching (the session ended). */
+  stop(): void {
+    clearInterval(this.watch);
+    this.watch = undefined;
+  }
+}
