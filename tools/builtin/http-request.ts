@@ -1,6 +1,7 @@
 // http_request: one HTTP request with method, headers and body; `${secret:NAME}` placeholders are filled in
 // here, and a 401/403 on a request that carried a secret is a credential error naming it (docs/secrets.md, "How tools get secrets").
 import type { ToolContext } from '../sdk/types';
+import { clipNoted } from '../sdk/clip-chars';
 import { CredentialError, defineTool } from '../sdk/types';
 import { AddressGuard } from '../sdk/web/address-guard';
 import { invalidArgument, enumArg, stringArg, timeoutArg, urlArg } from './web/arguments';
@@ -122,7 +123,7 @@ export const httpRequestTool = defineTool({
           usedSecret,
           'rejected',
           `HTTP ${response.status} ${response.statusText} from ${response.url.host}: the secret ${usedSecret} was ` +
-            `rejected; store a valid value with store_secret${snippet ? `. Server said: ${snippet.slice(0, 300)}` : ''}`,
+            `rejected; store a valid value with store_secret${snippet ? `. Server said: ${clipNoted(snippet, 300)}` : ''}`,
         );
       }
       return formatResponse(

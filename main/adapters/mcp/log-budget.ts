@@ -4,6 +4,7 @@
 // writing as fast as the pipe takes it stalled the app and filled the disk. A burst passes whole; past it, a steady
 // rate; what is left out is counted and said in one note.
 import { performance } from 'node:perf_hooks';
+import { clipNoted } from '../../core/clip-chars';
 
 /** Bytes of stray output a server may log at once. */
 export const LOG_BURST_BYTES = 64 * 1024;
@@ -53,9 +54,7 @@ export class LogBudget {
 /** The longest transport error logged (characters): the SDK quotes a whole message, up to 10 MiB, in some. */
 export const LOGGED_ERROR_CHARS = 500;
 
-/** `text` cut to LOGGED_ERROR_CHARS with a mark of how much was cut. */
+/** `text` cut to LOGGED_ERROR_CHARS, the cut said in the words the redactor scrubs a split secret around. */
 export function clipLogged(text: string): string {
-  return text.length <= LOGGED_ERROR_CHARS
-    ? text
-    : `${text.slice(0, LOGGED_ERROR_CHARS)}… [${text.length - LOGGED_ERROR_CHARS} more characters]`;
+  return clipNoted(text, LOGGED_ERROR_CHARS);
 }

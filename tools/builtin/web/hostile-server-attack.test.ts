@@ -108,7 +108,7 @@ describe('a hostile web server against fetch_page and http_request', () => {
       more();
     });
     const endlessText = JSON.stringify(await httpRequestTool.handler({ url: `${endless.url}/` }, context()));
-    expect(endlessText).toMatch(/cut: showing the first 100000 of more than/);
+    expect(endlessText).toMatch(/output truncated: showing the first 100000 of more than/);
     expect(endlessText.length).toBeLessThan(200_000);
     const short = await raw((socket) =>
       socket.end(

@@ -2,6 +2,7 @@
 // is a credential error naming it, and the request stops with the call's signal.
 import { undici } from './undici-module';
 import type { ToolContext } from '../../sdk/types';
+import { clipNoted } from '../../sdk/clip-chars';
 import { CredentialError, ToolError } from '../../sdk/types';
 import { headerValue } from './guarded-client';
 import { readCapped } from './read-body';
@@ -79,15 +80,16 @@ export async function postMediaApi(
 }
 
 // OpenAI-style errors carry {"error": {"message": …}}; anything else is quoted briefly.
+// Every cut says so in the words the redactor scrubs around (clipNoted), so a key the API quotes is never half shown.
 function apiMessage(bytes: Buffer): string {
-  const text = bytes.subarray(0, 4000).toString('utf8').trim();
+  const text = clipNoted(bytes.toString('utf8').trim(), 4000);
   if (!text) return '';
   try {
     const parsed = JSON.parse(text) as { error?: { message?: unknown } | string };
     const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message;
-    if (typeof message === 'string') return `: ${message.slice(0, 500)}`;
+    if (typeof message === 'string') return `: ${clipNoted(message, 500)}`;
   } catch {
-    // Not JSON: quoted below.
+    // Not JSON (or cut): quoted below.
   }
-  return `: ${text.slice(0, 300)}`;
+  return `: ${clipNoted(text, 300)}`;
 }

@@ -1,4 +1,5 @@
 // Reading response bodies for the model: capped in bytes, decoded when they are text, described when they are not.
+import { clipChars } from '../../sdk/clip-chars';
 
 /** A body read up to a cap. */
 export interface CappedBody {
@@ -54,11 +55,15 @@ export function describeBinary(body: CappedBody, contentType: string | undefined
   return `[binary body: ${contentType || 'unknown type'}, ${size}; not shown: use download_file to save it]`;
 }
 
-/** Cuts text to `maxChars` with a note saying how much was left out. */
+/**
+ * Cuts text to `maxChars` with a note saying how much was left out, in the words the redactor scrubs around
+ * ("[output truncated: …]"), so a secret the cut splits shows neither its start nor its end (docs/secrets.md).
+ */
 export function capText(text: string, maxChars: number, bodyCut = false): string {
   if (text.length <= maxChars && !bodyCut) return text;
-  if (text.length <= maxChars) return `${text}\n[body cut: reading stopped at the size limit]`;
-  return `${text.slice(0, maxChars)}\n[cut: showing the first ${maxChars} of ${bodyCut ? 'more than ' : ''}${text.length} characters]`;
+  if (text.length <= maxChars) return `${text}\n[output truncated: reading stopped at the size limit]`;
+  const { text: kept } = clipChars(text, maxChars);
+  return `${kept}\n[output truncated: showing the first ${kept.length} of ${bodyCut ? 'more than ' : ''}${text.length} characters]`;
 }
 
 function decoderFor(charset: string | undefined): TextDecoder {
