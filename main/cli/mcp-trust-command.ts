@@ -8,6 +8,7 @@ import type { WithdrawnTool } from '../adapters/mcp/server-tools';
 import { AcceptError } from '../adapters/mcp/mcp-manager';
 import type { CliIo } from './io';
 import { UsageError } from './io';
+import { escapeHidden } from '../../preload/contract/hidden-characters';
 import { terminalText } from './terminal-text';
 import { withCore } from './with-core';
 
@@ -16,12 +17,14 @@ export async function changed(argv: string[], raw: CliIo): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } } });
   const io = escaped(raw);
   return withCore(io, policyGate('deny'), io.cwd, async (core) => {
+    // What a server wrote may repeat a secret it was given: scrubbed before it reaches the terminal.
+    const say = (text: string): void => io.stdout(core.redactor.redact(text));
     const servers = core.mcp
       .states()
       .map((view) => ({ server: view.name, tools: safely(() => core.mcp.withdrawn(view.name)) }))
       .filter((entry) => entry.tools.length > 0);
     if (values.json) {
-      io.stdout(
+      say(
         JSON.stringify(
           servers.map(({ server, tools }) => ({ server, tools: tools.map(toolJson) })),
           null,
@@ -29,36 +32,53 @@ export async function changed(argv: string[], raw: CliIo): Promise<number> {
         ) + '\n',
       );
     } else if (servers.length === 0) {
-      io.stdout('no trusted MCP tool has changed since it was trusted\n');
+      say('no trusted MCP tool has changed since it was trusted\n');
     } else {
-      for (const { server, tools } of servers) for (const tool of tools) io.stdout(shown(server, tool));
-      io.stdout('accept one after reading it: agenvoy mcp accept SERVER TOOL\n');
+      for (const { server, tools } of servers) for (const tool of tools) say(described(server, tool));
+      say('accept one after reading it: agenvoy mcp accept SERVER TOOL@ID\n');
     }
     return 0;
   });
 }
 
-/** `mcp accept SERVER [TOOL...] [--json]`: trusts the named tools' (default: all changed ones') definitions now. */
+/**
+ * `mcp accept SERVER TOOL@ID... [--json]`: trusts the named tools' definitions, each only if it is still the one `mcp
+ * changed` showed under that id. Every run of the CLI starts the server afresh, so a server could show one definition
+ * to `mcp changed` and another to `mcp accept`: the id is what ties the accept to what the person read.
+ */
 export async function accept(argv: string[], raw: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: { json: { type: 'boolean' } },
   });
-  const [server, ...tools] = positionals;
-  if (!server) throw new UsageError('mcp accept needs a server name: agenvoy mcp accept SERVER [TOOL...]');
+  const [server, ...named] = positionals;
+  if (!server || named.length === 0)
+    throw new UsageError(
+      'mcp accept needs a server and each tool with the id `agenvoy mcp changed` shows: agenvoy mcp accept SERVER TOOL@ID...',
+    );
+  const shown = new Map<string, string>();
+  for (const item of named) {
+    const at = item.lastIndexOf('@');
+    if (at <= 0 || !/^[0-9a-f]{16,32}$/.test(item.slice(at + 1)))
+      throw new UsageError(
+        `${JSON.stringify(item)} is not TOOL@ID: run agenvoy mcp changed and copy the tool's id (16 or more hex digits)`,
+      );
+    shown.set(item.slice(0, at), item.slice(at + 1));
+  }
   const io = escaped(raw);
   return withCore(io, policyGate('deny'), io.cwd, async (core) => {
+    const say = (text: string): void => io.stdout(core.redactor.redact(text));
     let accepted: WithdrawnTool[];
     try {
-      accepted = await core.mcp.accept(server, tools.length > 0 ? tools : undefined);
+      accepted = await core.mcp.accept(server, shown);
     } catch (error) {
       if (!(error instanceof AcceptError)) throw error;
       io.stderr(`agenvoy: ${error.message}\n`);
       return 1;
     }
-    if (values.json) io.stdout(JSON.stringify({ server, accepted: accepted.map(toolJson) }, null, 2) + '\n');
-    else for (const tool of accepted) io.stdout(`accepted: ${shown(server, tool)}`);
+    if (values.json) say(JSON.stringify({ server, accepted: accepted.map(toolJson) }, null, 2) + '\n');
+    else for (const tool of accepted) say(`accepted: ${described(server, tool)}`);
     return 0;
   });
 }
@@ -66,6 +86,8 @@ export async function accept(argv: string[], raw: CliIo): Promise<number> {
 function toolJson(tool: WithdrawnTool) {
   return {
     tool: tool.tool,
+    id: idOf(tool),
+    kind: tool.kind,
     reason: tool.reason,
     trusted: tool.pinned && {
       description: tool.pinned.description,
@@ -76,14 +98,24 @@ function toolJson(tool: WithdrawnTool) {
   };
 }
 
-function shown(server: string, tool: WithdrawnTool): string {
-  const lines = [`${server} ${JSON.stringify(tool.tool)}: ${tool.reason}`];
+// The id `mcp accept` takes: the first 16 hex digits of the definition's hash.
+function idOf(tool: WithdrawnTool): string {
+  return tool.now.definition.slice(0, 16);
+}
+
+// What a server wrote, quoted as JSON (line breaks and quotes escaped) with bidi and zero-width characters shown, so
+// no line of it can pass for one of ours.
+const quoted = (text: string) => escapeHidden(JSON.stringify(text));
+const names = (list: readonly string[]) => list.map(quoted).join(', ') || '(none)';
+
+function described(server: string, tool: WithdrawnTool): string {
+  const lines = [`${quoted(server)} ${quoted(tool.tool)}@${idOf(tool)}: ${escapeHidden(tool.reason)}`];
   if (tool.pinned) {
-    lines.push(`  trusted description: ${tool.pinned.description}`);
-    lines.push(`  trusted parameters:  ${tool.pinned.parameters.join(', ') || '(none)'}`);
+    lines.push(`  trusted description: ${quoted(tool.pinned.description)}`);
+    lines.push(`  trusted parameters:  ${names(tool.pinned.parameters)}`);
   }
-  lines.push(`  description now:     ${tool.now.description}`);
-  lines.push(`  parameters now:      ${tool.now.parameters.join(', ') || '(none)'}`);
+  lines.push(`  description now:     ${quoted(tool.now.description)}`);
+  lines.push(`  parameters now:      ${names(tool.now.parameters)}`);
   return lines.join('\n') + '\n';
 }
 

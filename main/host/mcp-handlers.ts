@@ -2,9 +2,11 @@
 // definitions of trusted tools (docs/security.md, "MCP trust"). Accepting widens what runs unasked, so main shows what
 // changed in its own dialog (a window of its own in the desktop app) and the chat window cannot accept by itself.
 import type { InvokeChannel } from '../../preload/contract';
+import type { DefinitionPart } from '../adapters/mcp/definition-pins';
+import { MAX_PINNED_DESCRIPTION } from '../adapters/mcp/definition-pins';
 import { AcceptError } from '../adapters/mcp/mcp-manager';
 import type { WithdrawnTool } from '../adapters/mcp/server-tools';
-import { clipMarked } from '../core/clip-chars';
+import { clipNoted } from '../core/clip-chars';
 import type { HandlerTable, HostContext } from './host-context';
 import { HostError } from './host-error';
 import { requestObject, requiredString } from './request-fields';
@@ -13,15 +15,15 @@ import { mcpItem } from './views';
 
 type McpChannel = Extract<InvokeChannel, 'mcp.list' | 'mcp.reconnect' | 'mcp.accept'>;
 
-// Enough of each description to judge it; a longer one is cut with a mark. At most this many tools are told in full.
-const SHOWN_DESCRIPTION = 600;
-const SHOWN_TOOLS = 8;
+// Enough of each changed part to judge it; a longer one is cut with a mark. At most this many tools in one question.
+const SHOWN_PART = 2500;
+const SHOWN_TOOLS = 4;
 
 /** The MCP handlers over the core's MCP manager. */
 export function mcpHandlers(ctx: HostContext): HandlerTable<McpChannel> {
   const { core } = ctx;
   const known = (request: unknown) => {
-    const name = requiredString(requestObject(request), 'name', 200);
+    const name = requiredString(requestObject(request), 'name', 1024);
     const view = core.mcp.states().find((server) => server.name === name);
     if (!view) throw new HostError('not_found', `no MCP server named "${name}"`);
     return { name, view };
@@ -43,16 +45,22 @@ export function mcpHandlers(ctx: HostContext): HandlerTable<McpChannel> {
     },
     'mcp.accept': async (request) => {
       const { name, view } = known(request);
-      const changed = withdrawnOf(() => core.mcp.withdrawn(name));
+      const withdrawn = withdrawnOf(() => core.mcp.withdrawn(name));
+      // A damaged record is fixed by the person, not accepted over: said before anything is asked.
+      const damaged = withdrawn.find((entry) => entry.kind === 'damaged');
+      if (damaged) throw new HostError('invalid_request', damaged.reason);
+      const changed = withdrawn.filter((entry) => entry.kind === 'changed');
       if (changed.length === 0)
         throw new HostError('invalid_request', `no trusted tool of "${name}" has a changed definition`);
-      const accept = changed.length === 1 ? 'Trust the new definition' : 'Trust the new definitions';
+      // Only what the question shows is accepted; the rest stay asking for the next review.
+      const shown = changed.slice(0, SHOWN_TOOLS);
+      const accept = shown.length === 1 ? 'Trust the new definition' : 'Trust the new definitions';
       const answer = await ctx.dialogs.askUser().ask(
         '',
         [
           {
             id: 'accept',
-            prompt: acceptPrompt(name, changed),
+            prompt: acceptPrompt(name, shown, changed.length, (text) => core.redactor.redact(text)),
             kind: 'single',
             options: [accept, 'Keep asking'],
           },
@@ -61,10 +69,9 @@ export function mcpHandlers(ctx: HostContext): HandlerTable<McpChannel> {
       );
       if (!answer.answered || answer.answers.accept !== accept)
         throw new HostError('declined', `the changed tools of "${name}" still ask: the person kept asking`);
-      // What the dialog showed is what gets trusted: a definition the server changed again meanwhile is refused.
-      const shown = new Map(changed.map((entry) => [entry.tool, entry.now.definition]));
+      // What the question showed is what gets trusted: a definition the server changed again meanwhile is refused.
       try {
-        await core.mcp.accept(name, [...shown.keys()], shown);
+        await core.mcp.accept(name, new Map(shown.map((entry) => [entry.tool, entry.now.definition])));
       } catch (error) {
         if (error instanceof AcceptError) throw new HostError('invalid_request', error.message);
         throw error;
@@ -83,24 +90,44 @@ function withdrawnOf(list: () => WithdrawnTool[]): WithdrawnTool[] {
   }
 }
 
-// The question main asks: each tool, what changed, and its description then and now, in the server's words (quoted,
-// cut) so the person reads what the model will be told. A server's text cannot pass for the app's: it is indented
-// and labelled, and the dialog shows hidden characters (docs/interface.md).
-function acceptPrompt(server: string, changed: readonly WithdrawnTool[]): string {
-  const quote = (text: string) => JSON.stringify(clipMarked(text, SHOWN_DESCRIPTION));
-  const tools = changed.slice(0, SHOWN_TOOLS).map((entry) => {
+// The question main asks: each tool, what changed, and what it is now in the server's words, every changed part in
+// full up to a cut that says so, so the person reads what the model will be told and what the tool takes. A server's
+// text cannot pass for the app's: it is quoted as JSON and labelled, and the dialog shows hidden characters.
+function acceptPrompt(
+  server: string,
+  shown: readonly WithdrawnTool[],
+  total: number,
+  redact: (text: string) => string,
+): string {
+  // Secrets are scrubbed before the cut, and the cut says so in the redactor's words, so none is half shown.
+  const quote = (text: string) => JSON.stringify(clipNoted(redact(text), SHOWN_PART));
+  // JSON as one line: a server's line breaks and quotes inside it stay escaped.
+  const json = (value: unknown) => clipNoted(redact(JSON.stringify(value ?? null)), SHOWN_PART);
+  const tools = shown.map((entry) => {
     const lines = [`• ${JSON.stringify(entry.tool)}: ${entry.reason}`];
-    if (entry.pinned) lines.push(`  Trusted description: ${quote(entry.pinned.description)}`);
-    lines.push(`  Description now: ${quote(entry.now.description)}`);
-    lines.push(
-      `  Parameters now: ${entry.now.parameters.map((p) => JSON.stringify(p)).join(', ') || '(none)'}`,
-    );
+    const changed = (part: DefinitionPart) => entry.pinned?.parts[part] !== entry.now.parts[part];
+    const { definition } = entry;
+    if (changed('description')) {
+      if (entry.pinned) lines.push(`  Description before: ${quote(entry.pinned.description)}`);
+      lines.push(`  Description now: ${quote(definition.description ?? '')}`);
+      if (entry.pinned && entry.pinned.description === entry.now.description)
+        lines.push(
+          `  (the change lies past the first ${MAX_PINNED_DESCRIPTION} characters, which were recorded)`,
+        );
+    } else lines.push(`  Description (unchanged): ${quote(definition.description ?? '')}`);
+    if (changed('title')) lines.push(`  Title now: ${json(definition.title)}`);
+    if (changed('inputSchema')) lines.push(`  Parameters now: ${json(definition.inputSchema)}`);
+    if (changed('outputSchema')) lines.push(`  Output schema now: ${json(definition.outputSchema)}`);
+    if (changed('annotations')) lines.push(`  Annotations now: ${json(definition.annotations)}`);
     return lines.join('\n');
   });
-  const more = changed.length > SHOWN_TOOLS ? [`…and ${changed.length - SHOWN_TOOLS} more tools`] : [];
+  const rest = total - shown.length;
+  const one = shown.length === 1;
   return [
-    `The MCP server "${server}" changed ${changed.length === 1 ? 'a tool' : 'tools'} you trusted, so ${changed.length === 1 ? 'it asks' : 'they ask'} on every call. Trust ${changed.length === 1 ? 'it' : 'them'} as ${changed.length === 1 ? 'it is' : 'they are'} now? A tool's description tells the model what to do with it: read it first.`,
+    `The MCP server "${server}" changed ${one ? 'a tool' : 'tools'} you trusted, so ${one ? 'it asks' : 'they ask'} on every call. Trust ${one ? 'it' : 'these'} as ${one ? 'it is' : 'they are'} now? A tool's description and parameters tell the model what to do with it: read them first.`,
     ...tools,
-    ...more,
+    ...(rest > 0
+      ? [`${rest} more changed ${rest === 1 ? 'tool asks' : 'tools ask'} still: review again after this.`]
+      : []),
   ].join('\n\n');
 }

@@ -73,8 +73,12 @@ describe('browser mode: a changed trusted MCP tool', () => {
     expect(prompt).toMatch(
       /"echo_text": tool "echo_text" is no longer trusted: the server changed its description and parameters \(added: "url"\)/,
     );
-    expect(prompt).toContain('Trusted description: "Echo text back."');
+    expect(prompt).toContain('Description before: "Echo text back."');
     expect(prompt).toContain('Description now: "Upload any text to the public pastebin.');
+    // What changed in the parameters is shown whole, not only their names.
+    expect(prompt).toContain(
+      'Parameters now: {"type":"object","properties":{"text":{"type":"string"},"url":{"type":"string"}}}',
+    );
     expect(dialog.questions[0]?.options).toEqual(['Trust the new definition', 'Keep asking']);
     value(
       await client.bridge.dialogs.answerQuestion({
@@ -114,5 +118,62 @@ describe('browser mode: a changed trusted MCP tool', () => {
       ok: false,
       error: { code: 'not_found' },
     });
+  });
+
+  it('takes at most the tools one question shows, and scrubs a secret the server repeats before cutting', async () => {
+    const CANARY = 'CANARY-accept-5e1f-0123456789abcdef';
+    const tools = (description: (i: number) => string) =>
+      Array.from({ length: 5 }, (_, i) => ({ ...TRUSTED, name: `tool_${i}`, description: description(i) }));
+    const own = await webFixture({
+      mcp: 'wait',
+      env: { SVC_TOKEN: CANARY },
+      prepare: (home) => {
+        const file = path.join(home, 'server-tools.json');
+        // The secret sits across the point where the question cuts a description.
+        fs.writeFileSync(file, JSON.stringify(tools((i) => `${'y'.repeat(2490)}${CANARY} ${i}`)));
+        fs.writeFileSync(
+          path.join(home, 'mcp.json'),
+          JSON.stringify({
+            servers: {
+              many: {
+                command: process.execPath,
+                args: [mcpFixture('definitions-file-server.mjs'), file],
+                env: { TOKEN: '${SVC_TOKEN}' },
+                trust: tools(() => '').map((tool) => tool.name),
+              },
+            },
+          }),
+        );
+        fs.writeFileSync(
+          path.join(home, 'desktop', 'mcp-trusted-definitions.json'),
+          JSON.stringify({
+            version: 1,
+            servers: [
+              { server: 'many', tools: tools((i) => `Tool ${i}.`).map((tool) => pinOf(tool, 'first-seen')) },
+            ],
+          }),
+        );
+      },
+    });
+    try {
+      const page = await own.connect();
+      // The server's secret is known to the app once the server was started with it.
+      own.host.core.redactor.add('SVC_TOKEN', CANARY);
+      const asked = page.dialog('question');
+      const pending = page.bridge.api.invoke('mcp.accept', { name: 'many' });
+      const dialog = await asked;
+      const prompt = dialog.questions[0]?.prompt ?? '';
+      expect(prompt).not.toMatch(/CANARY-acc|CANARY-a\b/);
+      expect(prompt).toMatch(/1 more changed tool asks still: review again after this/);
+      value(
+        await page.bridge.dialogs.answerQuestion({
+          id: dialog.id,
+          answer: { kind: 'answered', answers: { accept: 'Trust the new definitions' } },
+        }),
+      );
+      expect(value(await pending).changed).toEqual(['tool_4']);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -13,6 +13,9 @@ export const ACCEPT_POLL_MS = 2000;
 /** The pins of one server. */
 export class ConnectionPins {
   private watch: NodeJS.Timeout | undefined;
+  // The last record write, awaited on close: a short run (one CLI command) keeps what it saw first.
+  private writing: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(
     private readonly server: string,
@@ -27,17 +30,20 @@ export class ConnectionPins {
 
   /** After a sync: records what was seen first, and watches for accepts while a tool's trust is withdrawn. */
   synced(change: ToolSetChange, tools: ServerTools, retrust: () => Promise<void>): void {
-    if (change.firstSeen.length > 0)
-      this.store?.record(this.server, change.firstSeen).catch((error: unknown) =>
-        this.log.warn('mcp trusted definitions not recorded', {
-          server: this.server,
-          error: clipLogged(describeError(error)),
-        }),
-      );
+    const { store } = this;
+    if (store && change.firstSeen.length > 0)
+      // A definition that cannot be written is not trusted: its trust would not outlast this run (trust-judge.ts).
+      this.writing = store.record(this.server, change.firstSeen).catch((error: unknown) => {
+        if (this.closed) return;
+        const reason = clipLogged(describeError(error));
+        this.log.warn('mcp trusted definitions not recorded', { server: this.server, error: reason });
+        tools.judge.notRecorded(change.firstSeen, reason);
+        return retrust().catch(() => undefined);
+      });
     this.stop();
-    if (!this.store || tools.withdrawn().length === 0) return;
+    if (!store || tools.withdrawn().length === 0) return;
     this.watch = setInterval(() => {
-      void this.read().then((pinned) => (tools.acceptedIn(pinned) ? retrust() : undefined));
+      void this.read().then((pinned) => (tools.judge.acceptedIn(pinned) ? retrust() : undefined));
     }, ACCEPT_POLL_MS);
     this.watch.unref?.();
   }
@@ -46,5 +52,12 @@ export class ConnectionPins {
   stop(): void {
     clearInterval(this.watch);
     this.watch = undefined;
+  }
+
+  /** Stops for good, once the last record write is done (a failure then is nobody's to act on). */
+  async close(): Promise<void> {
+    this.stop();
+    await this.writing;
+    this.closed = true;
   }
 }

@@ -164,7 +164,7 @@ describe('a tool definition changed under a running app', () => {
         .find((state) => state.name === 'chg')
         ?.warnings.join('\n'),
     ).toMatch(
-      /tool "echo_text" is no longer trusted: the server changed its description since it was trusted/,
+      /tool "echo_text" is no longer trusted: the server changed its description since it was recorded/,
     );
     // Back to the definition the person trusted: trusted again.
     await h.dispatch('mcp__chg__set_description', { text: 'Echo text back.' });

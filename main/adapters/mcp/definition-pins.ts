@@ -39,14 +39,25 @@ export const MAX_PINNED_DESCRIPTION = 2000;
 export const MAX_PINNED_PARAMETERS = 200;
 export const MAX_PARAMETER_NAME = 128;
 // Bounds of the file (trusted-definitions.ts): far beyond any real one, so a crafted file cannot make reading slow.
-export const MAX_DEFINITIONS_FILE_BYTES = 16 * 1024 * 1024;
+export const MAX_DEFINITIONS_FILE_BYTES = 64 * 1024 * 1024;
 export const MAX_PINNED_SERVERS = 1000;
 export const MAX_PINNED_TOOLS = 5000;
+// What one server's pins may take, written as JSON: far beyond a real server's (a few KiB a tool), so one server cannot
+// fill the file for the others; a tool past it is not trusted (trust-judge.ts).
+export const MAX_SERVER_PIN_BYTES = 2 * 1024 * 1024;
 // A tool's name on its server is at most 1024 characters (list-tools.ts); a server's name is held to the same.
 export const MAX_PINNED_NAME = 1024;
 
-/** The pin of `tool`'s definition as it is now. */
-export function pinOf(tool: Tool, origin: PinOrigin, now: Date = new Date()): DefinitionPin {
+/**
+ * The pin of `tool`'s definition as it is now. The words kept to show (description, parameter names) go through
+ * `redact` first: a server given a secret may repeat it in them, and the record and `mcp changed` must not hold it.
+ */
+export function pinOf(
+  tool: Tool,
+  origin: PinOrigin,
+  redact: (text: string) => string = (text) => text,
+  now: Date = new Date(),
+): DefinitionPin {
   const { description, title, inputSchema, outputSchema, annotations } = tool;
   const whole = { description, title, inputSchema, outputSchema, annotations };
   const parts = Object.fromEntries(
@@ -60,10 +71,12 @@ export function pinOf(tool: Tool, origin: PinOrigin, now: Date = new Date()): De
     definition: definitionHash(tool),
     parts,
     parameters: names
+      .map(redact)
       .filter((name) => name.length <= MAX_PARAMETER_NAME)
       .sort()
       .slice(0, MAX_PINNED_PARAMETERS),
-    description: clipChars(description ?? '', MAX_PINNED_DESCRIPTION).text,
+    // Redacted before the cut, so no cut splits a secret; the cut's own end is never a secret's start (said in words).
+    description: clipChars(redact(description ?? ''), MAX_PINNED_DESCRIPTION).text,
     pinnedAt: now.toISOString(),
     origin,
   };
@@ -105,4 +118,18 @@ export function describeChange(before: DefinitionPin, now: DefinitionPin): strin
 function shownNames(names: readonly string[]): string {
   const shown = names.slice(0, 8).map((name) => JSON.stringify(name.slice(0, 40)));
   return names.length > 8 ? `${shown.join(', ')} and ${names.length - 8} more` : shown.join(', ');
+}
+
+/** The bytes `pin` takes in the file (near enough: as compact JSON). */
+export function pinBytes(pin: DefinitionPin): number {
+  return Buffer.byteLength(JSON.stringify(pin));
+}
+
+/** Why `pin` of `server` could not be written to a file this version reads, or null (the parser's bounds, kept in step). */
+export function recordProblem(server: string, pin: DefinitionPin): string | null {
+  if (server.length < 1 || server.length > MAX_PINNED_NAME)
+    return `a server name of ${server.length} characters`;
+  if (pin.tool.length < 1 || pin.tool.length > MAX_PINNED_NAME)
+    return `a tool name of ${pin.tool.length} characters`;
+  return null;
 }

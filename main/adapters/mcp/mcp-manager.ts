@@ -104,33 +104,30 @@ export class McpManager {
   }
 
   /**
-   * Trusts the definitions `name`'s tools have now, for those of `tools` (default: every one) whose trust is withdrawn:
-   * what a person does after reading what changed (`agenvoy mcp accept`, the Tools panel). Resolves to what it accepted.
-   * Not every tool named is withdrawn, or `shown` does not match: nothing is accepted.
+   * Trusts the definitions of `name`'s withdrawn tools that the person read: `shown` maps each tool to the id of the
+   * definition they were shown (its hash, or its first 16 or more hex digits: `agenvoy mcp changed` prints them). What
+   * `shown` does not name is not accepted; a tool that is not withdrawn, a damaged record, or a definition the server
+   * changed again since it was shown refuses the whole accept. Resolves to what it accepted.
    */
-  async accept(
-    name: string,
-    tools?: readonly string[],
-    shown?: ReadonlyMap<string, string>,
-  ): Promise<WithdrawnTool[]> {
+  async accept(name: string, shown: ReadonlyMap<string, string>): Promise<WithdrawnTool[]> {
     const { pins } = this.options;
     if (!pins) throw new AcceptError('this app keeps no record of trusted definitions');
     const connection = this.connection(name);
     const withdrawn = connection.withdrawn();
-    const unknown = (tools ?? []).filter((tool) => !withdrawn.some((entry) => entry.tool === tool));
+    const unknown = [...shown.keys()].filter((tool) => !withdrawn.some((entry) => entry.tool === tool));
     if (unknown.length > 0)
       throw new AcceptError(
-        `${unknown.map((tool) => JSON.stringify(tool)).join(', ')} of "${name}" ${unknown.length === 1 ? 'is' : 'are'} not a trusted tool whose definition changed`,
+        `${unknown.map((tool) => JSON.stringify(tool)).join(', ')} of "${name}" ${unknown.length === 1 ? 'is' : 'are'} not a trusted tool that asks because of its definition`,
       );
-    const chosen = tools ? withdrawn.filter((entry) => tools.includes(entry.tool)) : withdrawn;
-    if (chosen.length === 0) throw new AcceptError(`no trusted tool of "${name}" has a changed definition`);
-    // The damaged record cannot be written: the person fixes or removes it first.
-    if (chosen.some((entry) => entry.pinned === null)) throw new AcceptError(chosen[0]!.reason);
-    // `shown`: the definitions the person read (tool → hash); one the server changed again meanwhile is not taken.
-    const moved = chosen.filter((entry) => shown && shown.get(entry.tool) !== entry.now.definition);
+    const chosen = withdrawn.filter((entry) => shown.has(entry.tool));
+    if (chosen.length === 0) throw new AcceptError(`no tool of "${name}" was named to accept`);
+    // The damaged record cannot be written: the person fixes it first.
+    const damaged = chosen.find((entry) => entry.kind === 'damaged');
+    if (damaged) throw new AcceptError(damaged.reason);
+    const moved = chosen.filter((entry) => !sameDefinition(shown.get(entry.tool), entry.now.definition));
     if (moved.length > 0)
       throw new AcceptError(
-        `${moved.map((entry) => JSON.stringify(entry.tool)).join(', ')} of "${name}" changed again since it was shown: nothing was accepted`,
+        `${moved.map((entry) => JSON.stringify(entry.tool)).join(', ')} of "${name}" ${moved.length === 1 ? 'is' : 'are'} not the definition you were shown (changed since, or a wrong id): nothing was accepted`,
       );
     await pins.accept(
       name,
@@ -217,6 +214,7 @@ export class McpManager {
           httpTimeouts: this.options.httpTimeouts ?? httpTimeoutsFor,
           backoff,
           ...(this.options.pins ? { pins: this.options.pins } : {}),
+          redact: (text) => this.options.redactor?.redact(text) ?? text,
           clientInfo: this.options.clientInfo ?? { name: 'agenvoy-desktop', version: '0.1.0' },
         },
         entry.warnings,
@@ -225,4 +223,10 @@ export class McpManager {
       this.connections.set(entry.config.name, connection);
     }
   }
+}
+
+// An id names a definition when it is its hash or a prefix of at least 16 hex digits (64 bits: no server finds a
+// second definition with the same prefix).
+function sameDefinition(id: string | undefined, definition: string): boolean {
+  return id !== undefined && /^[0-9a-f]{16,}$/.test(id) && definition.startsWith(id);
 }

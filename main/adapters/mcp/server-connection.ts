@@ -31,6 +31,8 @@ export interface ConnectionDeps extends SessionDeps {
   backoff: Backoff;
   /** The definitions trusted tools are held to across runs (none: this process's first sight of each). */
   pins?: TrustedDefinitions;
+  /** Scrubs known secrets from what is recorded and shown of a definition, and finds a tool name that holds one. */
+  redact?: (text: string) => string;
 }
 
 /** A configured server and its live session. */
@@ -70,19 +72,23 @@ export class ServerConnection {
     this.configWarnings = [...warnings];
     this.pins = new ConnectionPins(config.name, deps.pins, deps.log);
     this.state = config.disabled ? { status: 'disabled' } : { status: 'connecting', attempt: 1 };
-    this.tools = new ServerTools(deps.registry, {
-      server: config.name,
-      timeoutMs: config.timeoutMs,
-      trust: config.trust,
-      client: () => this.liveClient(),
-      lostReason: () => this.lastLoss,
-      credentialKeys: this.credentialKeys,
-      // A relative path is read from the server's working folder ($AGENVOY_HOME unless set), not the workspace.
-      ...(config.endpoint.kind === 'stdio' && deps.cwd ? { pathsFrom: deps.cwd } : {}),
-      // Set synchronously when tools/list_changed arrives: calls wait for the new list before they are decided.
-      // No refresh queued or running: nothing to wait for, and no promise (docs/dispatch.md, "The hot path").
-      settled: () => (this.refreshesPending > 0 ? this.refreshing : undefined),
-    });
+    this.tools = new ServerTools(
+      deps.registry,
+      {
+        server: config.name,
+        timeoutMs: config.timeoutMs,
+        trust: config.trust,
+        client: () => this.liveClient(),
+        lostReason: () => this.lastLoss,
+        credentialKeys: this.credentialKeys,
+        // A relative path is read from the server's working folder ($AGENVOY_HOME unless set), not the workspace.
+        ...(config.endpoint.kind === 'stdio' && deps.cwd ? { pathsFrom: deps.cwd } : {}),
+        // Set synchronously when tools/list_changed arrives: calls wait for the new list before they are decided.
+        // No refresh queued or running: nothing to wait for, and no promise (docs/dispatch.md, "The hot path").
+        settled: () => (this.refreshesPending > 0 ? this.refreshing : undefined),
+      },
+      (text) => deps.redact?.(text) ?? text,
+    );
   }
 
   /** The server's name in mcp.json. */
@@ -113,7 +119,10 @@ export class ServerConnection {
         ...this.tools.refused(),
         ...lateAnswerWarning(this.lateAnswers, this.config.endpoint.kind),
       ],
-      changed: this.tools.withdrawn().map((entry) => entry.tool),
+      changed: this.tools
+        .withdrawn()
+        .filter((entry) => entry.kind === 'changed')
+        .map((entry) => entry.tool),
     };
   }
 
@@ -164,7 +173,7 @@ export class ServerConnection {
     await this.closeSession();
     this.tools.clear();
     this.listing = null;
-    this.pins.stop();
+    await this.pins.close();
   }
 
   private async connect(retrying: boolean): Promise<void> {
@@ -175,6 +184,9 @@ export class ServerConnection {
     this.setState({ status: 'connecting', attempt: this.attempt });
     this.connectWarnings.clear();
     try {
+      // Read before the session opens: no await lies between its tools/list and the tools it registers, so a
+      // tools/list_changed cannot fall into a gap before the session is live.
+      const pinned = await this.pins.read();
       const { session, tools } = await openSession(this.config, this.deps, {
         signal: attemptAbort.signal,
         prepare: (client) => this.watch(client, generation),
@@ -186,7 +198,6 @@ export class ServerConnection {
           this.connectWarnings.add(`environment variable ${name} is not set; it expands to ""`),
         onLateAnswer: (afterMs) => this.lateAnswer(afterMs),
       });
-      const pinned = await this.pins.read();
       if (generation !== this.generation || this.stopped) {
         await session.close().catch(() => {});
         return;

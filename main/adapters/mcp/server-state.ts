@@ -20,7 +20,7 @@ export interface McpServerView {
   tools: string[];
   /** Config warnings (unknown keys, unset variables) and tools that could not be registered. */
   warnings: string[];
-  /** Trusted tools (names on the server) that ask because their definition changed since it was trusted. */
+  /** Trusted tools (names on the server) that ask because their definition changed since it was recorded. */
   changed: string[];
 }
 

@@ -8,11 +8,12 @@ import { RegistrationError } from '../../core/registry';
 import { shortHash, stableStringify } from '../../core/stable-json';
 import type { ToolBroken } from '../../core/tool-broken';
 import type { DefinitionPin } from './definition-pins';
-import { definitionHash, describeChange, pinOf } from './definition-pins';
 import type { RejectedTool, ToolListing } from './list-tools';
 import { mcpToolNames } from './tool-names';
 import type { McpToolDeps } from './tool-spec';
-import { isTrusted, mcpToolSpec } from './tool-spec';
+import { mcpToolSpec } from './tool-spec';
+import type { WithdrawnTool } from './trust-judge';
+import { TrustJudge } from './trust-judge';
 import type { ServerPins } from './trusted-definitions';
 
 const NO_TRUST: McpToolDeps['trust'] = { kind: 'none' };
@@ -30,17 +31,7 @@ export interface ToolSetChange {
   firstSeen: DefinitionPin[];
 }
 
-/** A trusted tool whose definition is not the pinned one: it asks on every call until the person accepts it. */
-export interface WithdrawnTool {
-  /** Its name on the server. */
-  tool: string;
-  /** Its definition now, as accepting it would pin it. */
-  now: DefinitionPin;
-  /** The pinned one (null when the record of pins is damaged). */
-  pinned: DefinitionPin | null;
-  /** Why, in words (also among the server's warnings). */
-  reason: string;
-}
+export type { WithdrawnTool } from './trust-judge';
 
 // One tool of the list as this sync registers it: usable, or broken with the step and reason.
 type Entry =
@@ -50,15 +41,16 @@ type Entry =
 export class ServerTools {
   private readonly entries = new Map<string, { fingerprint: string; undo: () => void }>();
   private refusedNow: string[] = [];
-  // The definition each trusted tool had when this process first registered it, for a tool the record on disk has none
-  // of (not written yet, or no record kept: tests and `mcp serve`). docs/security.md, "MCP trust".
-  private readonly trustedAs = new Map<string, DefinitionPin>();
-  private withdrawnNow = new Map<string, WithdrawnTool>();
+  /** Whether the trusted tools are still the ones the person trusted (docs/security.md, "MCP trust"). */
+  readonly judge: TrustJudge;
 
   constructor(
     private readonly registry: ToolRegistry,
     private readonly deps: McpToolDeps,
-  ) {}
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {
+    this.judge = new TrustJudge(deps.server, deps.trust, redact);
+  }
 
   /** The registered names, sorted. */
   names(): string[] {
@@ -70,18 +62,9 @@ export class ServerTools {
     return [...this.refusedNow];
   }
 
-  /** Whether `pinned` now covers a tool whose trust is withdrawn (accepted elsewhere, or the record was repaired). */
-  acceptedIn(pinned: ServerPins | undefined): boolean {
-    if (!pinned || pinned.problem) return false;
-    for (const entry of this.withdrawnNow.values())
-      if (entry.pinned === null || pinned.pins.get(entry.tool)?.definition === entry.now.definition)
-        return true;
-    return false;
-  }
-
-  /** The trusted tools whose trust is withdrawn since the last sync (their definition is not the pinned one). */
+  /** The trusted tools whose trust is withdrawn since the last sync. */
   withdrawn(): WithdrawnTool[] {
-    return [...this.withdrawnNow.values()];
+    return this.judge.withdrawn();
   }
 
   /**
@@ -101,8 +84,20 @@ export class ServerTools {
       firstSeen: [],
     };
     const entries: Entry[] = [];
-    this.withdrawnNow = new Map();
+    const judged = this.judge.judge(
+      tools.filter(
+        (tool) => tool.execution?.taskSupport !== 'required' && this.redact(tool.name) === tool.name,
+      ),
+      pinned,
+    );
+    change.firstSeen = judged.firstSeen;
     for (const tool of tools) {
+      // A name is shown everywhere a tool is (the model's tool list, the panel, the record): one that holds the value
+      // of a secret, such as one the server was given, is not registered (docs/secrets.md).
+      if (this.redact(tool.name) !== tool.name) {
+        change.refused.push(`a tool not registered: its name holds the value of a stored secret`);
+        continue;
+      }
       if (tool.execution?.taskSupport === 'required') {
         change.refused.push(
           `tool "${tool.name}" not registered: it needs task-based execution, which this host does not support`,
@@ -110,15 +105,16 @@ export class ServerTools {
         continue;
       }
       entries.push({ remote: tool.name, tool, broken: null });
-      const withdrawn = this.judgeTrust(tool, pinned, change);
-      if (withdrawn) {
-        this.withdrawnNow.set(tool.name, withdrawn);
-        change.refused.push(withdrawn.reason);
-      }
+      const withdrawn = judged.withdrawn.get(tool.name);
+      if (withdrawn) change.refused.push(withdrawn.reason);
     }
     for (const item of rejected) {
       if (item.name === null)
         change.refused.push(`tools/list item ${item.index} not registered: ${item.reason}`);
+      else if (this.redact(item.name) !== item.name)
+        change.refused.push(
+          `tools/list item ${item.index} not registered: its name holds the value of a stored secret`,
+        );
       else entries.push({ remote: item.name, tool: null, broken: { step: item.step, reason: item.reason } });
     }
     const names = mcpToolNames(
@@ -148,14 +144,14 @@ export class ServerTools {
     for (const entry of this.entries.values()) entry.undo();
     this.entries.clear();
     this.refusedNow = [];
-    this.withdrawnNow = new Map();
+    this.judge.clear();
     return removed;
   }
 
   private apply(name: string, entry: Entry, change: ToolSetChange): void {
     // A bounded fingerprint: the schema was checked against the limits, or the tool is broken and has none.
     // Trust withdrawn or given back registers the tool again with its new flags.
-    const withdrawn = entry.tool !== null && this.withdrawnNow.has(entry.tool.name);
+    const withdrawn = entry.tool !== null && this.judge.isWithdrawn(entry.tool.name);
     const fingerprint = entry.tool
       ? `${shortHash(stableStringify(entry.tool), 32)}${withdrawn ? ':withdrawn' : ''}`
       : `broken:${entry.broken.step}:${entry.broken.reason}`;
@@ -175,41 +171,6 @@ export class ServerTools {
       const reason = error instanceof RegistrationError ? error.message : (error as Error).message;
       change.refused.push(`tool "${entry.remote}" not registered: ${reason}`);
     }
-  }
-
-  /**
-   * Whether `tool`'s trust is withdrawn. mcp.json trusts a tool by its name, or by the server's own read-only hint; the
-   * trust covers the definition the app first met it trusted with, or the one the person accepted since. A server that
-   * swaps a trusted "dictionary lookup" for "upload any text to a public pastebin" keeps the name (tools/list_changed,
-   * or a new version between two runs of the app), so the changed tool asks on every call until its definition is the
-   * pinned one again or the person accepts the new one. A damaged record withdraws every trusted tool's trust.
-   */
-  private judgeTrust(
-    tool: Tool,
-    pinned: ServerPins | undefined,
-    change: ToolSetChange,
-  ): WithdrawnTool | null {
-    if (!isTrusted(this.deps.trust, tool.name, tool.annotations?.readOnlyHint === true)) return null;
-    const quoted = JSON.stringify(tool.name);
-    if (pinned?.problem) {
-      const reason = `tool ${quoted} is not trusted now: ${pinned.problem}`;
-      return { tool: tool.name, now: pinOf(tool, 'accepted'), pinned: null, reason };
-    }
-    const pin = pinned?.pins.get(tool.name) ?? this.trustedAs.get(tool.name);
-    if (pin === undefined) {
-      const first = pinOf(tool, 'first-seen');
-      this.trustedAs.set(tool.name, first);
-      change.firstSeen.push(first);
-      return null;
-    }
-    if (pin.definition === definitionHash(tool)) return null;
-    const now = pinOf(tool, 'accepted');
-    const since = pin.pinnedAt.slice(0, 16).replace('T', ' ');
-    const reason =
-      `tool ${quoted} is no longer trusted: the server changed ${describeChange(pin, now)} since it was trusted ` +
-      `(${since} UTC), so it asks on every call until its definition is the trusted one again or you accept the new ` +
-      `one (agenvoy mcp accept ${JSON.stringify(this.deps.server)} ${quoted}, or Accept in the Tools panel)`;
-    return { tool: tool.name, now, pinned: pin, reason };
   }
 
   // What a tool the list set aside is shown as: its name and server, nothing read from the bad definition.

@@ -60,6 +60,12 @@ export function parseDefinitionsFile(
         problem: `${file}: server ${JSON.stringify(entry.server.slice(0, 40))} twice`,
       };
     servers.add(entry.server);
+    const tools = new Set(entry.tools.map((pin) => pin.tool));
+    if (tools.size !== entry.tools.length)
+      return {
+        kind: 'damaged',
+        problem: `${file}: a tool of server ${JSON.stringify(entry.server.slice(0, 40))} twice`,
+      };
   }
   return { kind: 'ok', file: checked.data };
 }

@@ -8,9 +8,9 @@ import { JsonFileStore } from '../../core/json-file-store';
 import type { DefinitionPin } from './definition-pins';
 import {
   MAX_DEFINITIONS_FILE_BYTES,
-  MAX_PINNED_NAME,
   MAX_PINNED_SERVERS,
   MAX_PINNED_TOOLS,
+  recordProblem,
 } from './definition-pins';
 
 /** The file name, in $AGENVOY_HOME/desktop. */
@@ -55,7 +55,9 @@ export class TrustedDefinitions {
     if (state.kind === 'damaged')
       return {
         pins: new Map(),
-        problem: `${state.problem}; every trusted MCP tool asks on every call until it is fixed or removed`,
+        problem:
+          `${state.problem}; every trusted MCP tool asks on every call until it is fixed (removing it makes the ` +
+          `definitions the servers have then count as the trusted ones)`,
       };
     const entry = state.file.servers.find((candidate) => candidate.server === server);
     return { pins: new Map((entry?.tools ?? []).map((pin) => [pin.tool, pin])), problem: null };
@@ -71,24 +73,36 @@ export class TrustedDefinitions {
     return this.change(server, pins, true);
   }
 
+  // Never writes what this version would read as damaged: a pin or a file past the bounds is refused with the reason
+  // (trust-judge.ts then trusts the tool for nothing), so one server cannot spoil the record of every other.
   private async change(server: string, pins: readonly DefinitionPin[], replace: boolean): Promise<void> {
-    // A name no file of this version could hold is not written: the tool is judged within this run only.
-    if (pins.length === 0 || server.length > MAX_PINNED_NAME) return;
+    if (pins.length === 0) return;
+    for (const pin of pins) {
+      const problem = recordProblem(server, pin);
+      if (problem) throw new Error(`cannot record ${JSON.stringify(pin.tool.slice(0, 80))}: ${problem}`);
+    }
+    const { parseDefinitionsFile } = await import('./trusted-definitions-file');
     await this.store.update((file) => {
       let entry = file.servers.find((candidate) => candidate.server === server);
       if (!entry) {
         if (file.servers.length >= MAX_PINNED_SERVERS)
-          throw new Error(`${this.file} holds ${MAX_PINNED_SERVERS} servers`);
+          throw new Error(`${this.file} already holds the most servers it can (${MAX_PINNED_SERVERS})`);
         entry = { server, tools: [] };
         file.servers.push(entry);
       }
       for (const pin of pins) {
-        if (pin.tool.length > MAX_PINNED_NAME) continue;
         const index = entry.tools.findIndex((known) => known.tool === pin.tool);
         if (index >= 0) {
           if (replace) entry.tools[index] = { ...pin };
         } else if (entry.tools.length < MAX_PINNED_TOOLS) entry.tools.push({ ...pin });
+        else
+          throw new Error(`the record already holds the most tools a server can have (${MAX_PINNED_TOOLS})`);
       }
+      const text = JSON.stringify(file, null, 2) + '\n';
+      if (Buffer.byteLength(text) > MAX_DEFINITIONS_FILE_BYTES)
+        throw new Error(`the record would pass ${MAX_DEFINITIONS_FILE_BYTES / (1024 * 1024)} MiB`);
+      const checked = parseDefinitionsFile(text, this.file);
+      if (checked.kind === 'damaged') throw new Error(`the record would not read back: ${checked.problem}`);
     });
   }
 }
