@@ -100,7 +100,7 @@ export class McpManager {
 
   /** The trusted tools of `name` that ask on every call because their definition changed since it was trusted. */
   withdrawn(name: string): WithdrawnTool[] {
-    return this.connection(name).withdrawn();
+    return this.connection(name).tools.withdrawn();
   }
 
   /**
@@ -113,7 +113,7 @@ export class McpManager {
     const { pins } = this.options;
     if (!pins) throw new AcceptError('this app keeps no record of trusted definitions');
     const connection = this.connection(name);
-    const withdrawn = connection.withdrawn();
+    const withdrawn = connection.tools.withdrawn();
     const unknown = [...shown.keys()].filter((tool) => !withdrawn.some((entry) => entry.tool === tool));
     if (unknown.length > 0)
       throw new AcceptError(

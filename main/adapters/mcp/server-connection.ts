@@ -19,7 +19,6 @@ import type { SessionDeps } from './open-session';
 import { openSession } from './open-session';
 import type { McpServerState, McpServerView } from './server-state';
 import { describeState } from './server-state';
-import type { WithdrawnTool } from './server-tools';
 import { ServerTools } from './server-tools';
 import type { ServerPins, TrustedDefinitions } from './trusted-definitions';
 import { ConnectionPins } from './connection-pins';
@@ -39,7 +38,8 @@ export interface ConnectionDeps extends SessionDeps {
 export class ServerConnection {
   private state: McpServerState;
   private session: McpSession | null = null;
-  private readonly tools: ServerTools;
+  /** Its registered tools, and whose trust is withdrawn (`tools.withdrawn()`). */
+  readonly tools: ServerTools;
   private readonly pins: ConnectionPins;
   /** The last tools/list of the live session, registered under the pins then read. */
   private listing: ToolListing | null = null;
@@ -145,11 +145,6 @@ export class ServerConnection {
     await this.closeSession();
     this.attempt = 1;
     await this.connect(false);
-  }
-
-  /** The trusted tools whose definition is not the trusted one (server-tools.ts). */
-  withdrawn(): WithdrawnTool[] {
-    return this.tools.withdrawn();
   }
 
   /** Registers the last list again under the pins as they are now (the person accepted a definition). */
