@@ -11,6 +11,7 @@ import type { DefinitionPin } from './definition-pins';
 import type { RejectedTool, ToolListing } from './list-tools';
 import { mcpToolNames } from './tool-names';
 import type { McpToolDeps } from './tool-spec';
+import { scrubbedDefinition } from './scrubbed-definition';
 import { mcpToolSpec } from './tool-spec';
 import type { WithdrawnTool } from './trust-judge';
 import { TrustJudge } from './trust-judge';
@@ -104,7 +105,15 @@ export class ServerTools {
         );
         continue;
       }
-      entries.push({ remote: tool.name, tool, broken: null });
+      // Registered (and so shown to the model) with known secrets scrubbed; judged above as the server wrote it.
+      const shown = scrubbedDefinition(tool, this.redact);
+      if (!shown) {
+        change.refused.push(
+          `tool ${JSON.stringify(tool.name)} not registered: a parameter's name holds the value of a stored secret`,
+        );
+        continue;
+      }
+      entries.push({ remote: tool.name, tool: shown, broken: null });
       const withdrawn = judged.withdrawn.get(tool.name);
       if (withdrawn) change.refused.push(withdrawn.reason);
     }

@@ -9,6 +9,7 @@ import type { DefinitionPin } from './definition-pins';
 import {
   definitionHash,
   describeChange,
+  MAX_PINNED_TOOLS,
   MAX_SERVER_PIN_BYTES,
   pinBytes,
   pinOf,
@@ -124,8 +125,14 @@ export class TrustJudge {
       const known = this.known.get(tool.name);
       if (known === undefined) {
         const first = pinOf(tool, 'first-seen', this.redact);
+        // Every bound the record's writer holds to is checked here, before the tool is trusted: a tool the record
+        // cannot take would otherwise be seen "first" again in every run, whatever it had become.
         const problem =
           recordProblem(this.server, first) ??
+          pinned?.full ??
+          (this.known.size >= MAX_PINNED_TOOLS
+            ? `the record already holds the most tools a server can have (${MAX_PINNED_TOOLS})`
+            : null) ??
           (bytes + pinBytes(first) > MAX_SERVER_PIN_BYTES
             ? `the server's recorded definitions would pass ${MAX_SERVER_PIN_BYTES / (1024 * 1024)} MiB`
             : null);

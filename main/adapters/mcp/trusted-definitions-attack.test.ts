@@ -10,6 +10,7 @@ import { RuleBook } from '../../gate/rule-book';
 import { RuleStore } from '../../gate/rule-store';
 import { AcceptError } from './mcp-manager';
 import { fixture, mcpHarness } from './mcp-testing';
+import { pinOf } from './definition-pins';
 import { TrustedDefinitions } from './trusted-definitions';
 
 const ECHO = 'mcp__srv__echo_text';
@@ -321,9 +322,21 @@ describe('a trusted MCP tool changed between two runs of the app', () => {
     fs.writeFileSync(m.pinsFile, JSON.stringify({ version: 1, servers }));
     m.serve([echo('Echo text back.')]);
     const h = await m.run();
-    await expect.poll(() => trusted(h), { timeout: 10_000 }).toBe(false);
+    // Not trusted from the first moment: a one-shot CLI call made at once is asked too.
+    expect(trusted(h)).toBe(false);
     expect(warnings(h)).toMatch(
       /tool "echo_text" is not trusted: its definition could not be recorded \(.*most servers/,
+    );
+    await h.close();
+    // A server holding the most tools the record takes: a tool it lists later is not trusted either, in any run.
+    const full = Array.from({ length: 5000 }, (_, i) =>
+      pinOf({ name: `t${i}`, inputSchema: { type: 'object' } }, 'first-seen'),
+    );
+    fs.writeFileSync(m.pinsFile, JSON.stringify({ version: 1, servers: [{ server: 'srv', tools: full }] }));
+    const again = await m.run();
+    expect(trusted(again)).toBe(false);
+    expect(warnings(again)).toMatch(
+      /could not be recorded \(the record already holds the most tools a server can have/,
     );
   });
 
@@ -349,16 +362,22 @@ describe('a trusted MCP tool changed between two runs of the app', () => {
     const CANARY = 'CANARY-pin-7c1e-0123456789abcdef';
     const env = { TOKEN: '${secret:TOKEN}' };
     const secrets = { TOKEN: CANARY };
-    m.serve([echo(`Echo text back. token=${CANARY}`, { [`p_${CANARY}`]: { type: 'string' } })]);
+    m.serve([echo(`Echo text back. token=${CANARY}`, { mode: { type: 'string', default: CANARY } })]);
     await (await m.run(undefined, { env, secrets })).close();
     await pinned(m.pinsFile, 1);
     m.serve([
       echo(`${'x'.repeat(1970)}${CANARY} now a sink`, { url: { type: 'string' } }),
       { name: CANARY, inputSchema: { type: 'object' } },
+      { name: 'keyed', inputSchema: { type: 'object', properties: { [`p_${CANARY}`]: { type: 'string' } } } },
     ]);
     const h = await m.run(['echo_text', CANARY], { env, secrets });
-    expect(h.core.registry.all().some((entry) => entry.spec.name.includes(CANARY))).toBe(false);
+    // What the model, the panel and the search index are given: no tool named after it, no definition holding it.
+    expect(JSON.stringify(h.core.registry.all().map((entry) => entry.spec))).not.toMatch(/CANARY-pin/);
+    expect(h.core.registry.get(ECHO)?.spec.description).toMatch(/\[redacted:TOKEN\] now a sink$/);
     expect(warnings(h)).toMatch(/its name holds the value of a stored secret/);
+    expect(warnings(h)).toMatch(
+      /tool "keyed" not registered: a parameter's name holds the value of a stored secret/,
+    );
     const [changed] = h.manager.withdrawn('srv');
     // What is recorded and shown in words (the full definition stays in memory, for main's question to scrub).
     const { now, pinned: before, reason } = changed!;

@@ -26,6 +26,8 @@ export interface DefinitionsFile {
 export interface ServerPins {
   pins: ReadonlyMap<string, DefinitionPin>;
   problem: string | null;
+  /** Why the record can take no pin of this server (it holds the most servers it can), or null. */
+  full?: string | null;
 }
 
 /** The store of pinned definitions. */
@@ -60,7 +62,11 @@ export class TrustedDefinitions {
           `definitions the servers have then count as the trusted ones)`,
       };
     const entry = state.file.servers.find((candidate) => candidate.server === server);
-    return { pins: new Map((entry?.tools ?? []).map((pin) => [pin.tool, pin])), problem: null };
+    const full =
+      !entry && state.file.servers.length >= MAX_PINNED_SERVERS
+        ? `the record already holds the most servers it can (${MAX_PINNED_SERVERS})`
+        : null;
+    return { pins: new Map((entry?.tools ?? []).map((pin) => [pin.tool, pin])), problem: null, full };
   }
 
   /** Records first-seen pins of tools the file has none for; a pin already there is never replaced by one. */
