@@ -19,7 +19,7 @@ import type { SessionDeps } from './open-session';
 import { openSession } from './open-session';
 import type { McpServerState, McpServerView } from './server-state';
 import { describeState } from './server-state';
-import { ServerTools } from './server-tools';
+import { logToolChange, ServerTools } from './server-tools';
 import type { ServerPins, TrustedDefinitions } from './trusted-definitions';
 import { ConnectionPins } from './connection-pins';
 
@@ -56,6 +56,8 @@ export class ServerConnection {
   private refreshesPending = 0;
   /** A refresh is queued and has not sent its tools/list yet: a new announcement joins it. */
   private refreshQueued = false;
+  /** A tools/list_changed came while the session was still opening: listed again once it is live. */
+  private refreshLate = false;
   private attemptAbort: AbortController | null = null;
   private stopped = false;
   /** What of the transport's errors reaches the log (a server can provoke one per message it sends). */
@@ -119,10 +121,7 @@ export class ServerConnection {
         ...this.tools.refused(),
         ...lateAnswerWarning(this.lateAnswers, this.config.endpoint.kind),
       ],
-      changed: this.tools
-        .withdrawn()
-        .filter((entry) => entry.kind === 'changed')
-        .map((entry) => entry.tool),
+      changed: this.tools.changed(),
     };
   }
 
@@ -178,6 +177,7 @@ export class ServerConnection {
     this.attemptAbort = attemptAbort;
     this.setState({ status: 'connecting', attempt: this.attempt });
     this.connectWarnings.clear();
+    this.refreshLate = false;
     try {
       // Read before the session opens: no await lies between its tools/list and the tools it registers, so a
       // tools/list_changed cannot fall into a gap before the session is live.
@@ -206,6 +206,8 @@ export class ServerConnection {
         tools: this.tools.names().length,
         since: Date.now(),
       });
+      if (this.refreshLate) this.refreshTools();
+      this.refreshLate = false;
     } catch (error) {
       if (generation !== this.generation || this.stopped) return;
       this.failed(error, retrying);
@@ -323,7 +325,10 @@ export class ServerConnection {
       .then(async () => {
         this.refreshQueued = false;
         const session = this.session;
-        if (!session || this.state.status !== 'ready') return;
+        if (!session || this.state.status !== 'ready') {
+          this.refreshLate ||= this.state.status === 'connecting';
+          return;
+        }
         try {
           const tools = await listAllTools(session.client, this.config.connectTimeoutMs);
           const pinned = await this.pins.read();
@@ -349,22 +354,7 @@ export class ServerConnection {
     this.listing = tools;
     const change = this.tools.sync(tools, pinned);
     this.pins.synced(change, this.tools, () => this.retrust());
-    for (const reason of change.refused)
-      this.deps.log.warn('mcp tool not registered', { server: this.config.name, reason });
-    for (const name of change.broken)
-      this.deps.log.warn('mcp tool broken', {
-        server: this.config.name,
-        name,
-        ...this.deps.registry.entry(name)?.broken,
-      });
-    if (change.added.length + change.updated.length + change.removed.length > 0) {
-      this.deps.log.info('mcp tools registered', {
-        server: this.config.name,
-        ...change,
-        refused: change.refused.length,
-        broken: change.broken.length,
-      });
-    }
+    logToolChange(this.deps.log, this.config.name, change, this.deps.registry);
   }
 
   private liveClient(): Client {

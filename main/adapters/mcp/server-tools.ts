@@ -2,7 +2,7 @@
 // registered again (a changed definition hash voids approval rules: docs/security.md, "Decisions and rules"), vanished ones removed. A tool whose
 // definition is bad is registered as broken with the reason; one without a usable name is a warning of the server.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolSpec } from '../../../tools/sdk/types';
+import type { ToolLogger, ToolSpec } from '../../../tools/sdk/types';
 import type { ToolRegistry } from '../../core/registry';
 import { RegistrationError } from '../../core/registry';
 import { shortHash, stableStringify } from '../../core/stable-json';
@@ -66,6 +66,14 @@ export class ServerTools {
   /** The trusted tools whose trust is withdrawn since the last sync. */
   withdrawn(): WithdrawnTool[] {
     return this.judge.withdrawn();
+  }
+
+  /** The trusted tools (names on the server) that ask because their definition changed since it was recorded. */
+  changed(): string[] {
+    return this.judge
+      .withdrawn()
+      .filter((entry) => entry.kind === 'changed')
+      .map((entry) => entry.tool);
   }
 
   /**
@@ -188,5 +196,28 @@ export class ServerTools {
       ...mcpToolSpec({ name: remote, inputSchema: { type: 'object' } } as Tool, name, this.deps),
       description: '',
     };
+  }
+}
+
+/** What a sync changed, in the log: each tool refused or broken, and the registered names (no definition). */
+export function logToolChange(
+  log: ToolLogger,
+  server: string,
+  change: ToolSetChange,
+  registry: ToolRegistry,
+): void {
+  for (const reason of change.refused) log.warn('mcp tool not registered', { server, reason });
+  for (const name of change.broken)
+    log.warn('mcp tool broken', { server, name, ...registry.entry(name)?.broken });
+  if (change.added.length + change.updated.length + change.removed.length > 0) {
+    const { added, updated, removed } = change;
+    log.info('mcp tools registered', {
+      server,
+      added,
+      updated,
+      removed,
+      refused: change.refused.length,
+      broken: change.broken.length,
+    });
   }
 }
