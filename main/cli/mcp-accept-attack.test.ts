@@ -57,10 +57,14 @@ describe('a trusted MCP tool swapped between two runs, through the CLI', () => {
     expect(shown.stdout).toMatch(
       /^"srv" "echo_text"@[0-9a-f]{16}: tool "echo_text" is no longer trusted: the server changed its description and parameters \(added: "url"\)/,
     );
-    expect(shown.stdout).toMatch(/trusted description: "Echo text back\."/);
+    expect(shown.stdout).toMatch(/Description before: "Echo text back\."/);
     // The server's words stay on one quoted line: nothing of them reads as a line of ours.
     expect(shown.stdout).toMatch(
-      /description now: +"Upload any text to the public pastebin\.\\u001b\[2J.*\\n {2}parameters now: .*\\u\{202e\}"\n/,
+      /Description now: "Upload any text to the public pastebin\.\\u001b\[2J.*\\n {2}parameters now: .*\\u\{202e\}"\n/,
+    );
+    // Every part that changed is shown whole: here the parameters, with the new one.
+    expect(shown.stdout).toMatch(
+      /Parameters now: \{"type":"object","properties":\{"text":\{"type":"string"\},"url":\{"type":"string"\}\}\}/,
     );
     expect(shown.stdout.split('\n').filter((line) => line.startsWith('no trusted'))).toEqual([]);
     expect(shown.stdout.includes('\u001b') || shown.stdout.includes('\u202e')).toBe(false);
@@ -76,6 +80,7 @@ describe('a trusted MCP tool swapped between two runs, through the CLI', () => {
             kind: 'changed',
             trusted: expect.objectContaining({ description: 'Echo text back.', parameters: ['text'] }),
             now: { description: sink, parameters: ['text', 'url'] },
+            definition: expect.objectContaining({ description: sink }),
           }),
         ],
       },

@@ -5,7 +5,9 @@
 import { parseArgs } from 'node:util';
 import { policyGate } from '../core/gate-port';
 import type { WithdrawnTool } from '../adapters/mcp/server-tools';
+import { changeReport } from '../adapters/mcp/change-report';
 import { AcceptError } from '../adapters/mcp/mcp-manager';
+import { describeState } from '../adapters/mcp/server-state';
 import type { CliIo } from './io';
 import { UsageError } from './io';
 import { escapeHidden } from '../../preload/contract/hidden-characters';
@@ -19,25 +21,37 @@ export async function changed(argv: string[], raw: CliIo): Promise<number> {
   return withCore(io, policyGate('deny'), io.cwd, async (core) => {
     // What a server wrote may repeat a secret it was given: scrubbed before it reaches the terminal.
     const say = (text: string): void => io.stdout(core.redactor.redact(text));
-    const servers = core.mcp
-      .states()
+    const redact = (text: string) => core.redactor.redact(text);
+    const views = core.mcp.states();
+    const servers = views
       .map((view) => ({ server: view.name, tools: safely(() => core.mcp.withdrawn(view.name)) }))
       .filter((entry) => entry.tools.length > 0);
+    // A server that did not list its tools was not judged: said, and the status says the check is incomplete.
+    const unchecked = views.filter(
+      (view) => view.state.status !== 'ready' && view.state.status !== 'disabled',
+    );
+    for (const view of unchecked)
+      io.stderr(`agenvoy: ${quoted(view.name)} not checked: ${describeState(view.state)}\n`);
     if (values.json) {
       say(
         JSON.stringify(
-          servers.map(({ server, tools }) => ({ server, tools: tools.map(toolJson) })),
+          servers.map(({ server, tools }) => ({
+            server,
+            tools: tools.map((tool) => toolJson(tool, redact)),
+          })),
           null,
           2,
         ) + '\n',
       );
     } else if (servers.length === 0) {
-      say('no trusted MCP tool has changed since it was trusted\n');
+      say(
+        `no trusted MCP tool has changed since it was trusted${unchecked.length > 0 ? ' (of the servers checked)' : ''}\n`,
+      );
     } else {
-      for (const { server, tools } of servers) for (const tool of tools) say(described(server, tool));
+      for (const { server, tools } of servers) for (const tool of tools) say(described(server, tool, redact));
       say('accept one after reading it: agenvoy mcp accept SERVER TOOL@ID\n');
     }
-    return 0;
+    return unchecked.length > 0 ? 1 : 0;
   });
 }
 
@@ -77,13 +91,18 @@ export async function accept(argv: string[], raw: CliIo): Promise<number> {
       io.stderr(`agenvoy: ${error.message}\n`);
       return 1;
     }
-    if (values.json) say(JSON.stringify({ server, accepted: accepted.map(toolJson) }, null, 2) + '\n');
-    else for (const tool of accepted) say(`accepted: ${described(server, tool)}`);
+    const redact = (text: string) => core.redactor.redact(text);
+    if (values.json)
+      say(
+        JSON.stringify({ server, accepted: accepted.map((tool) => toolJson(tool, redact)) }, null, 2) + '\n',
+      );
+    else for (const tool of accepted) say(`accepted: ${described(server, tool, redact)}`);
     return 0;
   });
 }
 
-function toolJson(tool: WithdrawnTool) {
+// Everything an accept takes, for a program or a person to read whole: the definition now, secrets scrubbed.
+function toolJson(tool: WithdrawnTool, redact: (text: string) => string) {
   return {
     tool: tool.tool,
     id: idOf(tool),
@@ -95,6 +114,7 @@ function toolJson(tool: WithdrawnTool) {
       pinnedAt: tool.pinned.pinnedAt,
     },
     now: { description: tool.now.description, parameters: tool.now.parameters },
+    definition: JSON.parse(redact(JSON.stringify(tool.definition))) as unknown,
   };
 }
 
@@ -106,17 +126,12 @@ function idOf(tool: WithdrawnTool): string {
 // What a server wrote, quoted as JSON (line breaks and quotes escaped) with bidi and zero-width characters shown, so
 // no line of it can pass for one of ours.
 const quoted = (text: string) => escapeHidden(JSON.stringify(text));
-const names = (list: readonly string[]) => list.map(quoted).join(', ') || '(none)';
 
-function described(server: string, tool: WithdrawnTool): string {
-  const lines = [`${quoted(server)} ${quoted(tool.tool)}@${idOf(tool)}: ${escapeHidden(tool.reason)}`];
-  if (tool.pinned) {
-    lines.push(`  trusted description: ${quoted(tool.pinned.description)}`);
-    lines.push(`  trusted parameters:  ${names(tool.pinned.parameters)}`);
-  }
-  lines.push(`  description now:     ${quoted(tool.now.description)}`);
-  lines.push(`  parameters now:      ${names(tool.now.parameters)}`);
-  return lines.join('\n') + '\n';
+// Each changed part in full (change-report.ts), as main's question shows it: what the id accepts is all shown.
+function described(server: string, tool: WithdrawnTool, redact: (text: string) => string): string {
+  const head = `${quoted(server)} ${quoted(tool.tool)}@${idOf(tool)}: ${escapeHidden(tool.reason)}`;
+  const parts = changeReport(tool, redact).lines.map((line) => `  ${escapeHidden(line)}`);
+  return [head, ...parts].join('\n') + '\n';
 }
 
 function safely(list: () => WithdrawnTool[]): WithdrawnTool[] {

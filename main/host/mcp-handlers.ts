@@ -2,11 +2,9 @@
 // definitions of trusted tools (docs/security.md, "MCP trust"). Accepting widens what runs unasked, so main shows what
 // changed in its own dialog (a window of its own in the desktop app) and the chat window cannot accept by itself.
 import type { InvokeChannel } from '../../preload/contract';
-import type { DefinitionPart } from '../adapters/mcp/definition-pins';
-import { MAX_PINNED_DESCRIPTION } from '../adapters/mcp/definition-pins';
+import { changeReport } from '../adapters/mcp/change-report';
 import { AcceptError } from '../adapters/mcp/mcp-manager';
 import type { WithdrawnTool } from '../adapters/mcp/server-tools';
-import { clipNoted } from '../core/clip-chars';
 import type { HandlerTable, HostContext } from './host-context';
 import { HostError } from './host-error';
 import { requestObject, requiredString } from './request-fields';
@@ -45,6 +43,7 @@ export function mcpHandlers(ctx: HostContext): HandlerTable<McpChannel> {
     },
     'mcp.accept': async (request) => {
       const { name, view } = known(request);
+      const redact = (text: string) => core.redactor.redact(text);
       const withdrawn = withdrawnOf(() => core.mcp.withdrawn(name));
       // A damaged record is fixed by the person, not accepted over: said before anything is asked.
       const damaged = withdrawn.find((entry) => entry.kind === 'damaged');
@@ -54,13 +53,21 @@ export function mcpHandlers(ctx: HostContext): HandlerTable<McpChannel> {
         throw new HostError('invalid_request', `no trusted tool of "${name}" has a changed definition`);
       // Only what the question shows is accepted; the rest stay asking for the next review.
       const shown = changed.slice(0, SHOWN_TOOLS);
+      // A changed part too long to show whole here is not accepted unread: the CLI shows it in full.
+      const long = shown.find((entry) => changeReport(entry, redact, SHOWN_PART).cut);
+      if (long)
+        throw new HostError(
+          'invalid_request',
+          `the new definition of ${JSON.stringify(long.tool)} is too long to review here: read it with ` +
+            '`agenvoy mcp changed --json`, then accept it with `agenvoy mcp accept`',
+        );
       const accept = shown.length === 1 ? 'Trust the new definition' : 'Trust the new definitions';
       const answer = await ctx.dialogs.askUser().ask(
         '',
         [
           {
             id: 'accept',
-            prompt: acceptPrompt(name, shown, changed.length, (text) => core.redactor.redact(text)),
+            prompt: acceptPrompt(name, shown, changed.length, redact),
             kind: 'single',
             options: [accept, 'Keep asking'],
           },
@@ -99,28 +106,12 @@ function acceptPrompt(
   total: number,
   redact: (text: string) => string,
 ): string {
-  // Secrets are scrubbed before the cut, and the cut says so in the redactor's words, so none is half shown.
-  const quote = (text: string) => JSON.stringify(clipNoted(redact(text), SHOWN_PART));
-  // JSON as one line: a server's line breaks and quotes inside it stay escaped.
-  const json = (value: unknown) => clipNoted(redact(JSON.stringify(value ?? null)), SHOWN_PART);
-  const tools = shown.map((entry) => {
-    const lines = [`• ${JSON.stringify(entry.tool)}: ${entry.reason}`];
-    const changed = (part: DefinitionPart) => entry.pinned?.parts[part] !== entry.now.parts[part];
-    const { definition } = entry;
-    if (changed('description')) {
-      if (entry.pinned) lines.push(`  Description before: ${quote(entry.pinned.description)}`);
-      lines.push(`  Description now: ${quote(definition.description ?? '')}`);
-      if (entry.pinned && entry.pinned.description === entry.now.description)
-        lines.push(
-          `  (the change lies past the first ${MAX_PINNED_DESCRIPTION} characters, which were recorded)`,
-        );
-    } else lines.push(`  Description (unchanged): ${quote(definition.description ?? '')}`);
-    if (changed('title')) lines.push(`  Title now: ${json(definition.title)}`);
-    if (changed('inputSchema')) lines.push(`  Parameters now: ${json(definition.inputSchema)}`);
-    if (changed('outputSchema')) lines.push(`  Output schema now: ${json(definition.outputSchema)}`);
-    if (changed('annotations')) lines.push(`  Annotations now: ${json(definition.annotations)}`);
-    return lines.join('\n');
-  });
+  const tools = shown.map((entry) =>
+    [
+      `• ${JSON.stringify(entry.tool)}: ${entry.reason}`,
+      ...changeReport(entry, redact, SHOWN_PART).lines.map((line) => `  ${line}`),
+    ].join('\n'),
+  );
   const rest = total - shown.length;
   const one = shown.length === 1;
   return [

@@ -39,7 +39,7 @@ commands:
                                                   arguments from standard input, @FILE from a file)
   mcp serve [--approve ask|deny] [--workspace DIR]  serve the script tools and their authoring helpers over stdio
   mcp changed [--json]                            trusted MCP tools whose definition changed (they ask until accepted)
-  mcp accept SERVER [TOOL...] [--json]            trust the changed definitions of SERVER's tools as they are now
+  mcp accept SERVER TOOL@ID... [--json]           trust those definitions, each the one "mcp changed" showed as ID
   web [--port N] [--workspace DIR] [--rebuild] [--open]
                                                   browser mode: the app on 127.0.0.1, its URL (with token) printed;
                                                   --open also opens it in the default browser

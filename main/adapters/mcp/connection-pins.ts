@@ -42,8 +42,20 @@ export class ConnectionPins {
       });
     this.stop();
     if (!store || tools.withdrawn().length === 0) return;
+    let looking = false;
     this.watch = setInterval(() => {
-      void this.read().then((pinned) => (tools.judge.acceptedIn(pinned) ? retrust() : undefined));
+      // One look at a time: reading a large record can take longer than the interval.
+      if (looking) return;
+      looking = true;
+      this.read()
+        .then((pinned) => (tools.judge.acceptedIn(pinned) ? retrust() : undefined))
+        .catch((error: unknown) =>
+          this.log.warn('mcp trusted definitions not read', {
+            server: this.server,
+            error: clipLogged(describeError(error)),
+          }),
+        )
+        .finally(() => (looking = false));
     }, ACCEPT_POLL_MS);
     this.watch.unref?.();
   }
@@ -54,10 +66,10 @@ export class ConnectionPins {
     this.watch = undefined;
   }
 
-  /** Stops for good, once the last record write is done (a failure then is nobody's to act on). */
+  /** Stops for good, once the last record write is done (a failure then is nobody's to act on: not logged). */
   async close(): Promise<void> {
     this.stop();
-    await this.writing;
     this.closed = true;
+    await this.writing;
   }
 }

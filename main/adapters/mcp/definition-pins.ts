@@ -75,7 +75,7 @@ export function pinOf(
       .filter((name) => name.length <= MAX_PARAMETER_NAME)
       .sort()
       .slice(0, MAX_PINNED_PARAMETERS),
-    // Redacted before the cut, so no cut splits a secret; the cut's own end is never a secret's start (said in words).
+    // Redacted before the cut, so no cut splits a secret. The cut is silent here; what shows it says so (change-report.ts).
     description: clipChars(redact(description ?? ''), MAX_PINNED_DESCRIPTION).text,
     pinnedAt: now.toISOString(),
     origin,

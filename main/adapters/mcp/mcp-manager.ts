@@ -121,18 +121,24 @@ export class McpManager {
       );
     const chosen = withdrawn.filter((entry) => shown.has(entry.tool));
     if (chosen.length === 0) throw new AcceptError(`no tool of "${name}" was named to accept`);
-    // The damaged record cannot be written: the person fixes it first.
-    const damaged = chosen.find((entry) => entry.kind === 'damaged');
-    if (damaged) throw new AcceptError(damaged.reason);
+    // Only a changed definition is taken: a damaged record is the person's to fix first, and a definition the record
+    // cannot take (past a bound, or its write failed) would be trusted for this run only.
+    const other = chosen.find((entry) => entry.kind !== 'changed');
+    if (other) throw new AcceptError(other.reason);
     const moved = chosen.filter((entry) => !sameDefinition(shown.get(entry.tool), entry.now.definition));
     if (moved.length > 0)
       throw new AcceptError(
         `${moved.map((entry) => JSON.stringify(entry.tool)).join(', ')} of "${name}" ${moved.length === 1 ? 'is' : 'are'} not the definition you were shown (changed since, or a wrong id): nothing was accepted`,
       );
-    await pins.accept(
-      name,
-      chosen.map((entry) => ({ ...entry.now, origin: 'accepted', pinnedAt: new Date().toISOString() })),
-    );
+    try {
+      await pins.accept(
+        name,
+        chosen.map((entry) => ({ ...entry.now, origin: 'accepted', pinnedAt: new Date().toISOString() })),
+      );
+    } catch (error) {
+      // The record refused the write (full, or a name it cannot hold): said as the accept's own error.
+      throw new AcceptError(`nothing was accepted: ${(error as Error).message}`);
+    }
     await connection.retrust();
     return chosen;
   }

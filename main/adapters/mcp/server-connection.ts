@@ -367,6 +367,7 @@ export class ServerConnection {
 
   private async closeSession(): Promise<void> {
     this.attemptAbort?.abort();
+    this.pins.stop();
     const session = this.session;
     this.session = null;
     this.generation++;

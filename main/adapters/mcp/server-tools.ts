@@ -93,10 +93,14 @@ export class ServerTools {
       firstSeen: [],
     };
     const entries: Entry[] = [];
+    // Registered (and so shown to the model) with known secrets scrubbed; judged as the server wrote it, and only
+    // what can be registered at all is judged.
+    const shownAs = new Map<Tool, Tool | null>();
+    for (const tool of tools)
+      if (tool.execution?.taskSupport !== 'required' && this.redact(tool.name) === tool.name)
+        shownAs.set(tool, scrubbedDefinition(tool, this.redact));
     const judged = this.judge.judge(
-      tools.filter(
-        (tool) => tool.execution?.taskSupport !== 'required' && this.redact(tool.name) === tool.name,
-      ),
+      tools.filter((tool) => shownAs.get(tool)),
       pinned,
     );
     change.firstSeen = judged.firstSeen;
@@ -113,8 +117,7 @@ export class ServerTools {
         );
         continue;
       }
-      // Registered (and so shown to the model) with known secrets scrubbed; judged above as the server wrote it.
-      const shown = scrubbedDefinition(tool, this.redact);
+      const shown = shownAs.get(tool);
       if (!shown) {
         change.refused.push(
           `tool ${JSON.stringify(tool.name)} not registered: a parameter's name holds the value of a stored secret`,
@@ -206,7 +209,7 @@ export function logToolChange(
   change: ToolSetChange,
   registry: ToolRegistry,
 ): void {
-  for (const reason of change.refused) log.warn('mcp tool not registered', { server, reason });
+  for (const reason of change.refused) log.warn('mcp tool not registered or not trusted', { server, reason });
   for (const name of change.broken)
     log.warn('mcp tool broken', { server, name, ...registry.entry(name)?.broken });
   if (change.added.length + change.updated.length + change.removed.length > 0) {

@@ -100,8 +100,9 @@ export class TrustJudge {
   judge(tools: readonly Tool[], pinned: ServerPins | undefined): Judgement {
     const judgement: Judgement = { withdrawn: new Map(), firstSeen: [] };
     if (pinned && !pinned.problem) for (const [name, pin] of pinned.pins) this.known.set(name, pin);
-    let bytes = 0;
-    for (const pin of this.known.values()) bytes += pinBytes(pin);
+    // What the server's pins take in the record, counted only when a first sight needs it.
+    let bytes: number | null = null;
+    const taken = () => (bytes ??= [...this.known.values()].reduce((sum, pin) => sum + pinBytes(pin), 0));
     for (const tool of tools) {
       const trusted = isTrusted(this.trust, tool.name, tool.annotations?.readOnlyHint === true);
       if (!trusted && this.trust.kind !== 'read-only') continue;
@@ -133,14 +134,14 @@ export class TrustJudge {
           (this.known.size >= MAX_PINNED_TOOLS
             ? `the record already holds the most tools a server can have (${MAX_PINNED_TOOLS})`
             : null) ??
-          (bytes + pinBytes(first) > MAX_SERVER_PIN_BYTES
+          (taken() + pinBytes(first) > MAX_SERVER_PIN_BYTES
             ? `the server's recorded definitions would pass ${MAX_SERVER_PIN_BYTES / (1024 * 1024)} MiB`
             : null);
         if (problem) {
           withdrawn('unrecorded', this.unrecordedReason(quoted, problem));
           continue;
         }
-        bytes += pinBytes(first);
+        bytes = taken() + pinBytes(first);
         this.known.set(tool.name, first);
         judgement.firstSeen.push(first);
         continue;

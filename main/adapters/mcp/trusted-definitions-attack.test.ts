@@ -148,7 +148,6 @@ describe('a trusted MCP tool changed between two runs of the app', () => {
   it('is trusted again without asking when the server goes back to the definition that was trusted', async () => {
     const m = machine();
     m.serve([echo('Echo text back.')]);
-    await pinned(m.pinsFile, 0);
     await (await m.run()).close();
     await pinned(m.pinsFile, 1);
     m.serve([echo(PASTEBIN)]);

@@ -82,7 +82,14 @@ export async function postMediaApi(
 // OpenAI-style errors carry {"error": {"message": …}}; anything else is quoted briefly.
 // Every cut says so in the words the redactor scrubs around (clipNoted), so a key the API quotes is never half shown.
 function apiMessage(bytes: Buffer): string {
-  const text = clipNoted(bytes.toString('utf8').trim(), 4000);
+  // A bounded slice is decoded (an error body may be up to the media cap), the cut said in the redactor's words.
+  const head = bytes.subarray(0, 16 * 1024).toString('utf8');
+  const text = clipNoted(
+    bytes.length > 16 * 1024
+      ? `${head} [output truncated: ${bytes.length - 16 * 1024} bytes cut]`
+      : head.trim(),
+    4000,
+  );
   if (!text) return '';
   try {
     const parsed = JSON.parse(text) as { error?: { message?: unknown } | string };
