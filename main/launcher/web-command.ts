@@ -54,6 +54,19 @@ export async function webCommand(
     await host.close();
     throw new Error(`cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`);
   }
+  // A closed terminal (SIGHUP) stops it as Ctrl+C does, cleanly: Node's default for SIGHUP ended the process at once,
+  // leaving the launch page on disk and tasks and MCP servers to the next start's crash recovery. Listened for before
+  // the URL is printed or a browser opened: a hang-up while the opener runs was Node's default again.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const stopped = new Promise<boolean>((resolve) => {
+    const done = (signal?: NodeJS.Signals) => {
+      for (const name of signals) process.off(name, done);
+      resolve(signal === 'SIGHUP');
+    };
+    for (const name of signals) process.on(name, done);
+    if (stop?.aborted) done();
+    stop?.addEventListener('abort', () => done(), { once: true });
+  });
   io.stdout(`Agenvoy browser mode: open ${server.url}\n`);
   options.started?.(server.url);
   io.stderr('(127.0.0.1 only; the token in the URL is the key to this session. Ctrl+C stops it.)\n');
@@ -78,18 +91,7 @@ export async function webCommand(
         : `not opening a browser: ${opened.reason}; open the URL above\n`,
     );
   }
-  // A closed terminal (SIGHUP) stops it as Ctrl+C does, cleanly: Node's default for SIGHUP ended the process at once,
-  // leaving the launch page on disk and tasks and MCP servers to the next start's crash recovery.
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  const hungUp = await new Promise<boolean>((resolve) => {
-    const done = (signal?: NodeJS.Signals) => {
-      for (const name of signals) process.off(name, done);
-      resolve(signal === 'SIGHUP');
-    };
-    for (const name of signals) process.on(name, done);
-    if (stop?.aborted) done();
-    stop?.addEventListener('abort', () => done(), { once: true });
-  });
+  const hungUp = await stopped;
   launchFile?.remove();
   // After a hang-up there is no terminal to tell.
   if (!hungUp) io.stderr('stopping: cancelling turns and tasks, stopping MCP servers…\n');
