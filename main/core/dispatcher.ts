@@ -281,7 +281,7 @@ export class Dispatcher {
 
   /** Emits call.finished for an outcome decided outside execute (denied, unknown, invalid). */
   finish(call: { id: string; name: string }, scope: CallScope, outcome: CallOutcome): CallOutcome {
-    const clean = this.deps.redactor.redactDeep(outcome);
+    const clean = this.deps.redactor.redactOutcome(outcome);
     this.emit({
       type: 'call.finished',
       callId: call.id,

@@ -1,6 +1,7 @@
 // Secrets split by an output cap: a cut in the middle of a secret leaves its start before the truncation note and
-// its end after it, neither of which matches as a whole. Both are scrubbed next to every note, and next to a mask
-// of asterisks (an API's "Incorrect API key provided: sk-abc****xyz4" shows a key's start and end).
+// its end after it, neither of which matches as a whole. Both are scrubbed next to every note, next to a mask
+// of asterisks (an API's "Incorrect API key provided: sk-abc****xyz4" shows a key's start and end), and next to an
+// ellipsis (a log's "using key sk-abc123def...").
 import type { SecretMatcher } from './secret-matcher';
 import { redactionMark } from './secret-matcher';
 import type { FormScanner } from './secret-partials';
@@ -14,8 +15,9 @@ import { foldCase } from './secret-forms';
 export const CUT_PARTIAL_MIN = 3;
 
 // Every cap note says "[output truncated: … cut]" (main/process/process-group-output.ts, main/core/outcome.ts,
-// main/adapters/mcp/call-result.ts); a mask is four or more asterisks.
-const NOTE = /\[output truncated: [^\]\n]{1,120}\]|\*{4,}/g;
+// main/adapters/mcp/call-result.ts); a mask is three or more asterisks; a key shortened by its printer ends in an
+// ellipsis ("sk-abc123...", "sk-abc123…").
+const NOTE = /\[output truncated: [^\]\n]{1,120}\]|\*{3,}|\.{3}|\u2026/g;
 
 /** Most cuts and masks of one text looked at in full (each costs a scan of every form): a bound on the cost. */
 export const MAX_CUTS_SCANNED = 256;
@@ -48,7 +50,14 @@ function mayHold(piece: string, grams: Set<string>): boolean {
 
 /** `text` with the pieces of secrets next to each truncation note or mask replaced by `[redacted:KEY]`. */
 export function scrubCuts(text: string, matcher: SecretMatcher): string {
-  if (matcher.empty || (!text.includes('[output truncated: ') && !text.includes('****'))) return text;
+  if (
+    matcher.empty ||
+    (!text.includes('[output truncated: ') &&
+      !text.includes('***') &&
+      !text.includes('...') &&
+      !text.includes('\u2026'))
+  )
+    return text;
   const notes = [...text.matchAll(NOTE)];
   if (notes.length === 0) return text;
   const { forward, backward, grams } = scannersOf(matcher);

@@ -1,7 +1,10 @@
 // Replaces every secret value seen in this process with `[redacted:KEY]` (docs/security.md, "Redaction"): the value
 // itself, its case-folded, percent-encoded, JSON-escaped and base64 forms, pieces of it next to an output cap's cut,
 // and, in streams, any end that could still become one.
+import type { ContentPart } from '../../tools/sdk/types';
+import type { CallOutcome } from './outcome';
 import { scrubCuts } from './redaction-cuts';
+import { scrubAcross, scrubWrapped } from './redaction-joins';
 import type { KeyedForm } from './secret-matcher';
 import { replaceMatches, SecretMatcher } from './secret-matcher';
 import { MIN_SECRET_LENGTH, secretForms } from './secret-forms';
@@ -48,7 +51,32 @@ export class Redactor {
   redact(text: string): string {
     if (this.values.size === 0 || text.length < MIN_SECRET_LENGTH) return text;
     const matcher = this.matcher();
-    return scrubCuts(replaceMatches(text, matcher.find(text)), matcher);
+    return scrubCuts(scrubWrapped(replaceMatches(text, matcher.find(text)), matcher), matcher);
+  }
+
+  /**
+   * A call's outcome with every secret scrubbed, also one cut across two of its text parts (the model reads them
+   * one after another; main/core/redaction-joins.ts).
+   */
+  redactOutcome(outcome: CallOutcome): CallOutcome {
+    if (this.values.size === 0 || outcome.outcome !== 'ok' || outcome.content.length < 2)
+      return this.redactDeep(outcome);
+    const holders = outcome.content.filter(
+      (part): part is TextHolder => part.type !== 'image' && part.text !== undefined,
+    );
+    const scrubbed = scrubAcross(
+      holders.map((part) => part.text as string),
+      this.matcher(),
+    );
+    if (scrubbed === null) return this.redactDeep(outcome);
+    const texts = new Map<ContentPart, string>(holders.map((part, i) => [part, scrubbed[i] as string]));
+    const content = outcome.content.map((part) => {
+      const text = texts.get(part);
+      return text === undefined ? part : { ...part, text };
+    });
+    // The outcome's text is its text parts joined (main/core/outcome.ts, okOutcome): joined again from the scrubbed.
+    const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+    return this.redactDeep({ ...outcome, content, text });
   }
 
   /** A redactor for one stream of text arriving in pieces (see StreamRedactor). */
@@ -84,6 +112,9 @@ export class Redactor {
     return clean;
   }
 }
+
+// A content part that may carry text (a resource's text is read like a text part's).
+type TextHolder = Exclude<ContentPart, { type: 'image' }>;
 
 /** Most object keys a redactor keeps the scrubbed form of, and the longest it keeps. */
 const MAX_KEPT_KEYS = 1024;

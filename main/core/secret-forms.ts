@@ -1,6 +1,6 @@
 // The shapes a secret value takes in text (docs/security.md): itself, case-folded, percent-encoded the ways URL
-// builders do it, JSON-escaped, HTML-escaped, base64 (standard and URL-safe) at the three byte alignments, and hex
-// or escaped character by character.
+// builders do it, JSON-escaped, HTML-escaped, base64 (standard and URL-safe) at the three byte alignments (also of
+// its UTF-16 and of its own base64), and hex or escaped character by character.
 
 /** Values shorter than this are not secrets worth scrubbing: they are too common in ordinary text. */
 export const MIN_SECRET_LENGTH = 4;
@@ -37,6 +37,12 @@ export function secretForms(value: string): SecretForm[] {
     formEncode(value),
     percentEncode(bytes, (byte) => UNRESERVED.test(String.fromCharCode(byte))),
     percentEncode(bytes, () => false),
+    // Python's urllib.parse.quote (keeps "/"), a "/" alone escaped, and a form decoder's "+" read as a space (which
+    // a URL then carries as "%20").
+    percentEncode(bytes, (byte) => byte === SLASH || UNRESERVED.test(String.fromCharCode(byte))),
+    value.replace(/\//g, '%2F'),
+    value.replace(/\+/g, ' '),
+    value.replace(/\+/g, '%20'),
     // JSON as JavaScript writes it, as Python's json.dumps (ensure_ascii), PHP's json_encode (also "\/") and Go's
     // encoding/json (<, > and & escaped) write it.
     json,
@@ -44,6 +50,12 @@ export function secretForms(value: string): SecretForm[] {
     asciiJson.replace(/\//g, '\\/'),
     unicodeEscaped(json, HTML_UNSAFE),
     ...base64Cores(bytes),
+    // base64 of UTF-16LE (PowerShell's -EncodedCommand), and base64 of a text holding the key's base64 (a
+    // .dockerconfigjson's auth, as `kubectl get secret -o yaml` prints it).
+    ...base64Cores(Buffer.from(value, 'utf16le')),
+    ...base64Cores(bytes)
+      .filter((_, i) => i % 2 === 0)
+      .flatMap((core) => base64Cores(Buffer.from(core)).filter((_, i) => i % 2 === 0)),
     ...htmlEscaped(value),
     // Every character encoded (hex, \xNN, \u escapes, HTML numeric entities): a server's debug echo.
     ...everyCharEncoded(value, bytes),
@@ -99,6 +111,7 @@ function everyCharEncoded(value: string, bytes: Buffer): string[] {
 }
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+const SLASH = 0x2f;
 
 /**
  * Lower-cases text unit by unit, so the result has the same length and indexes as the input (String#toLowerCase
