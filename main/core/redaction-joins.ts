@@ -10,7 +10,9 @@ import { foldCase } from './secret-forms';
 
 // What wrapping or colouring puts inside a value: line breaks (real or JSON-escaped, after a soft break's "=") with
 // the next line's indentation and quote marks; terminal control sequences (CSI: colours, erasing).
+// eslint-disable-next-line no-control-regex -- terminal control sequences are what it takes out
 const JOIN = /(?:=?(?:\r\n|\n|\r|\\r\\n|\\n|\\r)[ \t>]*|\x1b\[[0-9;?]*[ -/]*[@-~])+/g;
+// eslint-disable-next-line no-control-regex -- as above
 const MAY_JOIN = /[\r\n\x1b]|\\[rn]/;
 
 /**

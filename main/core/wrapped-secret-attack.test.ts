@@ -187,6 +187,7 @@ it.each(SHAPES)('a key echoed back as %s is redacted', async (_name, shape, form
     { chatId: 'shape', workspace: core.dir },
   );
   expect(outcome.outcome).toBe('ok');
+  // eslint-disable-next-line no-control-regex -- colour codes are what it takes out
   const shown = texts(outcome).replace(/\\r\\n|\x1b\[[0-9;]*[A-Za-z]/g, '');
   expect(shown).toContain('[redacted:ECHO_KEY]');
   expect(leftOfKey(shown.replace(/=\n/g, '\n'), forms)).toEqual([]);
