@@ -1,7 +1,9 @@
 // A server that puts a secret right where the app cuts its words: before, the cut fell inside the key with no note (or
 // a note of its own) and the redactor, which matches whole keys, let its first 16-38 characters through to the model,
 // the log and the page. Every such cut now says so in the redactor's words, which scrub a key's pieces on either side
-// (docs/security.md, "Secrets in output"). Real tools over real local servers, the app's real redactor.
+// (docs/security.md, "Secrets in output"). Real tools over real local servers, the app's real redactor. Found later:
+// a response header the result lists cut at 1,000 characters bare, and an MCP server's progress message cut at 2,000
+// with a mark the redactor did not know.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +14,10 @@ import type { LocalServer } from '../../tools/builtin/web/testing/local-server';
 import { LOOPBACK_ALLOWED, startLocalServer } from '../../tools/builtin/web/testing/local-server';
 import { testContext } from '../../tools/sdk/testing/tool-context';
 import { clipLogged } from '../adapters/mcp/log-budget';
+import { fixture, mcpHarness, waitFor } from '../adapters/mcp/mcp-testing';
+import { PROGRESS_MESSAGE_CHARS } from '../adapters/mcp/request-options';
 import { Redactor } from './redactor';
+import { testCore } from './testing/test-core';
 
 const CANARY = 'CANARY-f00d-7c1e-SECRET-0123456789abcdef';
 const servers: LocalServer[] = [];
@@ -93,6 +98,57 @@ describe('a secret where the app cuts', () => {
     for (const before of offsets(500)) {
       const logged = clipLogged(`${'x'.repeat(before)}${CANARY}${'z'.repeat(200)}`);
       expect(leftOfKey(logged), `${before}`).toEqual([]);
+    }
+  });
+
+  it('a response header past its 1,000 characters, as the result lists it', async () => {
+    for (const before of offsets(1000).filter((_, i) => i % 5 === 0)) {
+      const s = await startLocalServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain', 'x-debug': `${'p'.repeat(before)}${CANARY}` });
+        res.end('ok');
+      });
+      servers.push(s);
+      const core = testCore([httpRequestTool], { services: { web: LOOPBACK_ALLOWED } });
+      core.redactor.add('SVC_TOKEN', CANARY);
+      const outcome = await core.dispatcher.dispatch(
+        { id: 'h', name: 'http_request', args: { url: s.url } },
+        { chatId: 'cut', workspace: core.dir },
+      );
+      fs.rmSync(core.dir, { recursive: true, force: true });
+      expect(JSON.stringify(outcome)).toContain('x-debug: ppp');
+      expect(leftOfKey(JSON.stringify(outcome)), `cut ${1000 - before} into the key`).toEqual([]);
+    }
+  });
+
+  it("an MCP server's progress message past its 2,000 characters, as the events show it", async () => {
+    const h = mcpHarness(
+      {
+        servers: {
+          split: {
+            command: process.execPath,
+            args: [fixture('split-secret-server.mjs')],
+            env: { TOKEN: '${secret:SVC_TOKEN}' },
+            trust: ['show_token'],
+          },
+        },
+      },
+      { getSecret: async (name) => (name === 'SVC_TOKEN' ? CANARY : undefined) },
+    );
+    try {
+      await h.manager.start();
+      await waitFor(() => h.state('split')?.status === 'ready');
+      const messages: string[] = [];
+      h.core.dispatcher.on((event) => {
+        if (event.type === 'call.progress') messages.push(event.update.message ?? '');
+      });
+      for (const before of offsets(PROGRESS_MESSAGE_CHARS).filter((_, i) => i % 6 === 0)) {
+        const outcome = await h.dispatch('mcp__split__show_token', { progress_pad: before });
+        expect(outcome.outcome).toBe('ok');
+      }
+      expect(messages.length).toBeGreaterThan(3);
+      for (const message of messages) expect(leftOfKey(message), message.slice(-80)).toEqual([]);
+    } finally {
+      await h.dispose();
     }
   });
 });

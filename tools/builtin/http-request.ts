@@ -189,7 +189,7 @@ function formatResponse(
   const contentType = headerValue(response.headers['content-type']);
   const headerLines = Object.entries(response.headers).flatMap(([name, value]) =>
     (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(
-      (v) => `${name}: ${v.slice(0, 1000)}`,
+      (v) => `${name}: ${clipNoted(v, 1000)}`,
     ),
   );
   const text = content ? decodeText(content, contentType) : null;

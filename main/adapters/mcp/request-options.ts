@@ -4,7 +4,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import { performance } from 'node:perf_hooks';
 import type { ToolContext } from '../../../tools/sdk/types';
 import { callAbortOf, signalOver } from '../../core/call-abort';
-import { clipMarked } from '../../core/clip-chars';
+import { clipNoted } from '../../core/clip-chars';
 
 /** setTimeout's largest delay; a larger one fires at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -49,7 +49,7 @@ export function callOptions(
       const update: Parameters<ToolContext['progress']>[0] = { progress: progress.progress };
       if (progress.total !== undefined) update.total = progress.total;
       if (progress.message !== undefined)
-        update.message = clipMarked(String(progress.message), PROGRESS_MESSAGE_CHARS);
+        update.message = clipNoted(String(progress.message), PROGRESS_MESSAGE_CHARS);
       ctx.progress(update);
     },
   };

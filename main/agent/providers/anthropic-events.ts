@@ -11,6 +11,7 @@ import type { ReasoningPart } from '../../store/transcript';
 import type { ProviderErrorKind, StreamEvent, TokenUsage } from './provider';
 import { ProviderError, tokenCount, unknownUsage } from './provider';
 import { checkOpenCalls } from './stream-limits';
+import { clipNoted } from '../../core/clip-chars';
 import type { SseMessage } from './sse';
 
 // `bytes` counts every argument byte streamed; past the limit `json` is dropped and only the count goes on.
@@ -224,7 +225,7 @@ function parse(message: SseMessage): AnthropicEvent | null {
   } catch {
     throw new ProviderError(
       'server',
-      `Anthropic sent an event that is not valid JSON: ${message.data.slice(0, 200)}`,
+      `Anthropic sent an event that is not valid JSON: ${clipNoted(message.data, 200)}`,
     );
   }
   const head = anthropicEventTypeSchema.safeParse(value);

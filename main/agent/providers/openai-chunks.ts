@@ -2,6 +2,7 @@
 // (ids missing, names repeated, no [DONE]); this decoder accepts what OpenAI, OpenRouter, DeepSeek,
 // Ollama, LM Studio and vLLM send.
 import { randomUUID } from 'node:crypto';
+import { clipNoted } from '../../core/clip-chars';
 import { describeIssue, eventName } from './chunk-issue';
 import { serverMessage, statusKind } from './http';
 import type { OpenAiChunk, OpenAiStreamError, ToolCallFragment } from './openai-chunk-schema';
@@ -181,7 +182,7 @@ function parse(message: SseMessage): OpenAiChunk {
   } catch {
     throw new ProviderError(
       'server',
-      `OpenAI-compatible server sent a chunk that is not valid JSON: ${message.data.slice(0, 200)}`,
+      `OpenAI-compatible server sent a chunk that is not valid JSON: ${clipNoted(message.data, 200)}`,
     );
   }
   const chunk = openAiChunkSchema.safeParse(value);
