@@ -302,15 +302,27 @@ export class Dispatcher {
       chatId: scope.chatId,
       summary: this.deps.redactor.redact(summariseArgs(call.args)),
       limitMs,
-      run: (signal, report) =>
-        spec.handler(
-          call.args,
-          // A task's progress goes to its output tail, not to call events.
-          this.context(call, { ...scope, signal }, signal, Date.now(), limitMs, (update) => {
-            if (update.output) report.append(this.deps.redactor.redact(update.output));
-            else if (update.message) report.append(this.deps.redactor.redact(update.message + '\n'));
-          }),
-        ),
+      run: (signal, report) => {
+        // A task's progress goes to its output tail, not to call events: its output as one stream, so a key written
+        // in two pieces is held back until it is whole (docs/security.md, "Redaction").
+        const output = this.deps.redactor.stream();
+        return Promise.resolve(
+          spec.handler(
+            call.args,
+            this.context(call, { ...scope, signal }, signal, Date.now(), limitMs, (update) => {
+              const text = update.output
+                ? output.push(update.output)
+                : update.message
+                  ? this.deps.redactor.redact(update.message + '\n')
+                  : '';
+              if (text !== '') report.append(text);
+            }),
+          ),
+        ).finally(() => {
+          const rest = output.end();
+          if (rest !== '') report.append(rest);
+        });
+      },
     });
     const limit = task.limitMs === null ? 'no limit' : `limit ${Math.round(task.limitMs / 60000)} min`;
     return okOutcome(

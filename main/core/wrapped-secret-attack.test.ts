@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpRequestTool } from '../../tools/builtin/http-request';
 import { runCommandTool } from '../../tools/builtin/run-command';
+import { defineTool } from '../../tools/sdk/types';
 import type { LocalServer } from '../../tools/builtin/web/testing/local-server';
 import { LOOPBACK_ALLOWED, startLocalServer } from '../../tools/builtin/web/testing/local-server';
 import { fixture, mcpHarness, waitFor } from '../adapters/mcp/mcp-testing';
@@ -256,4 +257,67 @@ it.each(AWS_SHAPES)('an AWS-style key echoed back as %s is redacted', async (_na
   expect(shown).toContain('session=[redacted:AWS_SECRET]&next=1');
   expect(shown).toContain('you sent: [redacted:AWS_SECRET]&next=1');
   expect(leftOfKey(shown, ['wJalrXUtnFEMI', 'K7MDENG', 'bPxRfiCYEXAMPLEKEY'])).toEqual([]);
+});
+
+describe('a key written in pieces or over lines where no result carries it', () => {
+  it("a stdio MCP server's stderr, which the log keeps line by line", async () => {
+    const h = mcpHarness(
+      {
+        servers: {
+          split: {
+            command: process.execPath,
+            args: [fixture('split-secret-server.mjs')],
+            env: { TOKEN: '${secret:SVC_TOKEN}' },
+            trust: ['show_token'],
+          },
+        },
+      },
+      { getSecret: async (name) => (name === 'SVC_TOKEN' ? KEY : undefined) },
+    );
+    closers.push(() => h.dispose());
+    await h.manager.start();
+    await waitFor(() => h.state('split')?.status === 'ready');
+    expect((await h.dispatch('mcp__split__show_token', { stderr: true })).outcome).toBe('ok');
+    const log = await waitFor(() => {
+      const text = h.core.readLog();
+      return text.includes('sent') ? text : null;
+    });
+    expect(log).toContain('mcp server stderr');
+    expect(log).toContain('[redacted:SVC_TOKEN]');
+    const cores = base64Cores(Buffer.from(KEY)).slice(0, 6);
+    const lines = log.split('\n').filter((line) => line.includes('mcp server stderr'));
+    // Each line's text as the log quotes it, joined as a reader of the log would.
+    expect(
+      leftOfKey(lines.map((line) => /line="?([^"\s]*)/.exec(line)?.[1] ?? '').join('\n'), cores),
+    ).toEqual([]);
+  });
+
+  it("a background tool's output in two pieces, as its task's output tail shows it", async () => {
+    const tool = defineTool({
+      name: 'chunky_task',
+      description: 'Writes its output in pieces.',
+      parameters: { type: 'object', properties: {} },
+      flags: { background: true, alwaysAllow: true },
+      handler: async (_args, ctx) => {
+        ctx.progress({ output: `token=${KEY.slice(0, 10)}` });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        ctx.progress({ output: `${KEY.slice(10)}\n` });
+        return 'done';
+      },
+    });
+    const core = testCore([tool]);
+    made.push(core.dir);
+    core.redactor.add('TASK_KEY', KEY);
+    const tails: string[] = [];
+    core.tasks.onChange((task) => tails.push(task.outputTail));
+    const started = await core.dispatcher.dispatch(
+      { id: 't1', name: 'chunky_task', args: {} },
+      { chatId: 'task', workspace: core.dir },
+    );
+    expect(started.outcome).toBe('ok');
+    const id = (started as { data?: { taskId?: string } }).data?.taskId ?? '';
+    await waitFor(() => core.tasks.get(id)?.status === 'succeeded');
+    expect(core.tasks.get(id)?.outputTail).toBe('token=[redacted:TASK_KEY]\n');
+    for (const tail of tails) expect(leftOfKey(tail)).toEqual([]);
+  });
 });

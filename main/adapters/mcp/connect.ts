@@ -8,7 +8,7 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ToolLogger } from '../../../tools/sdk/types';
+import type { RedactionPort, ToolLogger } from '../../../tools/sdk/types';
 import { formatSeconds } from '../../core/abort';
 import type { ProcessGroups } from '../../process/process-group';
 import type { McpEndpoint } from './config-types';
@@ -43,6 +43,8 @@ export interface ConnectOptions {
   endpoint: McpEndpoint;
   /** A stdio server's command line as mcp.json wrote it (no secret values): what its process group is recorded as. */
   label?: string;
+  /** Scrubs a stdio server's stderr as one stream before it is cut into lines. */
+  redaction?: RedactionPort;
   connectTimeoutMs: number;
   /** HTTP client timeouts (past the call limit). */
   httpTimeouts: HttpClientTimeouts;
@@ -76,6 +78,7 @@ export async function connectSession(options: ConnectOptions): Promise<McpSessio
         groups: options.groups,
         label: options.label,
         onStderr: (line) => options.log.info('mcp server stderr', { server: options.server, line }),
+        ...(options.redaction ? { stderrRedaction: options.redaction } : {}),
         onLeftOut: (note) =>
           options.log.warn('mcp server output not logged', { server: options.server, note }),
         restartOnCancel: options.restartOnCancel ?? true,

@@ -8,6 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { RedactionPort } from '../../../tools/sdk/types';
 import type { ProcessGroups } from '../../process/process-group';
 import { groupRecord, killGroup, killMarked, RUN_MARK_ENV } from '../../process/process-group';
 import { LogBudget } from './log-budget';
@@ -37,6 +38,11 @@ export interface GroupStdioOptions {
   cwd?: string;
   /** Every line the server writes to stderr (it goes to the app log, never to our own stderr), within the LogBudget. */
   onStderr?: (line: string) => void;
+  /**
+   * Scrubs stderr as one stream before it is cut into lines, so that a key wrapped over two lines (MIME base64, a
+   * folded line) is found whole; the log scrubs each line again (docs/security.md, "Redaction").
+   */
+  stderrRedaction?: RedactionPort;
   /** Says how many lines of stray output the LogBudget left out of the log (at most one note a second). */
   onLeftOut?: (note: string) => void;
   /** Where the live group is tracked, so quitting kills it. */
@@ -311,6 +317,7 @@ export class GroupStdioTransport implements Transport {
 
   private pipeStderr(child: ChildProcessWithoutNullStreams): void {
     const decoder = new StringDecoder('utf8');
+    const scrub = this.options.stderrRedaction?.stream();
     let partial = '';
     const emit = (line: string) => {
       const clipped = line.length > MAX_STDERR_LINE ? `${line.slice(0, MAX_STDERR_LINE)}…` : line;
@@ -320,11 +327,15 @@ export class GroupStdioTransport implements Transport {
       if (this.logs(clipped.length)) this.options.onStderr?.(clipped);
     };
     child.stderr.on('data', (chunk: Buffer) => {
-      const lines = (partial + decoder.write(chunk)).split(/\r?\n/);
+      const text = decoder.write(chunk);
+      const lines = (partial + (scrub ? scrub.push(text) : text)).split(/\r?\n/);
       partial = lines.pop() ?? '';
       for (const line of lines) emit(line);
     });
-    child.stderr.on('end', () => emit(partial + decoder.end()));
+    child.stderr.on('end', () => {
+      const text = decoder.end();
+      emit(partial + (scrub ? scrub.push(text) + scrub.end() : text));
+    });
   }
 
   // Whether a line of stray output may be logged; when one may not, a note of what was left out follows within a second.

@@ -221,6 +221,7 @@ export class McpManager {
           backoff,
           ...(this.options.pins ? { pins: this.options.pins } : {}),
           redact: (text) => this.options.redactor?.redact(text) ?? text,
+          ...(this.options.redactor ? { redaction: this.options.redactor } : {}),
           clientInfo: this.options.clientInfo ?? { name: 'agenvoy-desktop', version: '0.1.0' },
         },
         entry.warnings,

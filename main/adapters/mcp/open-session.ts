@@ -1,7 +1,7 @@
 // One connection attempt for a configured server: expand its variables and secrets, open the session within
 // the connect timeout, and list its tools within what is left of that timeout.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ToolLogger } from '../../../tools/sdk/types';
+import type { RedactionPort, ToolLogger } from '../../../tools/sdk/types';
 import type { ProcessGroups } from '../../process/process-group';
 import type { McpServerConfig } from './config-types';
 import type { McpSession } from './connect';
@@ -21,6 +21,8 @@ export interface SessionDeps {
   groups?: ProcessGroups;
   httpTimeouts: (limitMs: number) => HttpClientTimeouts;
   clientInfo: { name: string; version: string };
+  /** Scrubs a stdio server's stderr as one stream, before it is cut into the log's lines (a key wrapped over two). */
+  redaction?: RedactionPort;
 }
 
 /** Hooks of one attempt. */
@@ -66,6 +68,7 @@ export async function openSession(
     prepare: hooks.prepare,
     onLateAnswer: hooks.onLateAnswer,
     restartOnCancel: config.restartOnCancel,
+    redaction: deps.redaction,
   });
   try {
     return {
