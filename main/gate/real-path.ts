@@ -103,6 +103,10 @@ export class PathResolver {
       if (!onDisk || length > PATH_MAX) continue;
       const node = this.child(nodes[nodes.length - 1] ?? this.root(root), part, current);
       if (node.entry.kind === 'missing') continue;
+      // A link inside /proc (self, a pid, its cwd, root or fds) leads to what one process sees: this one's, not the
+      // tool's (an MCP server's working folder, a sandboxed command's /proc). It is kept as written and nothing
+      // under it is looked up, so the path still reads as a process file (docs/security.md, "Process files").
+      if (node.entry.kind === 'link' && inProc(current)) continue;
       if (node.entry.kind === 'link' && links < MAX_LINKS) {
         links++;
         pop();
@@ -200,4 +204,9 @@ export function readings(resolver: PathResolver, target: string, base = '/'): st
 export function isInside(child: string, parent: string): boolean {
   if (child === parent) return true;
   return child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+}
+
+// Whether `file` lies inside /proc (Linux's views of processes).
+function inProc(file: string): boolean {
+  return path.sep === '/' && file.startsWith('/proc/');
 }

@@ -15,6 +15,7 @@ export const HOME_SECRET_PATHS: readonly string[] = [
   '.docker/config.json',
   '.netrc',
   '.git-credentials',
+  '.config/git/credentials',
   '.pgpass',
   '.password-store',
   '.npmrc',
@@ -112,14 +113,21 @@ export async function readPolicy(options: {
   /** .env-style files found in the workspace. */
   workspaceSecrets: string[];
 }): Promise<ReadPolicy> {
+  const [prefixConfigs, gitConfigs] = await Promise.all([
+    Promise.all(options.homes.map(npmPrefixConfigs)).then((lists) => lists.flat()),
+    Promise.all(options.homes.map(gitConfigsWithCredentials)).then((lists) => lists.flat()),
+  ]);
   const secrets = [
     ...options.homes.flatMap((home) => HOME_SECRET_PATHS.map((rel) => path.join(home, rel))),
     ...AGENVOY_SECRET_PATHS.map((rel) => path.join(options.agenvoyHome, rel)),
+    ...prefixConfigs,
+    ...gitConfigs,
   ];
+  // A config hidden for its credential is not shown again as a toolchain file.
   const shown = [
     ...options.homes.flatMap((home) => HOME_READABLE.map((rel) => path.join(home, rel))),
     path.join(options.agenvoyHome, 'tools'),
-  ];
+  ].filter((file) => !gitConfigs.includes(file));
   const [homes, presentSecrets, presentShown] = await Promise.all([
     existing(options.homes),
     existing(secrets),
@@ -142,4 +150,53 @@ async function existing(paths: string[]): Promise<string[]> {
     ),
   );
   return unique.filter((_, i) => present[i]);
+}
+
+// Per-user Node installs whose prefix holds npm's global config (etc/npmrc), which may hold a registry token: the
+// prefixes themselves are shown (HOME_READABLE), so their npmrc is hidden by name. Version folders are listed.
+const NPM_PREFIXES: readonly { under: string; inside: string }[] = [
+  { under: '.nvm/versions/node', inside: 'etc/npmrc' },
+  { under: '.volta/tools/image/node', inside: 'etc/npmrc' },
+  { under: '.asdf/installs/nodejs', inside: 'etc/npmrc' },
+  { under: '.fnm/node-versions', inside: 'installation/etc/npmrc' },
+  { under: '.local/share/fnm/node-versions', inside: 'installation/etc/npmrc' },
+];
+const NPM_FIXED_PREFIXES: readonly string[] = ['.npm-global/etc/npmrc', '.local/etc/npmrc'];
+
+async function npmPrefixConfigs(home: string): Promise<string[]> {
+  const listed = await Promise.all(
+    NPM_PREFIXES.map(({ under, inside }) =>
+      fs.readdir(path.join(home, under)).then(
+        (versions) => versions.slice(0, MAX_VERSIONS).map((version) => path.join(home, under, version, inside)),
+        () => [],
+      ),
+    ),
+  );
+  return [...NPM_FIXED_PREFIXES.map((rel) => path.join(home, rel)), ...listed.flat()];
+}
+
+// Most version folders of one Node manager looked at.
+const MAX_VERSIONS = 200;
+
+// Git's config files under a home, which the sandbox shows for user.name and the like.
+const GIT_CONFIGS: readonly string[] = ['.gitconfig', '.config/git/config'];
+// What marks a config that holds a credential: a URL with a password (an `insteadOf` rewrite that carries a token),
+// or an extra header (`http.extraHeader = Authorization: …`).
+const CREDENTIAL_IN_CONFIG = /[a-z][a-z0-9+.-]*:\/\/[^\s/@"]+:[^\s/@"]+@|^\s*extraheader\s*=/im;
+// Most bytes of a git config read to look for one; a larger one is hidden unread.
+const MAX_GIT_CONFIG_BYTES = 1024 * 1024;
+
+/** Git configs under `home` that hold a credential: hidden like the credential stores (git then runs without them). */
+async function gitConfigsWithCredentials(home: string): Promise<string[]> {
+  const found = await Promise.all(
+    GIT_CONFIGS.map(async (rel) => {
+      const file = path.join(home, rel);
+      const stat = await fs.stat(file).catch(() => null);
+      if (!stat?.isFile()) return null;
+      if (stat.size > MAX_GIT_CONFIG_BYTES) return file;
+      const text = await fs.readFile(file, 'utf8').catch(() => '');
+      return CREDENTIAL_IN_CONFIG.test(text) ? file : null;
+    }),
+  );
+  return found.filter((file): file is string => file !== null);
 }

@@ -86,6 +86,22 @@ export const SENSITIVE_NAMES: readonly SensitiveName[] = [
   { label: 'Azure credentials (~/.azure)', segments: [exact('.azure')] },
   // Agenvoy's own folder holds the secret file, the approval rules, mcp.json trust and script tools that may be alwaysAllow.
   { label: "Agenvoy's own folder (.config/agenvoy)", segments: [exact('.config'), exact('agenvoy')] },
+  // Git's second credential store, beside its config (git-credential-store(1)).
+  {
+    label: 'git credentials (~/.config/git/credentials)',
+    segments: [exact('.config'), exact('git'), exact('credentials')],
+  },
+  // npm's global config in a per-user Node's prefix (~/.nvm/versions/node/*/etc/npmrc, ~/.npm-global/etc/npmrc).
+  { label: "npm's global config (etc/npmrc)", segments: [exact('etc'), exact('npmrc')] },
+  // A process's own files, environment and memory (/proc/self/environ, /proc/<pid>/cwd/…): the gate cannot tell
+  // whose they are for the tool, which runs as another process.
+  {
+    label: "a process's files or environment (/proc/<pid>, /proc/self)",
+    segments: [
+      exact('proc'),
+      { test: /^(?:self|thread-self|\d+)$/i, sample: 'self', needle: 'proc', globs: [] },
+    ],
+  },
 ];
 
 /**
