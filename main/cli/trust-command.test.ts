@@ -58,7 +58,8 @@ describe('agenvoy trust', () => {
     expect(again.stdout).toBe(
       `trusted again ${place.workspace}\n` +
         'its workspace tools now run as their tool.json says and get their secrets: script_one, script_three, script_two\n' +
-        'trusted now, as they are: script_one (changed since you last trusted it), script_three (new since you last trusted it)\n' +
+        // script_two did not change, but what lies beside it did (a new tool whose files its script could load).
+        'trusted now, as they are: script_one (it or a file beside it changed since you last trusted it), script_three (new since you last trusted it), script_two (it or a file beside it changed since you last trusted it)\n' +
         'tools added or changed later ask on every call and get no secrets until you trust the folder again\n',
     );
     expect(JSON.parse((await cli(place, ['trust', 'add', '--json'])).stdout)).toMatchObject({

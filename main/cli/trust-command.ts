@@ -128,7 +128,7 @@ function addedText(
   else if (judged.length === 0) lines.push('it has no workspace tools yet');
   if (changed.length > 0)
     lines.push(
-      `trusted now, as they are: ${changed.map((entry) => `${entry.name} (${entry.change} since you last trusted it)`).join(', ')}`,
+      `trusted now, as they are: ${changed.map((entry) => `${entry.name} (${entry.change === 'changed' ? 'it or a file beside it changed' : 'new'} since you last trusted it)`).join(', ')}`,
     );
   for (const entry of notCovered) lines.push(`not trusted: ${entry.name} cannot be pinned (${entry.reason})`);
   lines.push(

@@ -1,7 +1,9 @@
 // The content pin of a workspace tool (docs/security.md, "Workspace trust"): what trusting a folder records of each
 // of its tools, so a tool that arrives or changes later is not trusted. It covers everything the tool folder holds
-// (tool.json, the script, helper files, at any depth) and the scan folder's helper folders (`_shared`, `.lib`…) that
-// scripts load from: names, file bytes and symlink texts. Not mtimes or inodes, so a fresh clone or checkout of the
+// (tool.json, the script, helper files, at any depth) and everything else in its scan folder that a script may load
+// (helper folders whatever their names, `lib/`, loose files, `package.json`, `node_modules`, the other tools'
+// folders): names, file bytes and symlink texts. So any change in the scan folder withdraws trust in its tools until
+// the person trusts the folder again. Not mtimes or inodes, so a fresh clone or checkout of the
 // same files pins the same. Code a script loads from elsewhere (the workspace's node_modules) is not covered. A link
 // is pinned by its text only, so one whose target lies outside what the pin reads (`script.js -> ../../../src/x.js`)
 // would let a later change of that file run as trusted code: such a tool cannot be pinned, and so is never trusted.
@@ -12,7 +14,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileStamp } from '../../core/file-stamp';
 
-/** The most files (and folders) one tool's pin reads, its own and the helper folders' together. */
+/** The most files (and folders) one tool's pin reads in its scan folder (and again in its own folder). */
 export const MAX_PIN_FILES = 4096;
 /** The most bytes one tool's pin reads. */
 export const MAX_PIN_BYTES = 32 * 1024 * 1024;
@@ -22,6 +24,12 @@ const SETTLED_MS = 2000;
 
 /** A tool folder's pin, or why it cannot be pinned (then trusting its folder does not cover it). */
 export type PinResult = { ok: true; pin: string } | { ok: false; reason: string };
+
+// The scan folder's entries and the digest of them all, shared by the pins of its tools.
+interface ScanFolder {
+  entries: Entry[];
+  digest: string;
+}
 
 // One entry of a folder's content: its kind and name, and the digest of the file or the link's text.
 interface Entry {
@@ -73,39 +81,46 @@ export class ToolPinner {
   async pinAll(scanDir: string, toolDirs: readonly string[]): Promise<Map<string, PinResult>> {
     const pins = new Map<string, PinResult>();
     if (toolDirs.length === 0) return pins;
-    const shared = await this.helpers(scanDir);
+    const shared = await this.scanFolder(scanDir);
     for (const dir of toolDirs) pins.set(dir, await this.pinWith(dir, shared));
     return pins;
   }
 
   /** The pin of one tool folder in its scan folder. */
   async pin(toolDir: string): Promise<PinResult> {
-    return this.pinWith(toolDir, await this.helpers(path.dirname(toolDir)));
+    return this.pinWith(toolDir, await this.scanFolder(path.dirname(toolDir)));
   }
 
-  private async pinWith(toolDir: string, shared: Entry[] | string): Promise<PinResult> {
+  private async pinWith(toolDir: string, shared: ScanFolder | string): Promise<PinResult> {
     if (typeof shared === 'string') return { ok: false, reason: shared };
-    const own = await this.walk(toolDir, '', MAX_PIN_FILES - shared.length).catch(
-      (error: Error) => error.message,
-    );
+    // The tool's own folder is in the scan folder's entries too: it is walked again only for its links' sake.
+    const own = await this.walk(toolDir, '', MAX_PIN_FILES).catch((error: Error) => error.message);
     if (typeof own === 'string') return { ok: false, reason: own };
-    const entries = [...own, ...shared];
-    const outside = await linkOutside(toolDir, entries);
+    const outside = await linkOutside(toolDir, [...own, ...shared.entries]);
     if (outside) return { ok: false, reason: outside };
-    const bytes = entries.reduce((sum, entry) => sum + entry.bytes, 0);
-    if (bytes > MAX_PIN_BYTES)
-      return { ok: false, reason: `its files hold more than ${MAX_PIN_BYTES / 1024 / 1024} MiB` };
-    const hash = createHash('sha256').update('agenvoy-tool-pin-1\n');
-    for (const entry of entries) hash.update(entry.line);
+    const hash = createHash('sha256').update('agenvoy-tool-pin-2\n');
+    for (const entry of own) hash.update(entry.line);
+    hash.update(`s ${shared.digest}\n`);
     return { ok: true, pin: hash.digest('hex') };
   }
 
-  // The scan folder's helper entries (`_…` and `.…`, which are never tools), under `../`; a reason when unreadable.
+  // Every entry of the scan folder under `../` and one digest of them all; a reason when unreadable or too large.
+  private async scanFolder(scanDir: string): Promise<ScanFolder | string> {
+    const entries = await this.helpers(scanDir);
+    if (typeof entries === 'string') return entries;
+    const bytes = entries.reduce((sum, entry) => sum + entry.bytes, 0);
+    if (bytes > MAX_PIN_BYTES)
+      return `its scan folder's files hold more than ${MAX_PIN_BYTES / 1024 / 1024} MiB`;
+    const hash = createHash('sha256');
+    for (const entry of entries) hash.update(entry.line);
+    return { entries, digest: hash.digest('hex') };
+  }
+
+  // Every entry of the scan folder (the tools' folders and whatever else scripts may load), under `../`; a reason
+  // when unreadable or too many.
   private async helpers(scanDir: string): Promise<Entry[] | string> {
     try {
-      const names = (await fs.readdir(scanDir)).filter(
-        (name) => name.startsWith('_') || name.startsWith('.'),
-      );
+      const names = await fs.readdir(scanDir);
       const entries: Entry[] = [];
       for (const name of names.sort()) {
         const found = await this.entry(

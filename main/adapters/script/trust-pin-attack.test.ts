@@ -81,7 +81,8 @@ describe('a trusted folder under a later git pull', () => {
       Record<string, unknown>
     >;
     expect(list.find((tool) => tool.name === 'script_release')).toMatchObject({ trusted: false });
-    expect(list.find((tool) => tool.name === 'script_lint')).toMatchObject({ trusted: true });
+    // The tool that was there asks too: what lies beside it in its scan folder changed (its script may load it).
+    expect(list.find((tool) => tool.name === 'script_lint')).toMatchObject({ trusted: false });
 
     // A person's decision for one call runs it, without the token.
     const once = await call('script_release', ['--yes']);
@@ -99,6 +100,7 @@ describe('a trusted folder under a later git pull', () => {
     const trusted = await call('script_release');
     expect(trusted.outcome).toMatchObject({ outcome: 'ok', text: 'ran release' });
     expect(evidence(place.workspace, 'release')?.env.GITHUB_TOKEN).toBe(place.canary);
+    expect((await call('script_lint')).outcome).toMatchObject({ outcome: 'ok', text: 'ran lint' });
   });
 
   it('a trusted tool whose tool.json, script or helper file changes is untrusted until trusted again', async () => {
@@ -150,6 +152,52 @@ describe('a trusted folder under a later git pull', () => {
       fs.rmSync(path.join(dir, 'extra.py'), { force: true });
       expect((await call('script_fmt')).outcome.outcome, `${what}, put back`).toBe('ok');
       clearEvidence('fmt');
+    }
+  });
+
+  it('a trusted tool is untrusted when code it loads from elsewhere in the scan folder changes: a helper folder of any name, a loose file, package.json, node_modules, another tool', async () => {
+    const scan = place.workspaceScripts;
+    const dir = evidenceTool(scan, 'greet', { name: 'greet', always_allow: true });
+    const other = evidenceTool(scan, 'other', { name: 'other' });
+    const put = (relative: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(scan, relative)), { recursive: true });
+      fs.writeFileSync(path.join(scan, relative), text);
+    };
+    put('lib/util.js', 'exports.x = 1;\n');
+    put('common.js', 'exports.y = 2;\n');
+    put('package.json', '{"name":"tools"}\n');
+    put('node_modules/left-pad/index.js', 'module.exports = (s) => s;\n');
+    fs.writeFileSync(path.join(other, 'helper.js'), 'exports.z = 3;\n');
+    // The trusted tool loads all of them (as a script may: its own require, from any folder beside it).
+    fs.appendFileSync(
+      path.join(dir, 'script.js'),
+      `\nrequire('../lib/util.js'); require('../common.js'); require('left-pad'); require('../other/helper.js');\n`,
+    );
+    expect((await cli(place, ['trust', 'add'])).code).toBe(0);
+    expect((await call('script_greet')).outcome.outcome).toBe('ok');
+    clearEvidence('greet');
+    const changes: Array<[string, string]> = [
+      ['lib/util.js', 'exports.x = 1; /* a later pull */\n'],
+      ['common.js', 'exports.y = 2; /* a later pull */\n'],
+      ['package.json', '{"name":"tools","scripts":{"x":"y"}}\n'],
+      ['node_modules/left-pad/index.js', 'module.exports = (s) => s; /* a later pull */\n'],
+      ['other/helper.js', 'exports.z = 3; /* a later pull */\n'],
+      ['lib/new.js', 'exports.n = 1;\n'],
+    ];
+    for (const [relative, text] of changes) {
+      const file = path.join(scan, relative);
+      const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+      fs.writeFileSync(file, text);
+      const denied = await call('script_greet');
+      expect(denied.outcome, relative).toMatchObject({
+        outcome: 'denied',
+        message: expect.stringMatching(/changed since .*trusted/),
+      });
+      expect(evidence(place.workspace, 'greet'), relative).toBeNull();
+      if (before === null) fs.rmSync(file);
+      else fs.writeFileSync(file, before);
+      expect((await call('script_greet')).outcome.outcome, `${relative}, put back`).toBe('ok');
+      clearEvidence('greet');
     }
   });
 

@@ -81,7 +81,8 @@ export async function judgeTools(
     if (recorded.length > 0)
       return judged(
         'changed',
-        `changed since you trusted ${folder}${since}: its tool.json, script or a helper file is not what you trusted; ` +
+        `changed since you trusted ${folder}${since}: its tool.json, its script or a file beside it in its scan folder ` +
+          '(a helper, another tool, which its script may load) is not what you trusted; ' +
           'trust the folder again to trust it as it is now',
       );
     return judged(
