@@ -46,7 +46,55 @@ export async function gitRepository(cwd: string, workspace: string): Promise<Fou
         `the repository git finds here (${found.top}, git folder ${found.gitDir}) is not inside the workspace ` +
         `(${outside} is outside it), so git would show files outside it; the default read-only rule does not cover git here`,
     };
+  const borrowed = await borrowedFrom(found.commonDir, workspace);
+  if (borrowed !== null)
+    return {
+      kind: 'refused',
+      reason:
+        `the repository borrows objects from ${borrowed}, outside the workspace (objects/info/alternates, as ` +
+        '`git clone --reference` or `--shared` leaves it), so git would show what that repository holds ' +
+        '(`git log -p --alternate-refs`); the default read-only rule does not cover git here',
+    };
   return found;
+}
+
+// The most alternates files followed (an alternate may have its own), and the most bytes read of each.
+const MAX_ALTERNATES = 16;
+const MAX_ALTERNATES_BYTES = 64 * 1024;
+
+/**
+ * The first object folder outside `workspace` that the repository whose git folder is `commonDir` borrows from,
+ * through objects/info/alternates and theirs in turn; null when none. A file too large or a chain too long counts
+ * as outside (it cannot be checked).
+ */
+async function borrowedFrom(commonDir: string, workspace: string): Promise<string | null> {
+  const queue = [path.join(commonDir, 'objects')];
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const objects = queue.shift() as string;
+    if (seen.has(objects)) continue;
+    if (seen.size >= MAX_ALTERNATES) return `more than ${MAX_ALTERNATES} alternates`;
+    seen.add(objects);
+    const file = path.join(objects, 'info', 'alternates');
+    const stat = await fs.stat(file).catch(() => null);
+    if (stat === null) continue;
+    if (!stat.isFile() || stat.size > MAX_ALTERNATES_BYTES)
+      return `an alternates file that cannot be read (${file})`;
+    const text = await fs.readFile(file, 'utf8').catch(() => null);
+    if (text === null) return `an alternates file that cannot be read (${file})`;
+    for (const line of text.split('\n')) {
+      const entry = line.trim();
+      if (entry === '' || entry.startsWith('#')) continue;
+      // A relative entry is read from the objects folder that names it (gitrepository-layout(5)); a quoted one is
+      // C-style escaped, which no plain path needs: it counts as outside.
+      if (entry.startsWith('"')) return `a quoted alternate (${entry.slice(0, 80)})`;
+      const target = path.resolve(objects, entry);
+      const real = await fs.realpath(target).catch(() => target);
+      if (!isInside(real, workspace)) return real;
+      queue.push(real);
+    }
+  }
+  return null;
 }
 
 type Answer = { ok: true; lines: string[] } | { ok: false; message: string } | null;

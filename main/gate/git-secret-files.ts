@@ -38,7 +38,7 @@ const PSEUDO_REFS = [
 // patch, `--check` prints each line with trailing blanks), not just their names, or test them: the pickaxe (`-G`,
 // `-S`) lists a commit only when a change matches, so one call per character spells a secret out.
 const LOG_CONTENT =
-  /^(?:-[pu]|-U\d*|--patch.*|--unified.*|--word-diff.*|--color-words.*|--cc|-c|-m|--diff-merges.*|-L.*|--full-diff|--binary|--check|-[GS].*|--pickaxe.*)$/s;
+  /^(?:-[pu]|-U\d*|--patch.*|--unified.*|--word-diff.*|--color-words.*|--cc|--dd|-c|-m|--diff-merges.*|-L.*|--full-diff|--binary|--check|-[GS].*|--pickaxe.*)$/s;
 
 const STATUS_VERBOSE = /^(?:-[a-zA-Z]*v.*|--v(?:e(?:r(?:b(?:o(?:s(?:e)?)?)?)?)?)?(?:=.*)?)$/s;
 

@@ -36,7 +36,7 @@ export interface TrustedFolderItem {
 /** A tool of a trusted folder that is not what the person trusted: it asks on every call until they trust it again. */
 export interface TrustToolChange {
   name: string;
-  /** `new`: not there when the folder was trusted; `changed`: its tool.json, script or a helper file differs. */
+  /** `new`: not there when the folder was trusted; `changed`: its tool.json, script or a file beside it in its scan folder differs. */
   change: 'new' | 'changed';
 }
 
