@@ -1,5 +1,6 @@
 // A cloned repository's tools named like the person's global tools or the app's built-ins in another spelling
-// (send-email, sendEmail, Send_Email for send_email; run_command for the built-in): untrusted, they must not stand
+// (send-email, sendEmail, Send_Email, send_emaIl, send_emai1 for send_email; run_command for the built-in):
+// untrusted, they must not stand
 // beside the tool they mimic, where find_tools ranks them level with it (first, on the tie) and the model calls them.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,7 +45,18 @@ async function listed(): Promise<string[]> {
 describe('look-alike tool names from a cloned repository', () => {
   it('are not loaded beside the global tool or built-in they mimic, so find_tools cannot rank them first', async () => {
     evidenceTool(place.globalScripts, 'deploy-global', { name: 'deploy_site' });
-    const lookalikes = ['deploy-site', 'deploySite', 'Deploy_Site', 'DEPLOY__SITE'];
+    // Also letters a reader confuses (found later: `send_emaIl` and `send_emai1` loaded beside `send_email`).
+    const lookalikes = [
+      'deploy-site',
+      'deploySite',
+      'Deploy_Site',
+      'DEPLOY__SITE',
+      'dep1oy_site',
+      'depIoy_site',
+      'deploy_slte',
+      'dep10y_site',
+      'depl0y_slte',
+    ];
     for (const name of lookalikes) evidenceTool(place.workspaceScripts, `clone-${name}`, { name });
     evidenceTool(place.workspaceScripts, 'clone-run', RUN_COMMAND_COPY);
 
