@@ -131,8 +131,10 @@ describe('browser mode: trusted folders', () => {
     });
     expect(value(await client.bridge.api.invoke('trust.status', {}))).toMatchObject({
       trusted: true,
-      untrustedTools: ['script_release', 'script_weather'],
+      // script_deploy did not change itself, but what lies beside it in the scan folder did, which it may load.
+      untrustedTools: ['script_deploy', 'script_release', 'script_weather'],
       changedTools: [
+        { name: 'script_deploy', change: 'changed' },
         { name: 'script_release', change: 'new' },
         { name: 'script_weather', change: 'changed' },
       ],
@@ -143,7 +145,7 @@ describe('browser mode: trusted folders', () => {
     const { dialog, result } = await trustAdd(fixture.workspace);
     expect(dialog).toMatchObject({
       tools: [
-        { name: 'script_deploy', change: null },
+        { name: 'script_deploy', change: 'changed' },
         { name: 'script_release', alwaysAllow: true, secrets: ['GITHUB_TOKEN'], change: 'new' },
         { name: 'script_weather', change: 'changed' },
       ],

@@ -77,7 +77,7 @@ export const enPanels = {
     onceTrusted: 'Once trusted, its workspace tools follow your rules and their own tool.json:',
     itsTools: 'Its workspace tools',
     newSince: '(new since you trusted this folder)',
-    changedSinceTool: '(changed since you trusted this folder)',
+    changedSinceTool: '(it or a file beside it changed since you trusted this folder)',
     runsWithoutAsking: ' — runs without asking (always_allow)',
     receivesSecrets: ' — receives the secrets {{secrets}}',
     stillAsks: ' — still asks; no secrets',

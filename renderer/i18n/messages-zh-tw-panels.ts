@@ -75,7 +75,7 @@ export const zhTwPanels: CatalogueOf<typeof enPanels> = {
     onceTrusted: '信任後，其工作區工具將遵循你的規則及它們自己的 tool.json：',
     itsTools: '其工作區工具',
     newSince: '（在你信任此資料夾後新增）',
-    changedSinceTool: '（在你信任此資料夾後變更）',
+    changedSinceTool: '（它或它旁邊的檔案在你信任此資料夾後變更）',
     runsWithoutAsking: ' — 不詢問即執行（always_allow）',
     receivesSecrets: ' — 會取得密鑰 {{secrets}}',
     stillAsks: ' — 仍會詢問；無密鑰',

@@ -87,7 +87,9 @@ describe('TrustDialog', () => {
     );
     const tools = screen.getByRole('list', { name: 'Its workspace tools' });
     expect(tools.textContent).toContain('script_deploy (new since you trusted this folder)');
-    expect(tools.textContent).toContain('script_lint (changed since you trusted this folder)');
+    expect(tools.textContent).toContain(
+      'script_lint (it or a file beside it changed since you trusted this folder)',
+    );
     expect(tools.textContent).not.toContain('script_fmt (');
   });
 });
