@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processLocation } from '../gate/sensitive-paths';
 import { runBin, runCli } from './testing/cli-harness';
 
 const SERVER = path.resolve(__dirname, '../adapters/mcp/fixtures/file-reader-server.mjs');
@@ -31,8 +32,10 @@ beforeEach(() => {
   put(path.join(cwd, 'README.md'), 'plain words\n');
   put(path.join(root, 'outside', 'secret.txt'), `${CANARY}\n`);
   fs.mkdirSync(path.join(cwd, 'docs'));
-  // A committed link out of the workspace, harmless as long as nothing follows it.
+  // A committed link out of the workspace, harmless as long as nothing follows it; and one to /proc/net/.., which the
+  // kernel reads as /proc/self/.
   fs.symlinkSync('../..', path.join(cwd, 'docs', 'up'));
+  fs.symlinkSync('/proc/net/..', path.join(cwd, 'pn'));
   put(
     path.join(home, 'mcp.json'),
     JSON.stringify({
@@ -64,6 +67,12 @@ describe('process files', () => {
       '/dev/stdin/../../cwd/mcp.json',
       '/proc/SELF/cwd/mcp.json',
       '/proc/sel?/cwd/mcp.json',
+      // Found later: links into /proc/self that are not named self (/proc/net is /proc/self/net), then `..`.
+      '/proc/net/../cwd/mcp.json',
+      '/proc/net/../environ',
+      '/proc/mounts/../cwd/mcp.json',
+      `${cwd}/pn/cwd/mcp.json`,
+      `${cwd}/pn/environ`,
     ];
     for (const file of paths) {
       const run = await call('mcp__files__read_text_file', { path: file }, { APP_SECRET: CANARY });
@@ -99,4 +108,27 @@ describe('process files', () => {
     expect(info.code).toBe(0);
     expect(info.stdout).toMatch(/Linux/);
   }, 120_000);
+});
+
+describe("which /proc paths are a process's own", () => {
+  it("a process's folder, anything past a `..` kept as written, but not the system's files or the standard streams", () => {
+    for (const own of [
+      '/proc/self/environ',
+      '/proc/1/cwd/x',
+      '/proc/thread-self/root',
+      '/proc/net/../environ',
+      '/proc/SELF/fd/3',
+    ])
+      expect(processLocation(own), own).not.toBeNull();
+    for (const shared of [
+      '/proc/version',
+      '/proc/cpuinfo',
+      '/proc/mounts',
+      '/proc/net/tcp',
+      '/proc/self/fd/0',
+      '/proc/thread-self/fd/2',
+      '/etc/passwd',
+    ])
+      expect(processLocation(shared), shared).toBeNull();
+  });
 });

@@ -15,9 +15,9 @@ import { foldCase } from './secret-forms';
 export const CUT_PARTIAL_MIN = 3;
 
 // Every cap note says "[output truncated: … cut]" (main/process/process-group-output.ts, main/core/outcome.ts,
-// main/adapters/mcp/call-result.ts); a mask is three or more asterisks; a key shortened by its printer ends in an
-// ellipsis ("sk-abc123...", "sk-abc123…").
-const NOTE = /\[output truncated: [^\]\n]{1,120}\]|\*{3,}|\.{3}|\u2026/g;
+// main/adapters/mcp/call-result.ts); a mask is three or more asterisks or two bullets; a key shortened by its printer ends
+// in an ellipsis or says so ("sk-abc123..", "sk-abc123…", "sk-abc123 (truncated)").
+const NOTE = /\[output truncated: [^\]\n]{1,120}\]|\*{3,}|\.{2,}|\u2026|\u2022{2,}|[[(]truncated[\])]/g;
 
 /** Most cuts and masks of one text looked at in full (each costs a scan of every form): a bound on the cost. */
 export const MAX_CUTS_SCANNED = 256;
@@ -54,8 +54,10 @@ export function scrubCuts(text: string, matcher: SecretMatcher): string {
     matcher.empty ||
     (!text.includes('[output truncated: ') &&
       !text.includes('***') &&
-      !text.includes('...') &&
-      !text.includes('\u2026'))
+      !text.includes('..') &&
+      !text.includes('\u2026') &&
+      !text.includes('\u2022\u2022') &&
+      !text.includes('truncated'))
   )
     return text;
   const notes = [...text.matchAll(NOTE)];
@@ -81,12 +83,14 @@ export function scrubCuts(text: string, matcher: SecretMatcher): string {
       before = before.slice(0, keep) + redactionMark(lead.key) + before.slice(keep + lead.length);
     }
     out += before + note[0];
-    // After the note: the start of the kept tail (up to the next note).
+    // After the note: the start of the kept tail (up to the next note). An ellipsis ends a shortened key and starts
+    // nothing of one (after it come ordinary words: `{ ...passwordCount }`), so nothing after it is scrubbed.
     const after = text.slice(end, nextStart);
     const newline = after.startsWith('\n') || after.startsWith(' ') ? 1 : 0;
     const rest = after.slice(newline);
+    const ellipsis = note[0] === '\u2026' || note[0].startsWith('..');
     const tail =
-      mayHold(rest.slice(0, CUT_PARTIAL_MIN), grams) && scanned++ < MAX_CUTS_SCANNED
+      !ellipsis && mayHold(rest.slice(0, CUT_PARTIAL_MIN), grams) && scanned++ < MAX_CUTS_SCANNED
         ? leadingPartial(rest, backward, CUT_PARTIAL_MIN)
         : null;
     if (tail) {

@@ -98,7 +98,7 @@ function straddles(
   end: number,
   grams: Set<string>,
 ): boolean {
-  if (start - pieceStart < 2 || end + 2 > text.length) return start - pieceStart < 2 && end < text.length;
+  if (start - pieceStart < 2 || end + 2 > text.length) return end < text.length;
   const after = text.slice(end, end + 2);
   if (MAY_JOIN.test(after)) return true;
   const first = text.slice(start - 2, start) + (after[0] as string);

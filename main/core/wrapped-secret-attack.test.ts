@@ -104,7 +104,7 @@ describe('a key that a line break runs through', () => {
     );
     const groups = new ProcessGroups();
     closers.push(() => groups.killAll());
-    for (const at of [1, 2, 3, 9, 20, KEY.length - 3]) {
+    for (const at of [1, 2, 3, 9, 20, KEY.length - 3, KEY.length - 1]) {
       const core = testCore([runCommandTool]);
       made.push(core.dir);
       core.redactor.add('LIVE_KEY', KEY);
@@ -155,6 +155,9 @@ const SHAPES: Array<[string, (key: string) => string, string[]]> = [
   ['a key shortened with "..."', (k) => `using key ${k.slice(0, -3)}... (rejected)`, [KEY]],
   ['a key shortened with "…"', (k) => `using key ${k.slice(0, -3)}\u2026 (rejected)`, [KEY]],
   ['a key masked with "***"', (k) => `key ${k.slice(0, 10)}***${k.slice(-4)}`, [KEY]],
+  ['a key shortened with ".."', (k) => `using key ${k.slice(0, -3)}.. (rejected)`, [KEY]],
+  ['a key shortened with " (truncated)"', (k) => `using key ${k.slice(0, -3)} (truncated)`, [KEY]],
+  ['a key masked with bullets', (k) => `key ${k.slice(0, 12)}\u2022\u2022\u2022\u2022`, [KEY]],
   [
     'base64 of UTF-16LE (PowerShell -EncodedCommand)',
     (k) => `powershell -enc ${b64(`$env:TOKEN='${k}'`, 'utf16le')}`,
@@ -246,11 +249,19 @@ it.each(AWS_SHAPES)('an AWS-style key echoed back as %s is redacted', async (_na
     res.end(`you sent: ${shape(AWS_KEY)}&next=1`);
   });
   closers.push(() => server.close());
-  const core = testCore([httpRequestTool], { services: { web: LOOPBACK_ALLOWED } });
+  // The request carries the key itself (so http_request scrubs its own report first, as it does for errors).
+  const core = testCore([httpRequestTool], {
+    services: { web: LOOPBACK_ALLOWED },
+    getSecret: async (name) => (name === 'AWS_SECRET' ? AWS_KEY : undefined),
+  });
   made.push(core.dir);
   core.redactor.add('AWS_SECRET', AWS_KEY);
   const outcome = await core.dispatcher.dispatch(
-    { id: 'a1', name: 'http_request', args: { url: `${server.url}/login` } },
+    {
+      id: 'a1',
+      name: 'http_request',
+      args: { url: `${server.url}/login`, headers: { 'X-Api-Key': '${secret:AWS_SECRET}' } },
+    },
     { chatId: 'aws', workspace: core.dir },
   );
   const shown = JSON.stringify(outcome);
@@ -320,4 +331,45 @@ describe('a key written in pieces or over lines where no result carries it', () 
     expect(core.tasks.get(id)?.outputTail).toBe('token=[redacted:TASK_KEY]\n');
     for (const tail of tails) expect(leftOfKey(tail)).toEqual([]);
   });
+});
+
+describe('a key whose last character stands alone after the break (found by review: one unit after a join was never matched)', () => {
+  const head = `token: ${KEY.slice(0, -1)}`;
+  const last = KEY.slice(-1);
+
+  it('at the end of a text, of a part, and of a piece of live output', () => {
+    const core = testCore([]);
+    made.push(core.dir);
+    core.redactor.add('END_KEY', KEY);
+    expect(leftOfKey(core.redactor.redact(`${head}\n${last}`))).toEqual([]);
+    const outcome = core.redactor.redactOutcome({
+      outcome: 'ok',
+      text: `${head}\n${last}`,
+      content: [
+        { type: 'text', text: head },
+        { type: 'text', text: last },
+      ],
+      durationMs: 1,
+    });
+    expect(leftOfKey(texts(outcome))).toEqual([]);
+    const stream = core.redactor.stream();
+    const shown = [
+      stream.push(`${head}\n`),
+      stream.push(last),
+      stream.push('\nnext line\n'),
+      stream.end(),
+    ].join('');
+    expect(leftOfKey(shown)).toEqual([]);
+    expect(shown).toContain('next line');
+  });
+});
+
+it('an ellipsis scrubs the piece of a key before it, never an ordinary word after it', () => {
+  const core = testCore([]);
+  made.push(core.dir);
+  core.redactor.add('PW', 'hunter2password');
+  expect(core.redactor.redact('const all = { ...passwordCount, ...rest };')).toBe(
+    'const all = { ...passwordCount, ...rest };',
+  );
+  expect(core.redactor.redact('login with hunter2pa... failed')).toBe('login with [redacted:PW]... failed');
 });

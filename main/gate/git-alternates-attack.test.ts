@@ -83,6 +83,21 @@ describe('a repository borrowing objects from outside the workspace', () => {
     expect(result.stdout + result.stderr).toMatch(/denied: .*borrows objects from/);
   }, 120_000);
 
+  it('a git folder whose objects and refs are links out of the workspace asks too', async () => {
+    fs.writeFileSync(path.join(root, 'other', 'notes.txt'), `PRIVATE ${CANARY}\n`);
+    git(path.join(root, 'other'), 'add', 'notes.txt');
+    git(path.join(root, 'other'), 'commit', '-qm', 'notes');
+    for (const entry of ['objects', 'refs']) {
+      fs.rmSync(path.join(ws, '.git', entry), { recursive: true, force: true });
+      fs.symlinkSync(path.join(root, 'other', '.git', entry), path.join(ws, '.git', entry));
+    }
+    for (const command of ['git log -p', 'git log --stat', 'git show']) {
+      const result = await run(command);
+      expect(result.stdout + result.stderr, command).not.toContain(CANARY);
+      expect(result.stdout + result.stderr, command).toMatch(/denied: .*leads outside the workspace/);
+    }
+  }, 120_000);
+
   it('an ordinary repository still runs git log under the default rule', async () => {
     const result = await run('git log --oneline');
     expect(result.code).toBe(0);

@@ -46,6 +46,14 @@ export async function gitRepository(cwd: string, workspace: string): Promise<Fou
         `the repository git finds here (${found.top}, git folder ${found.gitDir}) is not inside the workspace ` +
         `(${outside} is outside it), so git would show files outside it; the default read-only rule does not cover git here`,
     };
+  const linked = await linkedOut(found.commonDir, workspace);
+  if (linked !== null)
+    return {
+      kind: 'refused',
+      reason:
+        `the repository's ${linked.entry} leads outside the workspace (to ${linked.real}), so git would show what ` +
+        'another repository holds; the default read-only rule does not cover git here',
+    };
   const borrowed = await borrowedFrom(found.commonDir, workspace);
   if (borrowed !== null)
     return {
@@ -56,6 +64,22 @@ export async function gitRepository(cwd: string, workspace: string): Promise<Fou
         '(`git log -p --alternate-refs`); the default read-only rule does not cover git here',
     };
   return found;
+}
+
+// What a git folder holds that says which history git shows: a link out of the workspace for any of them shows
+// another repository's commits and files.
+const HISTORY_ENTRIES = ['objects', 'refs', 'packed-refs', 'logs', 'info', 'shallow', 'HEAD'];
+
+/** The first of the git folder's history entries whose real path lies outside `workspace`, or null. */
+async function linkedOut(
+  commonDir: string,
+  workspace: string,
+): Promise<{ entry: string; real: string } | null> {
+  for (const entry of HISTORY_ENTRIES) {
+    const real = await fs.realpath(path.join(commonDir, entry)).catch(() => null);
+    if (real !== null && !isInside(real, workspace)) return { entry, real };
+  }
+  return null;
 }
 
 // The most alternates files followed (an alternate may have its own), and the most bytes read of each.

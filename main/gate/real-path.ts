@@ -67,6 +67,7 @@ export class PathResolver {
     let current = root;
     let shown = 0;
     let links = 0;
+    let opaque = false;
     const restart = (newRoot: string) => {
       root = newRoot;
       parts = [];
@@ -87,7 +88,9 @@ export class PathResolver {
     while (pending.length > 0) {
       const part = pending.pop() as string;
       if (part === '.') continue;
-      if (part === '..') {
+      // Past a link inside /proc nothing is known, not even where `..` leads (`/proc/net/..` is /proc/self): it is
+      // kept as written.
+      if (part === '..' && !opaque) {
         pop();
         continue;
       }
@@ -106,7 +109,10 @@ export class PathResolver {
       // A link inside /proc (self, a pid, its cwd, root or fds) leads to what one process sees: this one's, not the
       // tool's (an MCP server's working folder, a sandboxed command's /proc). It is kept as written and nothing
       // under it is looked up, so the path still reads as a process file (docs/security.md, "Process files").
-      if (node.entry.kind === 'link' && inProc(current)) continue;
+      if (node.entry.kind === 'link' && inProc(current)) {
+        opaque = true;
+        continue;
+      }
       if (node.entry.kind === 'link' && links < MAX_LINKS) {
         links++;
         pop();

@@ -76,6 +76,8 @@ export function sensitivePath(
     if (!path.isAbsolute(expanded)) continue;
     const resolved = path.resolve(expanded);
     if (isInside(resolved, agenvoyHome)) return AGENVOY;
+    const process = processLocation(expanded) ?? processLocation(resolved);
+    if (process) return process;
     absolute.push(resolved);
   }
   if (!wide) return null;
@@ -103,7 +105,7 @@ export function resolvedLocation(
   const resolved: string[] = [];
   for (const base of starts) {
     for (const real of readings(resolution.resolver, expanded, base)) {
-      const named = namedLocation(real);
+      const named = namedLocation(real) ?? processLocation(real);
       if (named) return named;
       if (agenvoy.some((home) => isInside(real, home))) return AGENVOY;
       if (resolution.resolver.hardLinked(real)) return HARD_LINK;
@@ -210,3 +212,52 @@ export function sensitiveOptions(
     .map((home) => path.resolve(home));
   return { homes: [...new Set(homes)], agenvoyHome: path.resolve(agenvoyHome) };
 }
+
+// What /proc holds for the whole system, the same for every process: the rest of /proc is a process's own
+// (/proc/self, /proc/<pid>, and the links into them: /proc/net, /proc/mounts…).
+const SYSTEM_PROC = new Set([
+  'version',
+  'cpuinfo',
+  'meminfo',
+  'loadavg',
+  'uptime',
+  'stat',
+  'filesystems',
+  'partitions',
+  'swaps',
+  'vmstat',
+  'diskstats',
+  'interrupts',
+  'devices',
+  'modules',
+  'sys',
+  'pressure',
+  // Links into /proc/self that show what the process's namespace holds, harmless to read.
+  'mounts',
+  'net',
+]);
+
+// A process's own standard streams (`/dev/stdin`, `/dev/stderr`, `/dev/fd/0`-`2` lead there): the tool's, not another
+// process's files.
+const STANDARD_STREAM = /^\/proc\/(?:self|thread-self)\/fd\/[012]$/;
+
+/**
+ * A process's files or environment (docs/security.md, "Process files"): an absolute path into /proc other than the
+ * system-wide files, as written (`/proc/sel?/cwd`, `/proc/net/../environ` kept unresolved by real-path.ts). Whose
+ * process it is depends on who opens it, which the gate cannot tell for a tool that runs as another process.
+ */
+export function processLocation(absolute: string): string | null {
+  if (path.sep !== '/' || !absolute.startsWith('/proc/')) return null;
+  const parts = absolute
+    .slice('/proc/'.length)
+    .split('/')
+    .filter((part) => part !== '' && part !== '.');
+  // A `..` under /proc was kept as written past a link (real-path.ts): where it leads is unknown.
+  if (parts.includes('..')) return PROCESS_FILES;
+  if (STANDARD_STREAM.test(`/proc/${parts.join('/')}`)) return null;
+  const first = parts[0];
+  if (first === undefined || SYSTEM_PROC.has(first)) return null;
+  return PROCESS_FILES;
+}
+
+const PROCESS_FILES = "a process's files or environment (/proc/<pid>, /proc/self)";

@@ -33,6 +33,20 @@ beforeEach(() => {
     `//r/:_authToken=${CANARY}-nvm\n`,
   );
   put(path.join(userHome, '.npm-global', 'etc', 'npmrc'), `//r/:_authToken=${CANARY}-global\n`);
+  // Found later: other managers' prefixes, and pip's config in a Python prefix.
+  put(
+    path.join(userHome, '.nvm', 'versions', 'io.js', 'v3.3.1', 'etc', 'npmrc'),
+    `//r/:_authToken=${CANARY}-iojs\n`,
+  );
+  put(
+    path.join(userHome, '.local', 'share', 'pnpm', 'nodejs', '20.11.0', 'etc', 'npmrc'),
+    `t=${CANARY}-pnpm\n`,
+  );
+  put(path.join(userHome, 'miniconda3', 'etc', 'npmrc'), `//r/:_authToken=${CANARY}-conda\n`);
+  put(
+    path.join(userHome, '.pyenv', 'versions', '3.11.4', 'pip.conf'),
+    `index-url = https://u:${CANARY}-pip@r/\n`,
+  );
   put(path.join(userHome, '.nvm', 'versions', 'node', 'v20.11.0', 'bin', 'tool'), 'a toolchain file\n');
   put(path.join(cwd, 'README.md'), 'hello\n');
 });
@@ -51,6 +65,10 @@ describe('credential files under the home', () => {
       '.config/git/credentials',
       '.nvm/versions/node/v20.11.0/etc/npmrc',
       '.npm-global/etc/npmrc',
+      '.nvm/versions/io.js/v3.3.1/etc/npmrc',
+      '.local/share/pnpm/nodejs/20.11.0/etc/npmrc',
+      'miniconda3/etc/npmrc',
+      '.pyenv/versions/3.11.4/pip.conf',
     ]) {
       const result = await run(`cat "$HOME/${file}"`);
       expect(result.stdout + result.stderr, file).not.toContain(CANARY);
@@ -72,6 +90,27 @@ describe('credential files under the home', () => {
     put(path.join(userHome, '.gitconfig'), `[http]\n\textraHeader = Authorization: Bearer ${CANARY}-hdr\n`);
     const header = await run('cat "$HOME/.gitconfig"');
     expect(header.stdout + header.stderr).not.toContain(CANARY);
+    // Found later: a token with no password, a helper that echoes one, and an included file that holds one.
+    for (const config of [
+      `[url "https://ghp_${CANARY.replace(/-/g, '')}x0123456789@github.com/"]\n\tinsteadOf = https://github.com/\n`,
+      `[credential]\n\thelper = "!f() { echo username=x; echo password=${CANARY}-helper; }; f"\n`,
+    ]) {
+      put(path.join(userHome, '.gitconfig'), config);
+      const shown = await run('cat "$HOME/.gitconfig"');
+      expect(shown.stdout + shown.stderr).not.toContain(CANARY.replace(/-/g, ''));
+      expect(shown.stdout + shown.stderr).not.toContain(CANARY);
+    }
+    put(
+      path.join(userHome, '.config', 'git', 'config'),
+      '[include]\n\tpath = tokens.inc\n[user]\n\tname = Alice\n',
+    );
+    put(
+      path.join(userHome, '.config', 'git', 'tokens.inc'),
+      `[url "https://x:${CANARY}-inc@github.com/"]\n\tinsteadOf = g:\n`,
+    );
+    const included = await run('cat "$HOME/.config/git/tokens.inc"; cat "$HOME/.config/git/config"');
+    expect(included.stdout + included.stderr).not.toContain(CANARY);
+    expect(included.stdout).toContain('name = Alice');
   }, 120_000);
 
   it('the gate names them: an allow rule for `cat` does not cover them (denied with nobody to ask)', async () => {

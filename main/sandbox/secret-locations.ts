@@ -113,14 +113,14 @@ export async function readPolicy(options: {
   /** .env-style files found in the workspace. */
   workspaceSecrets: string[];
 }): Promise<ReadPolicy> {
-  const [prefixConfigs, gitConfigs] = await Promise.all([
-    Promise.all(options.homes.map(npmPrefixConfigs)).then((lists) => lists.flat()),
+  const [packageConfigs, gitConfigs] = await Promise.all([
+    Promise.all(options.homes.map(prefixConfigs)).then((lists) => lists.flat()),
     Promise.all(options.homes.map(gitConfigsWithCredentials)).then((lists) => lists.flat()),
   ]);
   const secrets = [
     ...options.homes.flatMap((home) => HOME_SECRET_PATHS.map((rel) => path.join(home, rel))),
     ...AGENVOY_SECRET_PATHS.map((rel) => path.join(options.agenvoyHome, rel)),
-    ...prefixConfigs,
+    ...packageConfigs,
     ...gitConfigs,
   ];
   // A config hidden for its credential is not shown again as a toolchain file.
@@ -152,51 +152,97 @@ async function existing(paths: string[]): Promise<string[]> {
   return unique.filter((_, i) => present[i]);
 }
 
-// Per-user Node installs whose prefix holds npm's global config (etc/npmrc), which may hold a registry token: the
-// prefixes themselves are shown (HOME_READABLE), so their npmrc is hidden by name. Version folders are listed.
-const NPM_PREFIXES: readonly { under: string; inside: string }[] = [
-  { under: '.nvm/versions/node', inside: 'etc/npmrc' },
-  { under: '.volta/tools/image/node', inside: 'etc/npmrc' },
-  { under: '.asdf/installs/nodejs', inside: 'etc/npmrc' },
-  { under: '.fnm/node-versions', inside: 'installation/etc/npmrc' },
-  { under: '.local/share/fnm/node-versions', inside: 'installation/etc/npmrc' },
+// Per-user installs whose prefix holds a package manager's global config with a registry token: npm's etc/npmrc in
+// a Node prefix, pip's pip.conf in a Python prefix or a conda environment. The prefixes themselves are shown
+// (HOME_READABLE), so these files are hidden by name; version and environment folders are listed.
+const PREFIX_CONFIGS: readonly { under: string; inside: string[] }[] = [
+  { under: '.nvm/versions/node', inside: ['etc/npmrc'] },
+  { under: '.nvm/versions/io.js', inside: ['etc/npmrc'] },
+  { under: '.volta/tools/image/node', inside: ['etc/npmrc'] },
+  { under: '.asdf/installs/nodejs', inside: ['etc/npmrc'] },
+  { under: '.fnm/node-versions', inside: ['installation/etc/npmrc'] },
+  { under: '.local/share/fnm/node-versions', inside: ['installation/etc/npmrc'] },
+  { under: '.local/share/pnpm/nodejs', inside: ['etc/npmrc'] },
+  { under: '.pyenv/versions', inside: ['pip.conf', 'etc/npmrc'] },
+  { under: '.asdf/installs/python', inside: ['pip.conf'] },
+  { under: 'miniconda3/envs', inside: ['pip.conf', 'etc/npmrc'] },
+  { under: 'anaconda3/envs', inside: ['pip.conf', 'etc/npmrc'] },
+  { under: '.conda/envs', inside: ['pip.conf', 'etc/npmrc'] },
 ];
-const NPM_FIXED_PREFIXES: readonly string[] = ['.npm-global/etc/npmrc', '.local/etc/npmrc'];
+const FIXED_PREFIX_CONFIGS: readonly string[] = [
+  '.npm-global/etc/npmrc',
+  '.local/etc/npmrc',
+  'miniconda3/etc/npmrc',
+  'miniconda3/pip.conf',
+  'anaconda3/etc/npmrc',
+  'anaconda3/pip.conf',
+  '.local/pip.conf',
+];
 
-async function npmPrefixConfigs(home: string): Promise<string[]> {
+async function prefixConfigs(home: string): Promise<string[]> {
   const listed = await Promise.all(
-    NPM_PREFIXES.map(({ under, inside }) =>
+    PREFIX_CONFIGS.map(({ under, inside }) =>
       fs.readdir(path.join(home, under)).then(
-        (versions) => versions.slice(0, MAX_VERSIONS).map((version) => path.join(home, under, version, inside)),
+        (versions) =>
+          versions
+            .slice(0, MAX_VERSIONS)
+            .flatMap((version) => inside.map((rel) => path.join(home, under, version, rel))),
         () => [],
       ),
     ),
   );
-  return [...NPM_FIXED_PREFIXES.map((rel) => path.join(home, rel)), ...listed.flat()];
+  return [...FIXED_PREFIX_CONFIGS.map((rel) => path.join(home, rel)), ...listed.flat()];
 }
 
-// Most version folders of one Node manager looked at.
+// Most version folders of one manager looked at.
 const MAX_VERSIONS = 200;
 
 // Git's config files under a home, which the sandbox shows for user.name and the like.
 const GIT_CONFIGS: readonly string[] = ['.gitconfig', '.config/git/config'];
-// What marks a config that holds a credential: a URL with a password (an `insteadOf` rewrite that carries a token),
-// or an extra header (`http.extraHeader = Authorization: …`).
-const CREDENTIAL_IN_CONFIG = /[a-z][a-z0-9+.-]*:\/\/[^\s/@"]+:[^\s/@"]+@|^\s*extraheader\s*=/im;
-// Most bytes of a git config read to look for one; a larger one is hidden unread.
+// What marks a config that holds a credential: a URL's user info with a password or shaped like a token
+// (`https://ghp_…@github.com`), an extra header (`http.extraHeader = Authorization: …`), or a password (also one a
+// credential helper written as a shell command echoes: `helper = "!f() { echo password=…; }; f"`).
+// Tested line by line (a line past MAX_CONFIG_LINE counts as one): the user info's parts cannot share a colon, so
+// a long line never backtracks.
+const CREDENTIAL_IN_CONFIG =
+  /\b[a-z][a-z0-9+.-]{0,32}:\/\/(?:[^\s/@":]+:[^\s/@"]+|[A-Za-z0-9_.~-]{20,})@|^\s*extraheader\s*=|password/i;
+const MAX_CONFIG_LINE = 4096;
+// An include of another config file (`[include] path = …`, also under includeIf).
+const INCLUDE_PATH = /^\s*path\s*=\s*"?([^"\n]+?)"?\s*$/gim;
+// Most bytes of a git config read to look for one; a larger one is hidden unread. Most files followed through includes.
 const MAX_GIT_CONFIG_BYTES = 1024 * 1024;
+const MAX_GIT_CONFIGS = 32;
 
-/** Git configs under `home` that hold a credential: hidden like the credential stores (git then runs without them). */
+/**
+ * Git config files under `home` that hold a credential, the files they include among them: hidden like the
+ * credential stores (git then runs without them; a missing include is skipped).
+ */
 async function gitConfigsWithCredentials(home: string): Promise<string[]> {
-  const found = await Promise.all(
-    GIT_CONFIGS.map(async (rel) => {
-      const file = path.join(home, rel);
-      const stat = await fs.stat(file).catch(() => null);
-      if (!stat?.isFile()) return null;
-      if (stat.size > MAX_GIT_CONFIG_BYTES) return file;
-      const text = await fs.readFile(file, 'utf8').catch(() => '');
-      return CREDENTIAL_IN_CONFIG.test(text) ? file : null;
-    }),
-  );
-  return found.filter((file): file is string => file !== null);
+  const queue = GIT_CONFIGS.map((rel) => path.join(home, rel));
+  const seen = new Set<string>();
+  const found: string[] = [];
+  while (queue.length > 0 && seen.size < MAX_GIT_CONFIGS) {
+    const file = queue.shift() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const stat = await fs.stat(file).catch(() => null);
+    if (!stat?.isFile()) continue;
+    if (stat.size > MAX_GIT_CONFIG_BYTES) {
+      found.push(file);
+      continue;
+    }
+    const text = await fs.readFile(file, 'utf8').catch(() => '');
+    const lines = text.split('\n');
+    if (lines.some((line) => line.length > MAX_CONFIG_LINE || CREDENTIAL_IN_CONFIG.test(line)))
+      found.push(file);
+    for (const match of text.matchAll(INCLUDE_PATH)) {
+      const named = (match[1] as string).trim();
+      const included = named.startsWith('~/')
+        ? path.join(home, named.slice(2))
+        : path.resolve(path.dirname(file), named);
+      // Only what the home holds: elsewhere the sandbox hides or shows it by its own rules.
+      if (included.startsWith(home + path.sep)) queue.push(included);
+    }
+  }
+  return found;
 }

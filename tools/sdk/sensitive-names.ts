@@ -93,15 +93,6 @@ export const SENSITIVE_NAMES: readonly SensitiveName[] = [
   },
   // npm's global config in a per-user Node's prefix (~/.nvm/versions/node/*/etc/npmrc, ~/.npm-global/etc/npmrc).
   { label: "npm's global config (etc/npmrc)", segments: [exact('etc'), exact('npmrc')] },
-  // A process's own files, environment and memory (/proc/self/environ, /proc/<pid>/cwd/…): the gate cannot tell
-  // whose they are for the tool, which runs as another process.
-  {
-    label: "a process's files or environment (/proc/<pid>, /proc/self)",
-    segments: [
-      exact('proc'),
-      { test: /^(?:self|thread-self|\d+)$/i, sample: 'self', needle: 'proc', globs: [] },
-    ],
-  },
 ];
 
 /**

@@ -11,7 +11,7 @@ export function foldToolName(name: string): string {
     .replace(/[^a-z0-9]+/g, '')
     .replace(/rn/g, 'm')
     .replace(/vv/g, 'w')
-    .replace(/[il1|]/g, 'l')
+    .replace(/[il1]/g, 'l')
     .replace(/0/g, 'o');
 }
 

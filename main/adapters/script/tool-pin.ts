@@ -132,7 +132,8 @@ export class ToolPinner {
       }
       return entries;
     } catch (error) {
-      return (error as Error).message;
+      // The scan folder's size is not the tool's own: say whose it is.
+      return (error as Error).message.replace(/^it holds/, 'its scan folder holds');
     }
   }
 

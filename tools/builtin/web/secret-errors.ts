@@ -54,8 +54,11 @@ export class RequestSecrets {
 function forms(value: string): string[] {
   const all = [value, safe(() => encodeURIComponent(value)), safe(() => encodeURI(value))];
   all.push(new URLSearchParams({ v: value }).toString().slice(2));
-  // A value that made up a host label comes back in punycode.
-  all.push(safe(() => domainToASCII(value)));
+  // A value that made up a host label comes back in punycode. Only whole: for a value that cannot be a host name
+  // (a key holding "/"), domainToASCII returns a piece of it, and scrubbing that piece left the rest where no other
+  // form could find it.
+  const ascii = safe(() => domainToASCII(value));
+  if (ascii !== null && ascii.length >= value.length) all.push(ascii);
   return [...new Set(all.filter((form): form is string => !!form && form.length >= MIN_VALUE_LENGTH))];
 }
 
