@@ -149,4 +149,14 @@ describe('ToolPinner', () => {
       reason: `it holds more than ${MAX_PIN_FILES} files and folders`,
     });
   });
+
+  it('a scan folder too large to pin (a shared node_modules) is named as such, not as the tool', async () => {
+    const many = path.join(scan, 'node_modules', 'pkg');
+    fs.mkdirSync(many, { recursive: true });
+    for (let i = 0; i <= MAX_PIN_FILES; i++) fs.writeFileSync(path.join(many, `f${i}.js`), '');
+    expect(await new ToolPinner().pin(tool)).toEqual({
+      ok: false,
+      reason: `its scan folder holds more than ${MAX_PIN_FILES} files and folders`,
+    });
+  });
 });

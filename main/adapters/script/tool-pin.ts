@@ -92,10 +92,11 @@ export class ToolPinner {
   }
 
   private async pinWith(toolDir: string, shared: ScanFolder | string): Promise<PinResult> {
-    if (typeof shared === 'string') return { ok: false, reason: shared };
-    // The tool's own folder is in the scan folder's entries too: it is walked again only for its links' sake.
+    // The tool's own folder is in the scan folder's entries too: it is walked again for its links' sake, and first,
+    // so that a problem of its own is named as its own.
     const own = await this.walk(toolDir, '', MAX_PIN_FILES).catch((error: Error) => error.message);
     if (typeof own === 'string') return { ok: false, reason: own };
+    if (typeof shared === 'string') return { ok: false, reason: shared };
     const outside = await linkOutside(toolDir, [...own, ...shared.entries]);
     if (outside) return { ok: false, reason: outside };
     const hash = createHash('sha256').update('agenvoy-tool-pin-2\n');
