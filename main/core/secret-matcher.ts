@@ -41,17 +41,22 @@ export class SecretMatcher {
     const found: SecretMatch[] = [];
     if (this.folded) collect(foldCase(text), this.folded, this.keys.folded, found);
     if (this.exact) collect(text, this.exact, this.keys.exact, found);
-    if (found.length < 2) return found;
-    found.sort((a, b) => a.start - b.start || b.end - a.end);
-    const kept: SecretMatch[] = [];
-    let end = 0;
-    for (const match of found) {
-      if (match.start < end) continue;
-      kept.push(match);
-      end = match.end;
-    }
-    return kept;
+    return nonOverlapping(found);
   }
+}
+
+/** `found` in order without overlaps: where two overlap, the earlier (then the longer) wins. */
+export function nonOverlapping(found: SecretMatch[]): SecretMatch[] {
+  if (found.length < 2) return found;
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: SecretMatch[] = [];
+  let end = 0;
+  for (const match of found) {
+    if (match.start < end) continue;
+    kept.push(match);
+    end = match.end;
+  }
+  return kept;
 }
 
 /** `text` with every match replaced by `[redacted:KEY]`. */

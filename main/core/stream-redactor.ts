@@ -4,7 +4,7 @@
 // too, once three or more of its units end a line, and is scrubbed after the break even when the units before it
 // were already let out.
 import type { SecretMatch, SecretMatcher } from './secret-matcher';
-import { replaceMatches } from './secret-matcher';
+import { nonOverlapping, replaceMatches } from './secret-matcher';
 import { CUT_PARTIAL_MIN } from './redaction-cuts';
 import { wrappedMatches } from './redaction-joins';
 import { PartialTracker } from './secret-partials';
@@ -93,15 +93,7 @@ export class StreamRedactor {
       if (match.end <= offset) continue;
       found.push({ start: Math.max(0, match.start - offset), end: match.end - offset, key: match.key });
     }
-    found.sort((a, b) => a.start - b.start || b.end - a.end);
-    const kept: SecretMatch[] = [];
-    let end = 0;
-    for (const match of found) {
-      if (match.start < end) continue;
-      kept.push(match);
-      end = match.end;
-    }
-    return kept;
+    return nonOverlapping(found);
   }
 
   // How many units at the end of what is held to keep back because a wrapped secret may be growing there: none

@@ -197,24 +197,30 @@ it.each(SHAPES)('a key echoed back as %s is redacted', async (_name, shape, form
   expect(leftOfKey(shown.replace(/=\n/g, '\n'), forms)).toEqual([]);
 });
 
-describe('a key an MCP server cuts across the parts of its result', () => {
-  it('never reaches the model, whichever part it starts in', async () => {
-    const h = mcpHarness(
-      {
-        servers: {
-          split: {
-            command: process.execPath,
-            args: [fixture('split-secret-server.mjs')],
-            env: { TOKEN: '${secret:SVC_TOKEN}' },
-            trust: ['show_token'],
-          },
+// fixtures/split-secret-server.mjs, given the key in its environment as mcp.json's `${secret:NAME}` gives it, ready.
+async function splitServer() {
+  const h = mcpHarness(
+    {
+      servers: {
+        split: {
+          command: process.execPath,
+          args: [fixture('split-secret-server.mjs')],
+          env: { TOKEN: '${secret:SVC_TOKEN}' },
+          trust: ['show_token'],
         },
       },
-      { getSecret: async (name) => (name === 'SVC_TOKEN' ? KEY : undefined) },
-    );
-    closers.push(() => h.dispose());
-    await h.manager.start();
-    await waitFor(() => h.state('split')?.status === 'ready');
+    },
+    { getSecret: async (name) => (name === 'SVC_TOKEN' ? KEY : undefined) },
+  );
+  closers.push(() => h.dispose());
+  await h.manager.start();
+  await waitFor(() => h.state('split')?.status === 'ready');
+  return h;
+}
+
+describe('a key an MCP server cuts across the parts of its result', () => {
+  it('never reaches the model, whichever part it starts in', async () => {
+    const h = await splitServer();
     for (const at of [1, 3, 10, KEY.length - 1]) {
       for (const resource of [false, true]) {
         const outcome = await h.dispatch('mcp__split__show_token', { at, resource });
@@ -272,22 +278,7 @@ it.each(AWS_SHAPES)('an AWS-style key echoed back as %s is redacted', async (_na
 
 describe('a key written in pieces or over lines where no result carries it', () => {
   it("a stdio MCP server's stderr, which the log keeps line by line", async () => {
-    const h = mcpHarness(
-      {
-        servers: {
-          split: {
-            command: process.execPath,
-            args: [fixture('split-secret-server.mjs')],
-            env: { TOKEN: '${secret:SVC_TOKEN}' },
-            trust: ['show_token'],
-          },
-        },
-      },
-      { getSecret: async (name) => (name === 'SVC_TOKEN' ? KEY : undefined) },
-    );
-    closers.push(() => h.dispose());
-    await h.manager.start();
-    await waitFor(() => h.state('split')?.status === 'ready');
+    const h = await splitServer();
     expect((await h.dispatch('mcp__split__show_token', { stderr: true })).outcome).toBe('ok');
     const log = await waitFor(() => {
       const text = h.core.readLog();
